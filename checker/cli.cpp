@@ -1,0 +1,290 @@
+#include "checker/cli.hpp"
+
+#include <tbb/global_control.h>
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "checker/dump.hpp"
+#include "checker/p_range.hpp"
+#include "checker/subcommands.hpp"
+#include "checker/sweep.hpp"
+#include "collcheck_version.hpp"
+#include "properties/catalog.hpp"
+#include "schedules/input_error.hpp"
+#include "schedules/schedule_json.hpp"
+
+namespace po = boost::program_options;
+
+namespace collcheck {
+namespace {
+
+const char* kUsage =
+    "usage: collcheck <command> [options]\n"
+    "commands:\n"
+    "  list                         algorithms, variants, restrictions, properties\n"
+    "  verify --algo A --p RANGE    check every property for every p, rank, step and block\n"
+    "  dump --algo A --p N          print the schedule (--format text|json)\n"
+    "  check-file FILE              check a schedule in collcheck's JSON format\n"
+    "  run --algo A --p N           execute on threads with real data and compare\n"
+    "  prove --algo swing --p N     Z3 proofs for all ranks at once\n"
+    "  --version\n"
+    "run 'collcheck <command> --help' for a command's options.\n";
+
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+void write_output(const std::string& text, const std::string& out) {
+  if (out.empty() || out == "-") {
+    std::cout << text;
+    if (!text.empty() && text.back() != '\n') std::cout << '\n';
+    return;
+  }
+  std::ofstream f(out);
+  if (!f) throw InputError("cannot write '" + out + "'");
+  f << text;
+}
+
+Format parse_format(const std::string& f) {
+  auto fmt = format_from_string(f);
+  if (!fmt) throw InputError("unknown format '" + f + "' (known: text, json, markdown, junit, html)");
+  return *fmt;
+}
+
+po::variables_map parse(const po::options_description& desc, const std::vector<std::string>& args,
+                        const po::positional_options_description* pos = nullptr) {
+  po::variables_map vm;
+  auto parser = po::command_line_parser(args).options(desc);
+  if (pos) parser.positional(*pos);
+  po::store(parser.run(), vm);
+  po::notify(vm);
+  return vm;
+}
+
+uint64_t single_p(const std::string& text) {
+  auto ps = parse_p_range(text);
+  if (ps.size() != 1) throw InputError("--p must be a single value here, got '" + text + "'");
+  return ps.front();
+}
+
+SweepTarget single_target(const std::string& algo, const std::string& variant) {
+  if (algo == "all" || variant == "all") throw InputError("this command takes one algorithm and one variant");
+  return resolve_targets(algo, variant).front();
+}
+
+void require_allowed(const SweepTarget& t, uint64_t p) {
+  if (auto why = t.variant->violates(InstanceParams{p, 0}))
+    throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
+                     " is outside its restriction: " + *why);
+}
+
+int cmd_list(const std::vector<std::string>& args) {
+  po::options_description desc("collcheck list");
+  desc.add_options()("help,h", "this help");
+  auto vm = parse(desc, args);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  std::cout << "algorithms (variant marked * is the default):\n";
+  for (const auto& a : registry()) {
+    std::cout << "  " << a.name << " [" << to_string(a.collective) << "] " << a.summary << "\n";
+    for (size_t i = 0; i < a.variants.size(); ++i) {
+      const auto& v = a.variants[i];
+      std::cout << "    " << (i == 0 ? "*" : " ") << " " << v.name << ": " << v.summary << "\n";
+      std::cout << "        reference: " << v.reference << "\n";
+      std::cout << "        restriction: " << (v.restriction.empty() ? "none (every p >= 1)" : v.restriction) << "\n";
+      if (!v.expected_to_hold) std::cout << "        refuted by collcheck: " << v.known_failure << "\n";
+    }
+  }
+  std::cout << "properties:\n";
+  for (const auto& p : property_catalog())
+    std::cout << "  " << p.name << (p.generic ? "" : " (algorithm-specific)") << ": " << p.statement << "\n";
+  std::cout << "formats: text, json, markdown, junit, html\n";
+  return 0;
+}
+
+void add_check_options(po::options_description& desc) {
+  desc.add_options()
+      ("mode", po::value<std::string>()->default_value("auto"), "auto | exact | fingerprint")
+      ("exact-max-p", po::value<uint64_t>()->default_value(1024), "auto mode: exact bookkeeping up to this p")
+      ("memory-gib", po::value<double>()->default_value(4.0), "contribution-state budget per instance (GiB)")
+      ("seed", po::value<uint64_t>()->default_value(0x5eed), "fingerprint weight seed")
+      ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
+      ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
+      ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)")
+      ("verbose,v", "text report lists every instance")
+      ("quiet,q", "no progress on stderr");
+}
+
+CheckOptions check_options(const po::variables_map& vm) {
+  CheckOptions o;
+  std::string mode = vm["mode"].as<std::string>();
+  if (mode == "auto") o.exactness = Exactness::automatic;
+  else if (mode == "exact") o.exactness = Exactness::exact;
+  else if (mode == "fingerprint") o.exactness = Exactness::fingerprint;
+  else throw InputError("unknown --mode '" + mode + "' (known: auto, exact, fingerprint)");
+  o.exact_max_p = vm["exact-max-p"].as<uint64_t>();
+  double gib = vm["memory-gib"].as<double>();
+  if (!(gib > 0) || gib > 1024) throw InputError("--memory-gib must be in (0, 1024]");
+  o.memory_budget = static_cast<uint64_t>(gib * (1ULL << 30));
+  o.seed = vm["seed"].as<uint64_t>();
+  return o;
+}
+
+std::unique_ptr<tbb::global_control> thread_limit(const po::variables_map& vm) {
+  int t = vm["threads"].as<int>();
+  if (t < 0) throw InputError("--threads must be >= 0");
+  if (t == 0) return nullptr;
+  return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, t);
+}
+
+int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline) {
+  po::options_description desc("collcheck verify");
+  desc.add_options()("help,h", "this help")
+      ("algo", po::value<std::string>(), "algorithm name, or 'all'")
+      ("variant", po::value<std::string>()->default_value("default"), "variant name, 'default' or 'all'")
+      ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
+      ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)");
+  add_check_options(desc);
+  auto vm = parse(desc, args);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
+  if (!vm.count("p")) throw InputError("verify needs --p RANGE");
+  Format fmt = parse_format(vm["format"].as<std::string>());
+  SweepRequest req;
+  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  req.ps = parse_p_range(vm["p"].as<std::string>());
+  req.skip_restricted = vm.count("skip-restricted") > 0;
+  req.progress = !vm.count("quiet");
+  req.check = check_options(vm);
+  auto limit = thread_limit(vm);
+  Report r = run_sweep(req);
+  r.tool_version = COLLCHECK_VERSION;
+  r.command = cmdline;
+  r.threads = vm["threads"].as<int>();
+  write_output(render(r, fmt, vm.count("verbose") > 0), vm["out"].as<std::string>());
+  return exit_code(r);
+}
+
+int cmd_dump(const std::vector<std::string>& args) {
+  po::options_description desc("collcheck dump");
+  desc.add_options()("help,h", "this help")
+      ("algo", po::value<std::string>(), "algorithm")
+      ("variant", po::value<std::string>()->default_value("default"), "variant")
+      ("p", po::value<std::string>(), "one p")
+      ("format", po::value<std::string>()->default_value("text"), "text | json")
+      ("out", po::value<std::string>()->default_value("-"), "output file");
+  auto vm = parse(desc, args);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("algo") || !vm.count("p")) throw InputError("dump needs --algo and --p");
+  SweepTarget t = single_target(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  uint64_t p = single_p(vm["p"].as<std::string>());
+  require_allowed(t, p);
+  if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
+  auto s = t.variant->make(InstanceParams{p, 0});
+  std::string f = vm["format"].as<std::string>();
+  std::string title = t.algorithm->name + "/" + t.variant->name;
+  if (f == "text") write_output(dump_text(*s, title), vm["out"].as<std::string>());
+  else if (f == "json") write_output(to_json(materialize(*s), 1), vm["out"].as<std::string>());
+  else throw InputError("unknown dump format '" + f + "' (known: text, json)");
+  return 0;
+}
+
+int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdline) {
+  po::options_description desc("collcheck check-file");
+  desc.add_options()("help,h", "this help")("file", po::value<std::string>(), "schedule JSON file")
+      ("schedule-format", po::value<std::string>()->default_value("json"), "input format: json");
+  add_check_options(desc);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  auto vm = parse(desc, args, &pos);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("file")) throw InputError("check-file needs a FILE");
+  if (vm["schedule-format"].as<std::string>() != "json")
+    throw InputError("unknown --schedule-format '" + vm["schedule-format"].as<std::string>() + "' (known: json)");
+  Format fmt = parse_format(vm["format"].as<std::string>());
+  std::string path = vm["file"].as<std::string>();
+  std::ifstream f(path);
+  if (!f) throw InputError("cannot read '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  MaterializedView view(schedule_from_json(ss.str()));
+  auto limit = thread_limit(vm);
+  CheckOptions o = check_options(vm);
+  auto start = std::chrono::steady_clock::now();
+  InstanceCheck ic = check_schedule(view, nullptr, {}, o);
+  Report r;
+  r.kind = "check-file";
+  r.tool_version = COLLCHECK_VERSION;
+  r.command = cmdline;
+  r.mode = ic.mode;
+  r.seed = o.seed;
+  InstanceResult res;
+  res.algorithm = "file:" + path;
+  res.variant = "-";
+  res.collective = to_string(view.spec().kind);
+  res.p = view.p();
+  res.verdicts = std::move(ic.verdicts);
+  res.stats = std::move(ic.stats);
+  res.status = Status::holds;
+  for (const auto& v : res.verdicts)
+    if (v.status != Status::skipped) res.status = worst(res.status, v.status);
+  r.instances.push_back(std::move(res));
+  r.notes.push_back("no claimed cost for a file: the cost property is skipped");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_output(render(r, fmt, vm.count("verbose") > 0), vm["out"].as<std::string>());
+  return exit_code(r);
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
+  std::string cmd = argc > 1 ? argv[1] : "";
+  const std::string cmdline = command_line(argc, argv);
+  try {
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (cmd == "--version") {
+      std::cout << "collcheck " << COLLCHECK_VERSION << "\n";
+      return 0;
+    }
+    if (cmd == "list") return cmd_list(args);
+    if (cmd == "verify") return cmd_verify(args, cmdline);
+    if (cmd == "dump") return cmd_dump(args);
+    if (cmd == "check-file") return cmd_check_file(args, cmdline);
+    if (cmd == "run") return cmd_run(args, cmdline);
+    if (cmd == "prove") return cmd_prove(args, cmdline);
+    if (cmd.empty()) {
+      std::cerr << kUsage;
+      return 2;
+    }
+    throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove)");
+  } catch (const InputError& e) {
+    std::cerr << "collcheck: error: " << e.what() << "\n";
+    return 2;
+  } catch (const po::error& e) {
+    std::cerr << "collcheck: error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace collcheck

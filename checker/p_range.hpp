@@ -1,0 +1,20 @@
+#pragma once
+// The p-range syntax of DESIGN.md:
+//   N            one value (N may be written 2^K)
+//   A..B         every p from A to B
+//   A..B:STEP    every STEP-th p from A
+//   A..B:pow2    the powers of two in [A, B]
+//   X,Y,...      a comma list of any of the above
+// Values are sorted and de-duplicated. p = 0, an empty range, a malformed
+// term or a value above kMaxP throw InputError (exit code 2); nothing is clamped.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collcheck {
+
+inline constexpr uint64_t kMaxP = uint64_t{1} << 24;
+
+std::vector<uint64_t> parse_p_range(const std::string& text);
+
+}  // namespace collcheck

@@ -1,0 +1,46 @@
+#pragma once
+// The sweep engine: every (algorithm, variant, p) instance of a request is
+// checked with every property. TBB runs instances in parallel (and each
+// instance runs its ranks in parallel); every result goes into a pre-indexed
+// slot, so the report is identical for any thread count, and each property's
+// reported counterexample is the minimal one.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "properties/instance_checker.hpp"
+#include "reports/report.hpp"
+#include "schedules/registry.hpp"
+
+namespace collcheck {
+
+struct SweepTarget {
+  const AlgorithmInfo* algorithm;
+  const VariantInfo* variant;
+};
+
+struct SweepRequest {
+  std::vector<SweepTarget> targets;
+  std::vector<uint64_t> ps;
+  bool skip_restricted = false;  // false: a restricted p is bad input (exit 2)
+  bool progress = true;          // progress + ETA on stderr for long sweeps
+  CheckOptions check;
+};
+
+// Resolves --algo / --variant ("all" allowed for both) into targets; throws
+// InputError for unknown names.
+std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::string& variant);
+
+// Throws InputError naming the first (variant, p) outside a restriction,
+// unless skip_restricted.
+void check_restrictions(const SweepRequest& req);
+
+// Checks one instance with the registry's claims and hop function.
+InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o);
+
+Report run_sweep(const SweepRequest& req);
+
+// DESIGN.md exit codes: 0 holds, 1 violated, 3 unknown, 77 all skipped.
+int exit_code(const Report& r);
+
+}  // namespace collcheck

@@ -1,0 +1,28 @@
+#pragma once
+// The property catalog: names and one-line statements, in report order.
+// `collcheck list` prints it; every verdict's `property` is one of these names
+// (or an smt-* / executor name from smt/ and runtime/).
+#include <string>
+#include <vector>
+
+namespace collcheck {
+
+struct PropertyInfo {
+  std::string name;
+  std::string statement;
+  bool generic;  // applies to every algorithm
+};
+
+namespace prop {
+inline constexpr const char* matching = "matching";
+inline constexpr const char* ports = "ports";
+inline constexpr const char* causality = "causality";
+inline constexpr const char* exactly_once = "exactly-once";
+inline constexpr const char* postcondition = "postcondition";
+inline constexpr const char* cost = "cost";
+inline constexpr const char* swing_hops = "swing-hop-distance";
+}  // namespace prop
+
+const std::vector<PropertyInfo>& property_catalog();
+
+}  // namespace collcheck

@@ -1,0 +1,21 @@
+#pragma once
+// Property "causality": a rank only sends data it holds before the step.
+//  (a) the sender's block must hold at least one contribution (for allgather,
+//      broadcast and all-to-all this is "has received it"; a block is never
+//      forwarded in the step it arrives, because sends read the state before
+//      the step);
+//  (b) a copy must not discard contributions the receiver already holds: a
+//      copy forwards a result, and a result that lacks something the
+//      receiver has was sent before it was complete ("send before receive").
+// In fingerprint mode (b) is checked on counts only (a necessary condition).
+#include <string>
+
+#include "properties/verdict.hpp"
+
+namespace collcheck {
+
+void causality_sender_holds_nothing(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank peer);
+void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender,
+                             std::string lost);
+
+}  // namespace collcheck

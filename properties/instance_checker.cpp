@@ -1,0 +1,373 @@
+#include "properties/instance_checker.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cassert>
+
+#include "properties/catalog.hpp"
+#include "properties/causality.hpp"
+#include "properties/cost.hpp"
+#include "properties/exactly_once.hpp"
+#include "properties/matching.hpp"
+#include "properties/ports.hpp"
+#include "properties/postcondition.hpp"
+#include "properties/swing_hop_distance.hpp"
+
+namespace collcheck {
+
+const char* to_string(Exactness e) {
+  switch (e) {
+    case Exactness::automatic: return "auto";
+    case Exactness::exact: return "exact";
+    case Exactness::fingerprint: return "fingerprint";
+  }
+  return "?";
+}
+
+namespace {
+
+enum Slot { kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHops, kSlots };
+using Verdicts = std::array<Verdict, kSlots>;
+
+constexpr uint64_t kPrime = (uint64_t{1} << 61) - 1;
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+uint64_t addmod(uint64_t a, uint64_t b) {
+  uint64_t s = a + b;  // both < 2^61, no overflow
+  return s >= kPrime ? s - kPrime : s;
+}
+
+// ---- cell policies ---------------------------------------------------------
+// A cell is `words` uint64_t. Exact: a bitset over ranks. Fingerprint: {count, sum}.
+struct ExactCells {
+  uint64_t p;
+  size_t words;
+  explicit ExactCells(uint64_t p_) : p(p_), words((p_ + 63) / 64) {}
+  void init(uint64_t* c, std::optional<Rank> who) const {
+    std::fill(c, c + words, 0);
+    if (who) c[*who / 64] |= uint64_t{1} << (*who % 64);
+  }
+  bool empty(const uint64_t* c) const {
+    for (size_t i = 0; i < words; ++i)
+      if (c[i]) return false;
+    return true;
+  }
+  // Reduce `in` into `c`; returns the lowest rank counted twice, if any.
+  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in) const {
+    std::optional<Rank> twice;
+    for (size_t i = 0; i < words; ++i) {
+      uint64_t both = c[i] & in[i];
+      if (both && !twice) twice = static_cast<Rank>(i * 64 + std::countr_zero(both));
+      c[i] |= in[i];
+    }
+    return twice;
+  }
+  // Copy `in` over `c`; returns a description of what is lost, if anything.
+  std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
+    std::vector<Rank> lost;
+    for (size_t i = 0; i < words; ++i) {
+      uint64_t gone = c[i] & ~in[i];
+      while (gone && lost.size() < 9) {
+        lost.push_back(static_cast<Rank>(i * 64 + std::countr_zero(gone)));
+        gone &= gone - 1;
+      }
+    }
+    std::copy(in, in + words, c);
+    if (lost.empty()) return std::nullopt;
+    return "contributions of ranks " + describe_ranks(lost);
+  }
+};
+
+struct FingerprintCells {
+  uint64_t seed;
+  size_t words = 2;
+  explicit FingerprintCells(uint64_t s) : seed(s) {}
+  uint64_t weight(Rank r) const { return splitmix(seed ^ (uint64_t{r} * 0x2545F4914F6CDD1DULL)) % kPrime; }
+  void init(uint64_t* c, std::optional<Rank> who) const {
+    c[0] = who ? 1 : 0;
+    c[1] = who ? weight(*who) : 0;
+  }
+  bool empty(const uint64_t* c) const { return c[0] == 0; }
+  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in) const {
+    c[0] += in[0];
+    c[1] = addmod(c[1], in[1]);
+    return std::nullopt;  // doubles are only visible in the final fingerprint
+  }
+  std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
+    std::optional<std::string> lost;
+    if (in[0] < c[0])
+      lost = std::to_string(c[0] - in[0]) + " contribution(s) (holds " + std::to_string(c[0]) + ", copy has " +
+             std::to_string(in[0]) + ")";
+    c[0] = in[0];
+    c[1] = in[1];
+    return lost;
+  }
+};
+
+// Messages of one rank in one step, restricted to the current block chunk.
+struct Outbox {
+  std::vector<std::vector<Block>> blocks;  // per send, blocks in the chunk
+  std::vector<std::vector<uint64_t>> data; // per send, cells in the same order
+};
+
+template <class Cells>
+class FlowSimulator {
+ public:
+  FlowSimulator(const Schedule& s, const Cells& cells, const CheckOptions& o, bool step_local,
+                const Claim* claim, const HopFn& hops)
+      : s_(s), cells_(cells), p_(s.p()), nb_(s.num_blocks()), steps_(s.num_steps()), claim_(claim),
+        hops_(hops), step_local_(step_local) {
+    const uint64_t cell_bytes = cells_.words * 8;
+    uint64_t per_block = std::max<uint64_t>(1, p_ * cell_bytes);
+    chunk_ = static_cast<Block>(std::clamp<uint64_t>(o.memory_budget / per_block, 1, std::max<uint32_t>(nb_, 1)));
+  }
+
+  Verdicts run(CostMeasurement& cost) {
+    std::vector<uint64_t> volume(p_, 0);
+    int last_active = -1;
+    for (Block lo = 0; lo < nb_; lo += chunk_) {
+      Block hi = static_cast<Block>(std::min<uint64_t>(nb_, uint64_t{lo} + chunk_));
+      const bool first_chunk = lo == 0;
+      run_chunk(lo, hi, first_chunk && step_local_, volume, last_active);
+      ++chunks_;
+    }
+    cost.steps = last_active + 1;
+    for (Rank r = 0; r < p_; ++r) {
+      cost.total_volume += volume[r];
+      if (volume[r] > cost.max_volume) {
+        cost.max_volume = volume[r];
+        cost.max_volume_rank = r;
+      }
+    }
+    Verdicts out;
+    for (auto& local : tls_)
+      for (int i = 0; i < kSlots; ++i) out[i].merge(local[i]);
+    return out;
+  }
+  uint64_t chunks() const { return chunks_; }
+
+ private:
+  uint64_t* cell(std::vector<uint64_t>& st, Rank r, Block b, Block lo, Block width) const {
+    return st.data() + (uint64_t{r} * width + (b - lo)) * cells_.words;
+  }
+
+  void run_chunk(Block lo, Block hi, bool step_local, std::vector<uint64_t>& volume, int& last_active) {
+    const Block width = hi - lo;
+    std::vector<uint64_t> state(p_ * width * cells_.words);
+    const CollectiveSpec& spec = s_.spec();
+    tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+      for (Rank r = rr.begin(); r != rr.end(); ++r)
+        for (Block b = lo; b < hi; ++b) cells_.init(cell(state, r, b, lo, width), spec.initial_contributor(r, b));
+    });
+    std::vector<RankStep> ops(p_);
+    std::vector<Outbox> out(p_);
+    for (int st = 0; st < steps_; ++st) {
+      tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+        for (Rank r = rr.begin(); r != rr.end(); ++r) s_.rank_step(r, st, ops[r]);
+      });
+      StepView sv{st, p_, s_.ports(), &ops};
+      std::optional<HopClaim> hop = hops_ ? hops_(st) : std::nullopt;
+      // Step-local properties and cost accounting (first chunk only).
+      if (step_local) {
+        bool active = false;
+        for (Rank r = 0; r < p_ && !active; ++r) active = !ops[r].empty();
+        if (active) last_active = st;
+        tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+          Verdicts& v = tls_.local();
+          for (Rank r = rr.begin(); r != rr.end(); ++r) {
+            check_matching(sv, r, v[kMatching]);
+            check_ports(sv, r, v[kPorts]);
+            if (hop) check_swing_hops(sv, r, *hop, v[kHops]);
+            for (const Transfer& t : ops[r].sends) volume[r] += t.blocks.size();
+          }
+        });
+      }
+      // Snapshot every send (values before the step).
+      tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+        Verdicts& v = tls_.local();
+        for (Rank r = rr.begin(); r != rr.end(); ++r) {
+          Outbox& o = out[r];
+          const auto& sends = ops[r].sends;
+          o.blocks.resize(sends.size());
+          o.data.resize(sends.size());
+          for (size_t i = 0; i < sends.size(); ++i) {
+            o.blocks[i].clear();
+            o.data[i].clear();
+            sends[i].blocks.intersect(lo, hi).for_each([&](Block b) {
+              if (b >= nb_) return;
+              const uint64_t* c = cell(state, r, b, lo, width);
+              ++v[kCausality].checks;
+              if (cells_.empty(c)) causality_sender_holds_nothing(v[kCausality], p_, r, st, b, sends[i].peer);
+              o.blocks[i].push_back(b);
+              o.data[i].insert(o.data[i].end(), c, c + cells_.words);
+            });
+          }
+        }
+      });
+      // Apply every receive.
+      tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+        Verdicts& v = tls_.local();
+        for (Rank r = rr.begin(); r != rr.end(); ++r) {
+          for (const Transfer& t : ops[r].recvs) {
+            if (t.peer >= p_ || t.peer == r) continue;  // matching reports it
+            const auto& peer_sends = ops[t.peer].sends;
+            const Transfer* m = find_transfer(peer_sends, r, t.blocks, t.combine);
+            if (!m) continue;  // unmatched: matching reports it; nothing arrives
+            size_t idx = static_cast<size_t>(m - peer_sends.data());
+            const Outbox& o = out[t.peer];
+            for (size_t k = 0; k < o.blocks[idx].size(); ++k) {
+              Block b = o.blocks[idx][k];
+              uint64_t* c = cell(state, r, b, lo, width);
+              const uint64_t* in = o.data[idx].data() + k * cells_.words;
+              if (t.combine == Combine::reduce) {
+                ++v[kExactlyOnce].checks;
+                if (auto twice = cells_.reduce(c, in))
+                  exactly_once_double(v[kExactlyOnce], p_, r, st, b, t.peer, *twice);
+              } else {
+                ++v[kCausality].checks;
+                if (auto lost = cells_.copy(c, in))
+                  causality_copy_discards(v[kCausality], p_, r, st, b, t.peer, *lost);
+              }
+            }
+          }
+        }
+      });
+    }
+    judge_final(state, lo, hi);
+  }
+
+  void judge_final(std::vector<uint64_t>& state, Block lo, Block hi);
+
+  const Schedule& s_;
+  const Cells& cells_;
+  uint64_t p_;
+  uint32_t nb_;
+  int steps_;
+  const Claim* claim_;
+  const HopFn& hops_;
+  bool step_local_;
+  Block chunk_ = 1;
+  uint64_t chunks_ = 0;
+  tbb::enumerable_thread_specific<Verdicts> tls_;
+};
+
+template <>
+void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block lo, Block hi) {
+  const Block width = hi - lo;
+  const CollectiveSpec& spec = s_.spec();
+  const int last = steps_ - 1;
+  tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+    Verdicts& v = tls_.local();
+    for (Rank r = rr.begin(); r != rr.end(); ++r) {
+      for (Block b = lo; b < hi; ++b) {
+        Requirement req = spec.required(r, b);
+        if (req.kind == Requirement::Kind::none) continue;
+        ++v[kPostcondition].checks;
+        const uint64_t* c = cell(state, r, b, lo, width);
+        if (req.kind == Requirement::Kind::all_ranks) {
+          bool full = true;
+          for (size_t w = 0; w < cells_.words && full; ++w) {
+            uint64_t bits = (w + 1 < cells_.words || p_ % 64 == 0) ? ~uint64_t{0}
+                                                                   : (uint64_t{1} << (p_ % 64)) - 1;
+            full = c[w] == bits;
+          }
+          if (full) continue;
+        }
+        std::vector<Rank> missing, extra;
+        for (uint64_t x = 0; x < p_; ++x) {
+          bool has = (c[x / 64] >> (x % 64)) & 1;
+          bool need = req.kind == Requirement::Kind::all_ranks || x == req.origin;
+          if (need && !has && missing.size() < 9) missing.push_back(static_cast<Rank>(x));
+          if (!need && has && extra.size() < 9) extra.push_back(static_cast<Rank>(x));
+        }
+        if (missing.empty() && extra.empty()) continue;
+        std::string expected = req.kind == Requirement::Kind::all_ranks
+                                   ? "all " + std::to_string(p_) + " contributions"
+                                   : "block from rank " + std::to_string(req.origin);
+        std::string actual;
+        if (!missing.empty()) actual += "missing ranks " + describe_ranks(missing);
+        if (!extra.empty()) actual += std::string(actual.empty() ? "" : "; ") + "unexpected ranks " + describe_ranks(extra);
+        postcondition_wrong(v[kPostcondition], p_, r, last, b, expected, actual);
+      }
+    }
+  });
+}
+
+template <>
+void FlowSimulator<FingerprintCells>::judge_final(std::vector<uint64_t>& state, Block lo, Block hi) {
+  const Block width = hi - lo;
+  const CollectiveSpec& spec = s_.spec();
+  const int last = steps_ - 1;
+  uint64_t all_sum = 0;
+  for (Rank x = 0; x < p_; ++x) all_sum = addmod(all_sum, cells_.weight(x));
+  tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+    Verdicts& v = tls_.local();
+    for (Rank r = rr.begin(); r != rr.end(); ++r) {
+      for (Block b = lo; b < hi; ++b) {
+        Requirement req = spec.required(r, b);
+        if (req.kind == Requirement::Kind::none) continue;
+        ++v[kPostcondition].checks;
+        ++v[kExactlyOnce].checks;
+        const uint64_t* c = cell(state, r, b, lo, width);
+        const bool all = req.kind == Requirement::Kind::all_ranks;
+        uint64_t want_count = all ? p_ : 1;
+        uint64_t want_sum = all ? all_sum : cells_.weight(req.origin);
+        if (c[0] == want_count && c[1] == want_sum) continue;
+        if (c[0] > want_count || (c[0] == want_count && c[1] != want_sum))
+          exactly_once_fingerprint(v[kExactlyOnce], p_, r, last, b, want_count, c[0], c[1] != want_sum);
+        if (c[0] != want_count || c[1] != want_sum)
+          postcondition_wrong(v[kPostcondition], p_, r, last, b,
+                              all ? "all " + std::to_string(p_) + " contributions (fingerprint)"
+                                  : "block from rank " + std::to_string(req.origin) + " (fingerprint)",
+                              std::to_string(c[0]) + " contribution(s), fingerprint " +
+                                  (c[1] == want_sum ? "matches" : "differs"));
+      }
+    }
+  });
+}
+
+template <class Cells>
+InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim, const HopFn& hops,
+                       const CheckOptions& o, const std::string& mode) {
+  FlowSimulator<Cells> sim(s, cells, o, true, claim, hops);
+  CostMeasurement cost;
+  Verdicts v = sim.run(cost);
+  const char* names[kSlots] = {prop::matching, prop::ports, prop::causality, prop::exactly_once,
+                               prop::postcondition, prop::swing_hops};
+  InstanceCheck out;
+  out.mode = mode;
+  for (int i = 0; i < kSlots; ++i) {
+    v[i].property = names[i];
+    bool flow = i == kCausality || i == kExactlyOnce || i == kPostcondition;
+    v[i].mode = flow ? mode : "exact";
+  }
+  for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition}) out.verdicts.push_back(v[i]);
+  out.verdicts.push_back(judge_cost(s.p(), cost, claim));
+  if (hops) out.verdicts.push_back(v[kHops]);
+  out.stats["chunks"] = std::to_string(sim.chunks());
+  out.stats["steps"] = std::to_string(cost.steps);
+  out.stats["max_volume_blocks"] = std::to_string(cost.max_volume);
+  return out;
+}
+
+}  // namespace
+
+InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o) {
+  Exactness e = o.exactness;
+  if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
+  if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hops, o, "exact");
+  return run_with(s, FingerprintCells(o.seed), claim, hops, o,
+                  "fingerprint (count + 61-bit weighted sum; false pass <= 2^-61 per check)");
+}
+
+}  // namespace collcheck

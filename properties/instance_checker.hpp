@@ -1,0 +1,58 @@
+#pragma once
+// Runs every property on one schedule instance and returns one verdict per
+// property, in catalog order.
+//
+// How: step by step over the lazy rank program. For each step every rank's
+// transfers are generated in parallel (TBB); the step-local properties
+// (matching, ports, hop distance, cost accounting) look at them directly; then
+// the contribution flow is simulated: every sender's blocks are snapshotted
+// (values before the step), then every receive is applied. The flow
+// properties (causality, exactly-once, postcondition) judge each snapshot and
+// each combine.
+//
+// State per (rank, block), in one of two modes (the report says which ran):
+//  exact       : the set of contributing ranks as a p-bit bitset. Multiplicity
+//                is exact: a second copy of a contribution is caught at the
+//                reduce that adds it. Memory p * blocks * p / 8 bytes.
+//  fingerprint : a contribution count and a sum of random 61-bit weights, one
+//                per rank, in the prime field 2^61 - 1 (polynomial identity
+//                testing). A wrong multiset of contributions with the right
+//                count passes with probability at most 2^-61 per check.
+//                Memory 16 bytes per (rank, block).
+// Blocks are processed in chunks so that the state fits the memory budget;
+// each chunk re-generates the rank programs (the lazy view needs no p^2
+// storage).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/verdict.hpp"
+#include "schedules/registry.hpp"
+#include "schedules/schedule.hpp"
+
+namespace collcheck {
+
+enum class Exactness { automatic, exact, fingerprint };
+const char* to_string(Exactness e);
+
+struct CheckOptions {
+  Exactness exactness = Exactness::automatic;
+  uint64_t exact_max_p = 1024;            // automatic: exact up to this p, fingerprint above
+  uint64_t memory_budget = 4ULL << 30;    // bytes of contribution state per instance
+  uint64_t seed = 0x5eed;                 // fingerprint weights
+};
+
+using HopFn = std::function<std::optional<HopClaim>(int step)>;
+
+struct InstanceCheck {
+  std::vector<Verdict> verdicts;  // catalog order; hop distance only when `hops` is given
+  std::string mode;               // "exact" or "fingerprint"
+  std::map<std::string, std::string> stats;
+};
+
+InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o);
+
+}  // namespace collcheck

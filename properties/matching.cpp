@@ -1,0 +1,63 @@
+#include "properties/matching.hpp"
+
+namespace collcheck {
+
+const Transfer* find_transfer(const std::vector<Transfer>& list, Rank peer, const BlockSet& blocks,
+                              Combine c) {
+  for (const Transfer& t : list)
+    if (t.peer == peer && t.combine == c && t.blocks == blocks) return &t;
+  return nullptr;
+}
+
+void check_matching(const StepView& sv, Rank r, Verdict& v) {
+  const RankStep& mine = sv.at(r);
+  auto cx = [&](Rank peer, const Transfer& t, std::string expected, std::string actual, std::string msg) {
+    Counterexample c;
+    c.p = sv.p;
+    c.rank = r;
+    c.step = sv.step;
+    c.peer = peer;
+    if (!t.blocks.empty()) c.block = t.blocks.ranges().front().lo;
+    c.expected = std::move(expected);
+    c.actual = std::move(actual);
+    c.message = std::move(msg);
+    v.fail(std::move(c));
+  };
+  for (int dir = 0; dir < 2; ++dir) {
+    const bool is_send = dir == 0;
+    for (const Transfer& t : is_send ? mine.sends : mine.recvs) {
+      ++v.checks;
+      const char* verb = is_send ? "sends" : "receives";
+      if (t.peer >= sv.p) {
+        cx(t.peer, t, "peer in 0.." + std::to_string(sv.p - 1), "peer " + std::to_string(t.peer),
+           std::string("rank ") + verb + " to/from a rank that does not exist");
+        continue;
+      }
+      if (t.peer == r) {
+        cx(t.peer, t, "a peer other than itself", "self-transfer",
+           std::string("rank ") + verb + " to/from itself");
+        continue;
+      }
+      if (t.blocks.empty()) {
+        cx(t.peer, t, "a non-empty block set", "{}", "empty transfer");
+        continue;
+      }
+      const RankStep& other = sv.at(t.peer);
+      const auto& counterpart = is_send ? other.recvs : other.sends;
+      if (!find_transfer(counterpart, r, t.blocks, t.combine)) {
+        // Describe what the peer does list, to make the mismatch obvious.
+        std::string actual = "none";
+        for (const Transfer& o : counterpart)
+          if (o.peer == r) actual = o.blocks.to_string() + " " + to_string(o.combine);
+        cx(t.peer, t,
+           std::string(is_send ? "receive " : "send ") + t.blocks.to_string() + " " + to_string(t.combine) +
+               " at rank " + std::to_string(t.peer),
+           actual,
+           "rank " + std::to_string(r) + " " + verb + " " + t.blocks.to_string() + (is_send ? " to " : " from ") +
+               std::to_string(t.peer) + " but the peer lists no matching " + (is_send ? "receive" : "send"));
+      }
+    }
+  }
+}
+
+}  // namespace collcheck

@@ -1,0 +1,64 @@
+#include "properties/verdict.hpp"
+
+#include <tuple>
+
+namespace collcheck {
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::holds: return "holds";
+    case Status::violated: return "violated";
+    case Status::unknown: return "unknown";
+    case Status::skipped: return "skipped";
+  }
+  return "?";
+}
+
+static int severity(Status s) {
+  switch (s) {
+    case Status::skipped: return 0;
+    case Status::holds: return 1;
+    case Status::unknown: return 2;
+    case Status::violated: return 3;
+  }
+  return 0;
+}
+
+Status worst(Status a, Status b) { return severity(a) >= severity(b) ? a : b; }
+
+bool operator<(const Counterexample& a, const Counterexample& b) {
+  auto key = [](const Counterexample& c) {
+    return std::make_tuple(c.p, c.rank.has_value(), c.rank.value_or(0), c.step.has_value(),
+                           c.step.value_or(0), c.block.has_value(), c.block.value_or(0),
+                           c.peer.value_or(0), c.message, c.expected, c.actual);
+  };
+  return key(a) < key(b);
+}
+
+std::string Counterexample::location() const {
+  std::string s = "p=" + std::to_string(p);
+  if (rank) s += " rank=" + std::to_string(*rank);
+  if (step) s += " step=" + std::to_string(*step);
+  if (block) s += " block=" + std::to_string(*block);
+  if (peer) s += " peer=" + std::to_string(*peer);
+  return s;
+}
+
+void Verdict::fail(Counterexample cx) {
+  status = Status::violated;
+  ++violations;
+  if (!counterexample || cx < *counterexample) counterexample = std::move(cx);
+}
+
+void Verdict::merge(const Verdict& o) {
+  if (property.empty()) property = o.property;
+  status = worst(status, o.status);
+  checks += o.checks;
+  violations += o.violations;
+  if (o.counterexample && (!counterexample || *o.counterexample < *counterexample))
+    counterexample = o.counterexample;
+  if (mode.empty()) mode = o.mode;
+  for (const auto& [k, v] : o.stats) stats.emplace(k, v);
+}
+
+}  // namespace collcheck

@@ -1,0 +1,52 @@
+#pragma once
+// What a property says about one instance: holds, violated (with the minimal
+// counterexample), unknown (e.g. solver timeout) or skipped. A violation is a
+// result, never an exception.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schedules/block_set.hpp"
+
+namespace collcheck {
+
+enum class Status { holds, violated, unknown, skipped };
+const char* to_string(Status s);
+// Combines two statuses: violated > unknown > holds > skipped.
+Status worst(Status a, Status b);
+
+struct Counterexample {
+  uint64_t p = 0;
+  std::optional<Rank> rank;
+  std::optional<int> step;
+  std::optional<Block> block;
+  std::optional<Rank> peer;
+  std::string expected;
+  std::string actual;
+  std::string message;  // one sentence a human can act on
+
+  // DESIGN.md: the counterexample is the smallest (p, rank, step, block);
+  // missing coordinates sort first, then message text breaks ties so that
+  // the choice never depends on thread scheduling.
+  friend bool operator<(const Counterexample& a, const Counterexample& b);
+  std::string location() const;  // "p=6 rank=0 step=2 block=4"
+};
+
+struct Verdict {
+  std::string property;
+  Status status = Status::holds;
+  std::optional<Counterexample> counterexample;  // the minimal one
+  uint64_t checks = 0;      // how many elementary checks ran
+  uint64_t violations = 0;  // how many failed (>= 1 iff violated)
+  std::string mode;         // e.g. "exact", "fingerprint (error <= 2^-61 per check)", "z3"
+  std::map<std::string, std::string> stats;  // property-specific measurements
+
+  // Records a failure, keeping the minimal counterexample.
+  void fail(Counterexample cx);
+  // Merges another partial verdict of the same property (rank ranges, block chunks).
+  void merge(const Verdict& other);
+};
+
+}  // namespace collcheck

@@ -1,0 +1,112 @@
+// JSON renderer: everything in the report, for machines. Top-level fields
+// plus "status", every instance with every verdict (property, status,
+// checks, violations, mode, stats, counterexample), and a "groups" summary
+// per (algorithm, variant). Absent optional values are null, never omitted,
+// so consumers can rely on the key set. Keys come out sorted (nlohmann's
+// default object), which keeps the output byte-for-byte reproducible.
+#include <nlohmann/json.hpp>
+
+#include "reports/summary.hpp"
+
+namespace collcheck::reports_detail {
+
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+json or_null(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json counterexample_json(const std::optional<Counterexample>& cx) {
+  if (!cx) return nullptr;
+  return json{{"p", cx->p},
+              {"rank", or_null(cx->rank)},
+              {"step", or_null(cx->step)},
+              {"block", or_null(cx->block)},
+              {"peer", or_null(cx->peer)},
+              {"expected", cx->expected},
+              {"actual", cx->actual},
+              {"message", cx->message},
+              {"location", cx->location()}};
+}
+
+json verdict_json(const Verdict& v) {
+  return json{{"property", v.property},
+              {"status", to_string(v.status)},
+              {"checks", v.checks},
+              {"violations", v.violations},
+              {"mode", v.mode},
+              {"stats", json(v.stats)},
+              {"counterexample", counterexample_json(v.counterexample)}};
+}
+
+json instance_json(const InstanceResult& i) {
+  json verdicts = json::array();
+  for (const Verdict& v : i.verdicts) verdicts.push_back(verdict_json(v));
+  return json{{"algorithm", i.algorithm},
+              {"variant", i.variant},
+              {"collective", i.collective},
+              {"p", i.p},
+              {"status", to_string(effective_status(i))},
+              {"skip_reason", i.skip_reason.empty() ? json(nullptr) : json(i.skip_reason)},
+              {"seconds", i.seconds},
+              {"stats", json(i.stats)},
+              {"verdicts", verdicts}};
+}
+
+json counts_json(const std::array<uint64_t, 4>& c) {
+  json j = json::object();
+  for (Status s : {Status::holds, Status::violated, Status::unknown, Status::skipped})
+    j[to_string(s)] = c[status_index(s)];
+  return j;
+}
+
+json group_json(const Group& g) {
+  json failing = json::array();
+  for (const PropertySummary* ps : g.violated_properties())
+    failing.push_back(json{{"property", ps->property},
+                           {"violated_p", format_p_list(ps->violated_p)},
+                           {"instances", ps->violated_p.size()},
+                           {"violations", ps->violations},
+                           {"counterexample", counterexample_json(ps->minimal)}});
+  return json{{"algorithm", g.algorithm},
+              {"variant", g.variant},
+              {"collective", g.collective},
+              {"p_checked", format_p_list(g.ps())},
+              {"status", to_string(g.status)},
+              {"counts", counts_json(g.count)},
+              {"failing_properties", failing}};
+}
+
+}  // namespace
+
+std::string render_json(const Report& r) {
+  json instances = json::array();
+  std::array<uint64_t, 4> counts{};
+  for (const InstanceResult& i : r.instances) {
+    instances.push_back(instance_json(i));
+    ++counts[status_index(effective_status(i))];
+  }
+  json groups = json::array();
+  for (const Group& g : group_instances(r)) groups.push_back(group_json(g));
+
+  const json j{{"tool_version", r.tool_version},
+               {"command", r.command},
+               {"kind", r.kind},
+               {"mode", r.mode},
+               {"seed", r.seed},
+               {"threads", r.threads},
+               {"seconds", r.seconds},
+               {"status", to_string(r.status())},
+               {"counts", counts_json(counts)},
+               {"groups", groups},
+               {"instances", instances},
+               {"notes", r.notes}};
+  // Replace invalid UTF-8 (e.g. a raw byte in a file path) instead of throwing:
+  // a violation is a result, never an exception.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace collcheck::reports_detail

@@ -1,0 +1,107 @@
+// JUnit XML renderer, for CI dashboards. One <testsuite> per (algorithm,
+// variant) group and one <testcase name="p=N"> per instance, with classname
+// "collcheck.<algorithm>.<variant>" (".<variant>" dropped when empty). A
+// violated instance gets one <failure> whose message lists every violated
+// property with its counterexample (details in the element body); an
+// unknown instance (e.g. solver timeout) gets an <error>, a skipped one a
+// <skipped>. Times are the report's own seconds, so output is reproducible.
+#include <locale>
+#include <sstream>
+
+#include "reports/summary.hpp"
+
+namespace collcheck::reports_detail {
+
+namespace {
+
+std::string attr(const std::string& name, const std::string& value) {
+  return " " + name + "=\"" + xml_escape(value) + "\"";
+}
+
+std::string class_name(const Group& g) {
+  std::string s = "collcheck." + g.algorithm;
+  if (!g.variant.empty()) s += "." + g.variant;
+  return s;
+}
+
+void write_testcase(std::ostringstream& o, const Group& g, const InstanceResult& i) {
+  o << "    <testcase" << attr("name", "p=" + std::to_string(i.p)) << attr("classname", class_name(g))
+    << attr("time", format_seconds(i.seconds));
+  const Status s = effective_status(i);
+  if (s == Status::holds) {
+    o << "/>\n";
+    return;
+  }
+  o << ">\n";
+  if (s == Status::violated) {
+    std::string message, body;
+    for (const Verdict& v : merged_verdicts(i)) {
+      if (v.status != Status::violated) continue;
+      const std::string cx = v.counterexample ? describe(*v.counterexample) : "no counterexample recorded";
+      message += (message.empty() ? "" : "; ") + v.property + ": " + cx;
+      body += v.property + " violated (" + std::to_string(v.violations) + " of " + std::to_string(v.checks) +
+              " checks failed)\n";
+      if (v.counterexample) {
+        const Counterexample& c = *v.counterexample;
+        body += "  at " + c.location() + "\n";
+        if (!c.expected.empty()) body += "  expected: " + c.expected + "\n";
+        if (!c.actual.empty()) body += "  actual: " + c.actual + "\n";
+        if (!c.message.empty()) body += "  " + c.message + "\n";
+      }
+      if (!v.stats.empty()) body += "  stats: " + format_stats(v.stats) + "\n";
+    }
+    if (message.empty()) message = "instance reported violated without a violated verdict";
+    o << "      <failure" << attr("message", message) << attr("type", "violated") << ">" << xml_escape(body, /*in_text=*/true)
+      << "</failure>\n";
+  } else if (s == Status::unknown) {
+    std::string message;
+    for (const Verdict& v : merged_verdicts(i))
+      if (v.status == Status::unknown) message += (message.empty() ? "" : ", ") + v.property;
+    message = "unknown: " + (message.empty() ? std::string("instance reported unknown") : message);
+    o << "      <error" << attr("message", message) << attr("type", "unknown") << "/>\n";
+  } else {
+    o << "      <skipped";
+    if (!i.skip_reason.empty()) o << attr("message", i.skip_reason);
+    o << "/>\n";
+  }
+  o << "    </testcase>\n";
+}
+
+}  // namespace
+
+std::string render_junit(const Report& r) {
+  const std::vector<Group> groups = group_instances(r);
+  std::array<uint64_t, 4> total{};
+  for (const Group& g : groups)
+    for (size_t k = 0; k < total.size(); ++k) total[k] += g.count[k];
+  const auto n = [](const std::array<uint64_t, 4>& c, Status s) { return std::to_string(c[status_index(s)]); };
+
+  std::ostringstream o;
+  o.imbue(std::locale::classic());
+  o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  o << "<testsuites" << attr("name", "collcheck " + r.kind) << attr("tests", std::to_string(r.instances.size()))
+    << attr("failures", n(total, Status::violated)) << attr("errors", n(total, Status::unknown))
+    << attr("skipped", n(total, Status::skipped)) << attr("time", format_seconds(r.seconds)) << ">\n";
+  for (const Group& g : groups) {
+    o << "  <testsuite" << attr("name", class_name(g)) << attr("tests", std::to_string(g.instances.size()))
+      << attr("failures", n(g.count, Status::violated)) << attr("errors", n(g.count, Status::unknown))
+      << attr("skipped", n(g.count, Status::skipped)) << attr("time", format_seconds(g.seconds)) << ">\n";
+    o << "    <properties>\n";
+    const auto property = [&](const std::string& name, const std::string& value) {
+      o << "      <property" << attr("name", name) << attr("value", value) << "/>\n";
+    };
+    property("tool_version", r.tool_version);
+    property("command", r.command);
+    property("collective", g.collective);
+    property("mode", r.mode);
+    property("seed", std::to_string(r.seed));
+    for (const std::string& note : r.notes) property("note", note);
+    o << "    </properties>\n";
+    for (const InstanceResult* i : g.instances) write_testcase(o, g, *i);
+    o << "  </testsuite>\n";
+  }
+  o << "</testsuites>\n";
+  return o.str();
+}
+
+}  // namespace collcheck::reports_detail

@@ -1,0 +1,57 @@
+#pragma once
+// The one result model every renderer reads (DESIGN.md "Reports"):
+// Report{tool version, command, mode, seed, instances with per-property
+// verdicts and counterexamples, statistics}.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/verdict.hpp"
+
+namespace collcheck {
+
+struct InstanceResult {
+  std::string algorithm;   // registry name, or "file:<path>" for check-file
+  std::string variant;
+  std::string collective;  // "allreduce", ...
+  uint64_t p = 0;
+  Status status = Status::holds;  // worst over verdicts
+  std::string skip_reason;        // for Status::skipped
+  std::vector<Verdict> verdicts;  // in property order
+  double seconds = 0;
+  std::map<std::string, std::string> stats;  // e.g. measured steps/volume
+};
+
+// The status the renderers show for an instance: the worst of its `status`
+// field and its verdicts' statuses, so a hand-built or partly filled result
+// can never read "holds" while one of its verdicts is violated.
+Status effective_status(const InstanceResult& i);
+
+struct Report {
+  std::string tool_version;
+  std::string command;      // the command line that produced it
+  std::string kind = "verify";  // verify | prove | run | check-file
+  std::string mode;         // "exact", "fingerprint", "auto(...)", "z3", "threads", ...
+  uint64_t seed = 0;
+  int threads = 0;
+  double seconds = 0;
+  std::vector<InstanceResult> instances;  // sorted by (algorithm, variant, p)
+  std::vector<std::string> notes;         // e.g. known paper defects relevant to this run
+
+  // Worst over instances (violated > unknown > holds); skipped only if every
+  // instance is skipped; holds for an empty report.
+  Status status() const;
+};
+
+enum class Format { text, json, markdown, junit, html };
+// "text", "json", "markdown" or "md", "junit", "html" (case-insensitive); nullopt otherwise.
+std::optional<Format> format_from_string(const std::string& s);
+const char* to_string(Format f);  // the canonical name: "text", "json", "markdown", ...
+
+// Renders the report. `verbose` (text only) lists every instance, not only failures.
+// Output is deterministic: it depends only on the report's fields.
+std::string render(const Report& r, Format f, bool verbose = false);
+
+}  // namespace collcheck

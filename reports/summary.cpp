@@ -1,0 +1,250 @@
+// Grouping and formatting helpers shared by all renderers (see summary.hpp).
+#include "reports/summary.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <set>
+#include <tuple>
+
+namespace collcheck::reports_detail {
+
+std::string Group::label() const { return variant.empty() ? algorithm : algorithm + "/" + variant; }
+
+std::vector<uint64_t> Group::ps() const {
+  std::vector<uint64_t> out;
+  out.reserve(instances.size());
+  for (const InstanceResult* i : instances) out.push_back(i->p);
+  return out;
+}
+
+uint64_t Group::n(Status s) const { return count[status_index(s)]; }
+
+std::vector<const PropertySummary*> Group::violated_properties() const {
+  std::vector<const PropertySummary*> out;
+  for (const PropertySummary& ps : properties)
+    if (!ps.violated_p.empty()) out.push_back(&ps);
+  return out;
+}
+
+static PropertySummary& find_or_add(std::vector<PropertySummary>& v, const std::string& name) {
+  for (PropertySummary& ps : v)
+    if (ps.property == name) return ps;
+  v.push_back(PropertySummary{});
+  v.back().property = name;
+  return v.back();
+}
+
+std::vector<Group> group_instances(const Report& r) {
+  std::map<std::pair<std::string, std::string>, Group> by_key;
+  for (const InstanceResult& i : r.instances) {
+    Group& g = by_key[{i.algorithm, i.variant}];
+    if (g.instances.empty()) {
+      g.algorithm = i.algorithm;
+      g.variant = i.variant;
+      g.collective = i.collective;
+    }
+    g.instances.push_back(&i);
+  }
+
+  std::vector<Group> out;
+  out.reserve(by_key.size());
+  for (auto& [key, g] : by_key) {
+    std::stable_sort(g.instances.begin(), g.instances.end(),
+                     [](const InstanceResult* a, const InstanceResult* b) { return a->p < b->p; });
+    Status folded = Status::skipped;
+    for (const InstanceResult* i : g.instances) {
+      const Status s = effective_status(*i);
+      folded = worst(folded, s);
+      ++g.count[status_index(s)];
+      g.seconds += i->seconds;
+      if (s == Status::skipped) {
+        const std::string reason = i->skip_reason.empty() ? "no reason given" : i->skip_reason;
+        auto it = std::find_if(g.skip_reasons.begin(), g.skip_reasons.end(),
+                               [&](const auto& e) { return e.first == reason; });
+        if (it == g.skip_reasons.end()) {
+          g.skip_reasons.push_back({reason, {}});
+          it = std::prev(g.skip_reasons.end());
+        }
+        it->second.push_back(i->p);
+      }
+      for (const Verdict& v : merged_verdicts(*i)) {
+        PropertySummary& ps = find_or_add(g.properties, v.property);
+        if (v.status == Status::violated) {
+          ps.violated_p.push_back(i->p);
+          ps.violations += v.violations;
+          if (v.counterexample && (!ps.minimal || *v.counterexample < *ps.minimal)) {
+            ps.minimal = v.counterexample;
+            ps.minimal_stats = v.stats;
+          }
+        } else if (v.status == Status::unknown) {
+          ps.unknown_p.push_back(i->p);
+        }
+      }
+    }
+    g.status = g.instances.empty() ? Status::holds : folded;
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<Verdict> merged_verdicts(const InstanceResult& i) {
+  std::vector<Verdict> out;
+  for (const Verdict& v : i.verdicts) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const Verdict& m) { return m.property == v.property; });
+    if (it == out.end()) out.push_back(v);
+    else it->merge(v);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, uint64_t>> violations_per_property(const Report& r) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const InstanceResult& i : r.instances) {
+    // An instance counts once per property even if it carries two partial
+    // verdicts of that property.
+    std::set<std::string> seen;
+    for (const Verdict& v : i.verdicts) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == v.property; });
+      if (it == out.end()) {
+        out.push_back({v.property, 0});
+        it = std::prev(out.end());
+      }
+      if (v.status == Status::violated && seen.insert(v.property).second) ++it->second;
+    }
+  }
+  return out;
+}
+
+std::string format_p_list(std::vector<uint64_t> ps) {
+  std::sort(ps.begin(), ps.end());
+  ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
+  std::string out;
+  auto emit = [&](const std::string& piece) {
+    if (!out.empty()) out += ", ";
+    out += piece;
+  };
+  const size_t n = ps.size();
+  size_t i = 0;
+  while (i < n) {
+    // Longest arithmetic run starting at i (step d) ...
+    size_t arith_end = i;
+    uint64_t d = 0;
+    if (i + 1 < n) {
+      d = ps[i + 1] - ps[i];
+      arith_end = i + 1;
+      while (arith_end + 1 < n && ps[arith_end + 1] - ps[arith_end] == d) ++arith_end;
+    }
+    const size_t arith_len = arith_end - i + 1;
+    // ... and longest run of doubling powers of two starting at i.
+    size_t pow_end = i;
+    if (std::has_single_bit(ps[i]))
+      while (pow_end + 1 < n && ps[pow_end] <= UINT64_MAX / 2 && ps[pow_end + 1] == 2 * ps[pow_end])
+        ++pow_end;
+    const size_t pow_len = pow_end - i + 1;
+
+    const bool arith_ok = (d == 1 && arith_len >= 2) || (d > 1 && arith_len >= 3);
+    const bool pow_ok = pow_len >= 4;
+    if (pow_ok && (!arith_ok || pow_len > arith_len)) {
+      emit("2^" + std::to_string(std::countr_zero(ps[i])) + "..2^" +
+           std::to_string(std::countr_zero(ps[pow_end])) + ":pow2");
+      i = pow_end + 1;
+    } else if (arith_ok) {
+      std::string piece = std::to_string(ps[i]) + ".." + std::to_string(ps[arith_end]);
+      if (d > 1) piece += ":" + std::to_string(d);
+      emit(piece);
+      i = arith_end + 1;
+    } else {
+      emit(std::to_string(ps[i]));
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string format_seconds(double s) {
+  // to_chars ignores the locale, so a host program's setlocale cannot turn
+  // "1.250" into "1,250".
+  char buf[400];
+  const auto res = std::to_chars(buf, buf + sizeof buf, s, std::chars_format::fixed, 3);
+  return res.ec == std::errc{} ? std::string(buf, res.ptr) : std::string("?");
+}
+
+std::string format_stats(const std::map<std::string, std::string>& stats) {
+  // Splits "measured_steps" into ("measured", '_', "steps").
+  auto split = [](const std::string& k, const std::string& head) -> std::optional<std::pair<char, std::string>> {
+    if (k.size() <= head.size() + 1 || k.compare(0, head.size(), head) != 0) return std::nullopt;
+    const char sep = k[head.size()];
+    if (sep != '_' && sep != ' ' && sep != '.') return std::nullopt;
+    return std::make_pair(sep, k.substr(head.size() + 1));
+  };
+  auto spaced = [](std::string s) {
+    std::replace(s.begin(), s.end(), '_', ' ');
+    return s;
+  };
+
+  std::string out;
+  auto emit = [&](const std::string& piece) {
+    if (!out.empty()) out += ", ";
+    out += piece;
+  };
+  std::set<std::string> done;
+  for (const auto& [k, v] : stats) {
+    if (done.count(k)) continue;
+    std::optional<std::pair<char, std::string>> part = split(k, "measured");
+    bool measured_first = true;
+    if (!part) {
+      part = split(k, "claimed");
+      measured_first = false;
+    }
+    if (part) {
+      const std::string other = std::string(measured_first ? "claimed" : "measured") + part->first + part->second;
+      if (auto it = stats.find(other); it != stats.end()) {
+        const std::string& measured = measured_first ? v : it->second;
+        const std::string& claimed = measured_first ? it->second : v;
+        emit("measured " + spaced(part->second) + " " + measured + " vs claimed " + claimed);
+        done.insert(other);
+        continue;
+      }
+    }
+    emit(k + "=" + v);
+  }
+  return out;
+}
+
+std::string describe(const Counterexample& cx) {
+  std::string s = cx.location();
+  if (!cx.expected.empty() || !cx.actual.empty()) {
+    s += ": ";
+    if (!cx.expected.empty()) s += "expected " + cx.expected;
+    if (!cx.expected.empty() && !cx.actual.empty()) s += ", ";
+    if (!cx.actual.empty()) s += "actual " + cx.actual;
+  }
+  if (!cx.message.empty()) s += ": " + cx.message;
+  return s;
+}
+
+std::string xml_escape(std::string_view s, bool in_text) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  for (const char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += in_text ? "\n" : "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20)
+          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to spell other control characters
+        else
+          out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace collcheck::reports_detail

@@ -1,0 +1,87 @@
+#pragma once
+// Internal to reports/: the views every renderer shares. A Report is a flat
+// list of instances; readers think in groups, one per (algorithm, variant),
+// with a p-range, status counts and, for each property, the instances that
+// violate it and the minimal counterexample among them (smallest by
+// Counterexample::operator<, so the choice never depends on thread order).
+// Also the small formatting and escaping helpers the formats have in common.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reports/report.hpp"
+
+namespace collcheck::reports_detail {
+
+// One property as seen across the instances of a group.
+struct PropertySummary {
+  std::string property;
+  std::vector<uint64_t> violated_p;  // p of the instances where it is violated
+  std::vector<uint64_t> unknown_p;   // p of the instances where it is unknown
+  uint64_t violations = 0;           // failed elementary checks, summed
+  std::optional<Counterexample> minimal;             // smallest over the group
+  std::map<std::string, std::string> minimal_stats;  // stats of the verdict holding `minimal`
+};
+
+struct Group {
+  std::string algorithm;
+  std::string variant;
+  std::string collective;                     // of the first instance
+  std::vector<const InstanceResult*> instances;  // ordered by p (stable)
+  Status status = Status::holds;              // as Report::status, over this group
+  std::array<uint64_t, 4> count{};            // instances per Status, indexed by status_index
+  double seconds = 0;                         // summed over instances
+  std::vector<PropertySummary> properties;    // every property seen, first-seen order
+  // Distinct skip reasons, first-seen order, with the p they apply to.
+  std::vector<std::pair<std::string, std::vector<uint64_t>>> skip_reasons;
+
+  std::string label() const;  // "algorithm/variant", or "algorithm" if no variant
+  std::vector<uint64_t> ps() const;
+  uint64_t n(Status s) const;
+  std::vector<const PropertySummary*> violated_properties() const;
+};
+
+inline constexpr int status_index(Status s) { return static_cast<int>(s); }
+
+// Groups by (algorithm, variant) in lexicographic order.
+std::vector<Group> group_instances(const Report& r);
+
+// An instance's verdicts with partial verdicts of the same property (rank
+// ranges, block chunks) merged by Verdict::merge, in first-seen order.
+std::vector<Verdict> merged_verdicts(const InstanceResult& i);
+
+// Violating instances per property name over the whole report, in
+// first-seen order; properties that always hold appear with 0.
+std::vector<std::pair<std::string, uint64_t>> violations_per_property(const Report& r);
+
+// Sorted, de-duplicated p values in the CLI's own p-range syntax: runs of
+// consecutive values as "A..B", longer arithmetic runs as "A..B:STEP" and
+// runs of doubling powers of two as "2^A..2^B:pow2"; e.g. "1..64, 128".
+std::string format_p_list(std::vector<uint64_t> ps);
+
+std::string format_seconds(double s);  // fixed, 3 decimals: "1.250"
+
+// Verdict/instance statistics as one line. A "measured_X"/"claimed_X" pair
+// reads "measured X 6 vs claimed 6"; other entries read "key=value".
+std::string format_stats(const std::map<std::string, std::string>& stats);
+
+// "p=6 rank=0 step=2 block=4: expected X, actual Y: message" (empty parts omitted).
+std::string describe(const Counterexample& cx);
+
+// Escapes &, <, >, " and ' for XML and HTML text and attributes; tab, newline
+// and carriage return become character references (so attributes keep them;
+// `in_text` keeps newlines literal for element content) and other control
+// characters, which XML 1.0 forbids, become U+FFFD.
+std::string xml_escape(std::string_view s, bool in_text = false);
+
+std::string render_text(const Report& r, bool verbose);
+std::string render_json(const Report& r);
+std::string render_markdown(const Report& r);
+std::string render_junit(const Report& r);
+std::string render_html(const Report& r);
+
+}  // namespace collcheck::reports_detail

@@ -1,0 +1,59 @@
+#pragma once
+// Input data for the executors (threads and MPI), shared so that both build
+// exactly the same values.
+//
+// Vocabulary
+//   element : one value of the user's vector; block b covers a contiguous
+//             range of elements (threads: `elems_per_block` each; MPI: `count`
+//             elements split into nblocks contiguous pieces).
+//   index   : an element's global position in the vector. Inputs depend on
+//             (seed, rank, index): rank-independent inputs hide misplaced
+//             blocks, index-independent inputs hide misplaced elements.
+//
+// Sums (int64, float, double), nccl-tests style: every input is a small
+// integer (1..15) times a power of two (1, 2, 4, 8), so every value is in
+// 1..120 and every partial sum is an integer below 2^24 as long as fewer than
+// 139,000 contributions meet in one element. All such integers are exact in
+// float and double, so the sum is exact whatever the order of reduction and
+// the result can be compared with ==. Every input is >= 1, so a missing or a
+// doubled contribution always changes the sum.
+//
+// Non-commutative operator (MPICH allred3 style, which multiplies permutation
+// matrices): every element is a permutation of 0..7 and reduction is
+// composition, so x_0 * x_1 * ... * x_{p-1} is the only right answer.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "schedules/block_set.hpp"
+
+namespace collcheck::runtime {
+
+enum class DType { int64, float32, float64 };
+enum class ReduceOp { sum, permutation };
+
+const char* to_string(DType d);        // "int64", "float", "double"
+const char* to_string(ReduceOp op);    // "sum", "permutation"
+// Accepts "int64", "float", "double" (also "float32", "float64"); nullopt otherwise.
+std::optional<DType> dtype_from_string(const std::string& s);
+
+// A permutation of 0..7: element i maps to perm[i].
+using Perm = std::array<uint8_t, 8>;
+Perm identity_perm();
+// The product a * b: first a, then b ((a * b)[i] = b[a[i]]). Associative,
+// not commutative.
+Perm compose(const Perm& a, const Perm& b);
+std::string to_string(const Perm& x);  // "[3 1 0 2 7 6 5 4]"
+
+// 64-bit mixing (splitmix64 finaliser).
+uint64_t mix64(uint64_t x);
+
+// The sum operator's input for (seed, rank, index): an integer in 1..120 of
+// the form k * 2^e, k in 1..15, e in 0..3.
+int64_t input_integer(uint64_t seed, Rank r, uint64_t index);
+// The permutation operator's input for (seed, rank, index): a pseudo-random
+// permutation of 0..7.
+Perm input_perm(uint64_t seed, Rank r, uint64_t index);
+
+}  // namespace collcheck::runtime

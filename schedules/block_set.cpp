@@ -1,0 +1,151 @@
+#include "schedules/block_set.hpp"
+
+#include <algorithm>
+
+namespace collcheck {
+
+BlockSet BlockSet::range(Block lo, Block hi) {
+  BlockSet s;
+  if (lo < hi) s.ranges_.push_back({lo, hi});
+  return s;
+}
+
+BlockSet BlockSet::from_blocks(std::vector<Block> blocks) {
+  std::sort(blocks.begin(), blocks.end());
+  BlockSet s;
+  for (Block b : blocks) s.insert(b);
+  return s;
+}
+
+void BlockSet::insert_range(Block lo, Block hi) {
+  if (lo >= hi) return;
+  if (ranges_.empty() || ranges_.back().hi < lo) {  // fast path: append
+    ranges_.push_back({lo, hi});
+    return;
+  }
+  if (ranges_.back().lo <= lo) {  // extends the last range
+    ranges_.back().hi = std::max(ranges_.back().hi, hi);
+    return;
+  }
+  // General case: insert in order, then merge overlapping or adjacent ranges.
+  auto pos = std::lower_bound(ranges_.begin(), ranges_.end(), lo,
+                              [](const Range& r, Block x) { return r.lo < x; });
+  ranges_.insert(pos, Range{lo, hi});
+  std::vector<Range> out;
+  out.reserve(ranges_.size());
+  for (const Range& r : ranges_) {
+    if (!out.empty() && out.back().hi >= r.lo)
+      out.back().hi = std::max(out.back().hi, r.hi);
+    else
+      out.push_back(r);
+  }
+  ranges_ = std::move(out);
+}
+
+void BlockSet::insert_all(const BlockSet& other) {
+  for (const Range& r : other.ranges_) insert_range(r.lo, r.hi);
+}
+
+void BlockSet::erase(Block b) {
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    Range r = ranges_[i];
+    if (b < r.lo || b >= r.hi) continue;
+    if (r.lo + 1 == r.hi) {
+      ranges_.erase(ranges_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else if (b == r.lo) {
+      ranges_[i].lo++;
+    } else if (b + 1 == r.hi) {
+      ranges_[i].hi--;
+    } else {
+      ranges_[i].hi = b;
+      ranges_.insert(ranges_.begin() + static_cast<std::ptrdiff_t>(i) + 1, Range{b + 1, r.hi});
+    }
+    return;
+  }
+}
+
+uint64_t BlockSet::size() const {
+  uint64_t n = 0;
+  for (const Range& r : ranges_) n += r.hi - r.lo;
+  return n;
+}
+
+bool BlockSet::contains(Block b) const {
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), b,
+                             [](Block x, const Range& r) { return x < r.lo; });
+  if (it == ranges_.begin()) return false;
+  --it;
+  return b < it->hi;
+}
+
+std::vector<Block> BlockSet::blocks() const {
+  std::vector<Block> out;
+  out.reserve(size());
+  for_each([&](Block b) { out.push_back(b); });
+  return out;
+}
+
+BlockSet BlockSet::intersect(Block lo, Block hi) const {
+  BlockSet s;
+  for (const Range& r : ranges_) {
+    Block a = std::max(r.lo, lo), z = std::min(r.hi, hi);
+    if (a < z) s.ranges_.push_back({a, z});
+  }
+  return s;
+}
+
+BlockSet BlockSet::intersect(const BlockSet& other) const {
+  BlockSet s;
+  size_t i = 0, j = 0;
+  while (i < ranges_.size() && j < other.ranges_.size()) {
+    const Range& a = ranges_[i];
+    const Range& b = other.ranges_[j];
+    Block lo = std::max(a.lo, b.lo), hi = std::min(a.hi, b.hi);
+    if (lo < hi) s.ranges_.push_back({lo, hi});
+    (a.hi < b.hi) ? ++i : ++j;
+  }
+  return s;
+}
+
+BlockSet BlockSet::minus(const BlockSet& other) const {
+  BlockSet s;
+  size_t j = 0;
+  for (Range r : ranges_) {
+    Block lo = r.lo;
+    while (j < other.ranges_.size() && other.ranges_[j].hi <= lo) ++j;
+    size_t k = j;
+    while (lo < r.hi && k < other.ranges_.size() && other.ranges_[k].lo < r.hi) {
+      const Range& o = other.ranges_[k];
+      if (o.lo > lo) s.ranges_.push_back({lo, o.lo});
+      lo = std::max(lo, o.hi);
+      ++k;
+    }
+    if (lo < r.hi) s.ranges_.push_back({lo, r.hi});
+  }
+  return s;
+}
+
+uint64_t BlockSet::hash() const {
+  uint64_t h = 0x9e3779b97f4a7c15ULL;
+  auto mix = [&](uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdULL;
+  };
+  for (const Range& r : ranges_) {
+    mix(r.lo);
+    mix(r.hi);
+  }
+  return h;
+}
+
+std::string BlockSet::to_string() const {
+  std::string s = "{";
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    if (i) s += ",";
+    s += std::to_string(ranges_[i].lo);
+    if (ranges_[i].hi > ranges_[i].lo + 1) s += "-" + std::to_string(ranges_[i].hi - 1);
+  }
+  return s + "}";
+}
+
+}  // namespace collcheck

@@ -1,0 +1,63 @@
+#pragma once
+// BlockSet: a canonical set of block indices.
+//
+// Canonical form is a sorted list of disjoint, non-adjacent half-open ranges
+// [lo, hi). Most schedules move contiguous ranges once blocks are renumbered
+// (the Swing paper says so explicitly), so a transfer of p/2 blocks is usually
+// one range, not p/2 integers. Two BlockSets are equal iff they hold the same
+// blocks, because the form is canonical.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collcheck {
+
+using Rank = uint32_t;
+using Block = uint32_t;
+
+class BlockSet {
+ public:
+  struct Range {
+    Block lo;  // first block
+    Block hi;  // one past the last block
+    friend bool operator==(const Range&, const Range&) = default;
+  };
+
+  BlockSet() = default;
+  static BlockSet range(Block lo, Block hi);  // [lo, hi); empty if lo >= hi
+  static BlockSet single(Block b) { return range(b, b + 1); }
+  static BlockSet from_blocks(std::vector<Block> blocks);  // any order, duplicates allowed
+
+  // Adds a block or range; amortised O(1) when appended in increasing order.
+  void insert(Block b) { insert_range(b, b + 1); }
+  void insert_range(Block lo, Block hi);
+  void insert_all(const BlockSet& other);
+  // Removes one block; O(ranges).
+  void erase(Block b);
+
+  bool empty() const { return ranges_.empty(); }
+  uint64_t size() const;  // number of blocks
+  bool contains(Block b) const;
+  const std::vector<Range>& ranges() const { return ranges_; }
+  std::vector<Block> blocks() const;
+
+  BlockSet intersect(Block lo, Block hi) const;  // restriction to [lo, hi)
+  BlockSet intersect(const BlockSet& other) const;
+  BlockSet minus(const BlockSet& other) const;
+
+  uint64_t hash() const;
+  std::string to_string() const;  // "{1-2,5,9-10}"
+
+  friend bool operator==(const BlockSet&, const BlockSet&) = default;
+
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Range& r : ranges_)
+      for (Block b = r.lo; b < r.hi; ++b) f(b);
+  }
+
+ private:
+  std::vector<Range> ranges_;
+};
+
+}  // namespace collcheck

@@ -1,0 +1,42 @@
+#pragma once
+// A collective as a pre- and postcondition over contributions (msccl-style).
+//
+// The value of block b at rank r is modelled as the set of ranks whose input
+// it contains ("contributions"). A reduce transfer adds the sender's
+// contributions to the receiver's; a copy replaces them. For the reduction
+// collectives (allreduce, reduce, reduce-scatter) every rank starts with its
+// own contribution in every block; for the data-movement collectives
+// (allgather, broadcast, all-to-all) a block starts at its origin only and its
+// "contribution" is that origin.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "schedules/block_set.hpp"
+
+namespace collcheck {
+
+enum class Collective { allreduce, reduce_scatter, allgather, broadcast, reduce, alltoall };
+const char* to_string(Collective c);
+std::optional<Collective> collective_from_string(const std::string& s);
+
+// What must hold at (rank, block) when the schedule ends.
+struct Requirement {
+  enum class Kind { none, all_ranks, single_origin } kind = Kind::none;
+  Rank origin = 0;  // for single_origin
+};
+
+struct CollectiveSpec {
+  Collective kind = Collective::allreduce;
+  uint64_t p = 1;
+  uint32_t nblocks = 1;
+  Rank root = 0;
+
+  // The rank whose input (r, b) holds at the start, if any.
+  std::optional<Rank> initial_contributor(Rank r, Block b) const;
+  Requirement required(Rank r, Block b) const;
+  // Owner of block b for reduce-scatter / allgather (blocks split evenly).
+  Rank owner(Block b) const;
+};
+
+}  // namespace collcheck

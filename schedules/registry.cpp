@@ -1,0 +1,247 @@
+#include "schedules/registry.hpp"
+
+#include "schedules/fold.hpp"
+#include "schedules/recursive_doubling.hpp"
+#include "schedules/ring_allreduce.hpp"
+#include "schedules/swing_bandwidth.hpp"
+#include "schedules/swing_latency.hpp"
+#include "schedules/swing_math.hpp"
+#include "schedules/swing_odd_extra_node.hpp"
+
+namespace collcheck {
+namespace {
+
+using swing::ceil_log2;
+
+int log2_floor(uint64_t p) { return ceil_log2(pow2_floor(p)); }
+std::string str(uint64_t v) { return std::to_string(v); }
+
+std::optional<std::string> any_p(const InstanceParams&) { return std::nullopt; }
+std::optional<std::string> p_even(const InstanceParams& i) {
+  if (i.p % 2 != 0) return "p must be even (p = " + str(i.p) + ")";
+  return std::nullopt;
+}
+std::optional<std::string> p_odd_ge3(const InstanceParams& i) {
+  if (i.p % 2 == 0 || i.p < 3) return "p must be odd and >= 3 (p = " + str(i.p) + ")";
+  return std::nullopt;
+}
+
+// Swing's hop distance on a ring of m ranks at Swing step t.
+HopClaim swing_hop(uint64_t m, int t) {
+  uint64_t d = swing::delta(t) % m;
+  return {m, d < m - d ? d : m - d};
+}
+
+// ---- Swing, bandwidth-optimal -------------------------------------------
+Claim swing_bw_even_claim(uint64_t p) {
+  int L = ceil_log2(p);
+  return {2 * L, 2 * (p - 1), "2*ceil(log2 p)", "2(p-1) blocks of n/p",
+          "Swing NSDI'24 Sec. 3.1.1 and 3.2: 2 log2 p steps, no extra data for even p"};
+}
+
+VariantInfo swing_bandwidth() {
+  VariantInfo v;
+  v.name = "bandwidth";
+  v.summary = "reduce-scatter + allgather; even p: Sec. 3.2 de-duplication (later-step reading); odd p: fold onto p-1";
+  v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1, Sec. 3.2, App. A.2";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) -> std::unique_ptr<Schedule> {
+    if (i.p % 2 == 0 || i.p == 1) return make_swing_bandwidth(i.p, SwingDedupRule::later);
+    return fold_onto(i.p, make_swing_bandwidth(i.p - 1, SwingDedupRule::later));
+  };
+  v.claim = [](const InstanceParams& i) {
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    if (i.p % 2 == 0) return swing_bw_even_claim(i.p);
+    int L = ceil_log2(i.p - 1);
+    return Claim{2 * L + 2, 3 * i.p - 5, "2*ceil(log2(p-1))+2", "3p-5 blocks of n/(p-1)",
+                 "collcheck correction for odd p: fold onto p-1 (Sec. 2.3.2 technique); "
+                 "the paper's own odd-p scheme is variant paper-odd"};
+  };
+  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+    uint64_t m = (i.p % 2 == 0 || i.p == 1) ? i.p : i.p - 1;
+    int L = ceil_log2(m);
+    int s = (m == i.p) ? step : step - 1;  // odd p: step 0 is the fold
+    if (m < 2 || s < 0 || s >= 2 * L) return std::nullopt;
+    return swing_hop(m, s < L ? s : 2 * L - 1 - s);
+  };
+  return v;
+}
+
+VariantInfo swing_paper_even(const std::string& name, SwingDedupRule rule, std::string summary,
+                             std::string failure) {
+  VariantInfo v;
+  v.name = name;
+  v.summary = std::move(summary);
+  v.reference = "Swing NSDI'24 Listing 1, Sec. 3.2, App. A.2";
+  v.restriction = "p even";
+  v.expected_to_hold = false;
+  v.known_failure = std::move(failure);
+  v.violates = p_even;
+  v.make = [rule](const InstanceParams& i) { return make_swing_bandwidth(i.p, rule); };
+  v.claim = [](const InstanceParams& i) { return swing_bw_even_claim(i.p); };
+  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+    int L = ceil_log2(i.p);
+    if (step < 0 || step >= 2 * L) return std::nullopt;
+    return swing_hop(i.p, step < L ? step : 2 * L - 1 - step);
+  };
+  return v;
+}
+
+VariantInfo swing_paper_odd() {
+  VariantInfo v;
+  v.name = "paper-odd";
+  v.summary = "odd p as in Sec. 3.2 / Fig. 3: ring of p-1 plus an extra node talking to ceil((p-1)/2^(s+1)) ranks per step";
+  v.reference = "Swing NSDI'24 Sec. 3.2, Fig. 3";
+  v.restriction = "p odd, p >= 3";
+  v.expected_to_hold = false;
+  v.known_failure =
+      "coverage: one ring rank is never served when p-1 is a power of two (minimal p = 3); "
+      "ports: the extra node needs ceil((p-1)/2) ports in step 0, the model gives 2 (minimal p = 7)";
+  v.violates = p_odd_ge3;
+  v.make = [](const InstanceParams& i) { return std::make_unique<SwingOddExtraNode>(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    return Claim{2 * ceil_log2(i.p - 1), 2 * (i.p - 1), "2*ceil(log2(p-1))", "2(p-1) blocks of n/p",
+                 "Swing NSDI'24 Sec. 3.2: bandwidth deficiency grows only by 1/p"};
+  };
+  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+    uint64_t m = i.p - 1;
+    int L = ceil_log2(m);
+    if (step < 0 || step >= 2 * L) return std::nullopt;
+    return swing_hop(m, step < L ? step : 2 * L - 1 - step);
+  };
+  return v;
+}
+
+// ---- Swing, latency-optimal ---------------------------------------------
+VariantInfo swing_latency() {
+  VariantInfo v;
+  v.name = "latency";
+  v.summary = "whole-vector exchange with pi(r,s); non-powers of two fold onto the largest power of two";
+  v.reference = "Swing NSDI'24 Sec. 3.1.2; fold: Sec. 2.3.2";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_swing_latency(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    int k = log2_floor(i.p);
+    if (swing::is_pow2(i.p))
+      return Claim{k, static_cast<uint64_t>(k), "log2 p", "log2 p vectors",
+                   "Swing NSDI'24 Sec. 3.1.2: log2 p steps, n log2 p bytes"};
+    return Claim{k + 2, static_cast<uint64_t>(k + 1), "log2 p' + 2 (p' = 2^floor(log2 p))",
+                 "log2 p' + 1 vectors", "collcheck: fold onto p' (the paper gives no rule)"};
+  };
+  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+    uint64_t m = pow2_floor(i.p);
+    int s = (m == i.p) ? step : step - 1;
+    if (m < 2 || s < 0 || s >= ceil_log2(m)) return std::nullopt;
+    return swing_hop(m, s);
+  };
+  return v;
+}
+
+VariantInfo swing_latency_paper() {
+  VariantInfo v;
+  v.name = "paper-latency";
+  v.summary = "Eq. 2 applied literally for every p: ceil(log2 p) whole-vector exchanges";
+  v.reference = "Swing NSDI'24 Sec. 3.1.2, Eq. 2";
+  v.expected_to_hold = false;
+  v.known_failure = "odd p: pi(pi(r,s),s) != r, sends go unmatched (minimal p = 3); "
+                    "even non-powers of two: contributions counted twice (minimal p = 6)";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_swing_latency_paper(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    int L = ceil_log2(i.p);
+    return Claim{L, static_cast<uint64_t>(L), "ceil(log2 p)", "ceil(log2 p) vectors",
+                 "Swing NSDI'24 Sec. 3.1.2"};
+  };
+  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+    if (i.p < 2 || step < 0 || step >= ceil_log2(i.p)) return std::nullopt;
+    return swing_hop(i.p, step);
+  };
+  return v;
+}
+
+// ---- Baselines -------------------------------------------------------------
+VariantInfo recdoub_latency() {
+  VariantInfo v;
+  v.name = "latency";
+  v.summary = "whole-vector exchange with r XOR 2^s; non-powers of two fold";
+  v.reference = "Thakur et al. 2005; Swing NSDI'24 Sec. 2.3.2";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_recursive_doubling_latency(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    int k = log2_floor(i.p);
+    if (swing::is_pow2(i.p)) return Claim{k, static_cast<uint64_t>(k), "log2 p", "log2 p vectors", "Sec. 2.3.2"};
+    return Claim{k + 2, static_cast<uint64_t>(k + 1), "log2 p' + 2", "log2 p' + 1 vectors",
+                 "Sec. 2.3.2 non-power-of-two fold"};
+  };
+  return v;
+}
+
+VariantInfo recdoub_bandwidth() {
+  VariantInfo v;
+  v.name = "bandwidth";
+  v.summary = "Rabenseifner: recursive-halving reduce-scatter + recursive-doubling allgather; non-powers of two fold";
+  v.reference = "Rabenseifner 2004; Thakur et al. 2005; Swing NSDI'24 Sec. 2.3.3";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_rabenseifner(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    uint64_t pp = pow2_floor(i.p);
+    int k = log2_floor(i.p);
+    if (pp == i.p) return Claim{2 * k, 2 * (i.p - 1), "2 log2 p", "2(p-1) blocks of n/p", "Sec. 2.3.3"};
+    return Claim{2 * k + 2, 2 * (pp - 1) + pp, "2 log2 p' + 2", "3p'-2 blocks of n/p'",
+                 "Sec. 2.3.3 non-power-of-two fold"};
+  };
+  return v;
+}
+
+VariantInfo ring_bandwidth() {
+  VariantInfo v;
+  v.name = "bandwidth";
+  v.summary = "ring reduce-scatter + ring allgather";
+  v.reference = "Patarasuk & Yuan 2009; Swing NSDI'24 Sec. 2.3.1";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_ring_allreduce(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    return Claim{static_cast<int>(2 * (i.p - 1)), 2 * (i.p - 1), "2(p-1)", "2(p-1) blocks of n/p",
+                 "Sec. 2.3.1"};
+  };
+  return v;
+}
+
+std::vector<AlgorithmInfo> build() {
+  std::vector<AlgorithmInfo> r;
+  r.push_back({"swing", Collective::allreduce, "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)",
+               {swing_bandwidth(), swing_latency(),
+                swing_paper_even("paper-listing1", SwingDedupRule::none,
+                                 "Listing 1 verbatim for every even p (no de-duplication)",
+                                 "even non-powers of two count contributions twice (minimal p = 6)"),
+                swing_paper_even("paper-laststep", SwingDedupRule::last_step,
+                                 "Sec. 3.2 read literally: a block listed twice is sent only in the algorithm's last step",
+                                 "contributions are lost for even non-powers of two (minimal p = 6)"),
+                swing_paper_odd(), swing_latency_paper()}});
+  r.push_back({"recursive-doubling", Collective::allreduce,
+               "recursive doubling allreduce (latency) and Rabenseifner's reduce-scatter + allgather (bandwidth)",
+               {recdoub_latency(), recdoub_bandwidth()}});
+  r.push_back({"ring", Collective::allreduce, "ring allreduce", {ring_bandwidth()}});
+  return r;
+}
+
+}  // namespace
+
+const VariantInfo* AlgorithmInfo::find_variant(const std::string& v) const {
+  for (const auto& x : variants)
+    if (x.name == v) return &x;
+  return nullptr;
+}
+
+const std::vector<AlgorithmInfo>& registry() {
+  static const std::vector<AlgorithmInfo> table = build();
+  return table;
+}
+
+const AlgorithmInfo* find_algorithm(const std::string& name) {
+  for (const auto& a : registry())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+}  // namespace collcheck

@@ -1,0 +1,62 @@
+#pragma once
+// The one algorithm registry (MPICH coll_algorithms.txt style). The CLI, the
+// sweeps, the tests and the reports all iterate this table; nothing else
+// knows which algorithms exist.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schedules/schedule.hpp"
+
+namespace collcheck {
+
+struct InstanceParams {
+  uint64_t p = 1;
+  Rank root = 0;
+};
+
+// What the paper (or, for corrections, collcheck) claims about an instance.
+struct Claim {
+  int steps = 0;                 // communication steps
+  uint64_t volume_blocks = 0;    // max blocks any rank sends, in blocks of n / nblocks
+  std::string steps_formula;     // e.g. "2*ceil(log2 p)"
+  std::string volume_formula;    // e.g. "2(p-1) blocks of n/p"
+  std::string source;            // where the claim comes from
+};
+
+// Swing's hop-distance claim: at `step`, ranks below `ring` talk to peers at
+// ring distance `distance` on a ring of `ring` ranks (nullopt: no claim).
+struct HopClaim {
+  uint64_t ring = 0;
+  uint64_t distance = 0;
+};
+
+struct VariantInfo {
+  std::string name;
+  std::string summary;
+  std::string reference;                 // paper, section, equation
+  std::string restriction;               // human-readable, "" if none
+  bool expected_to_hold = true;          // false: a literal paper rule collcheck refutes
+  std::string known_failure;             // for expected_to_hold == false: the finding
+  std::function<std::optional<std::string>(const InstanceParams&)> violates;  // why not allowed
+  std::function<std::unique_ptr<Schedule>(const InstanceParams&)> make;
+  std::function<Claim(const InstanceParams&)> claim;
+  std::function<std::optional<HopClaim>(const InstanceParams&, int step)> hops;  // may be empty
+};
+
+struct AlgorithmInfo {
+  std::string name;
+  Collective collective;
+  std::string summary;
+  std::vector<VariantInfo> variants;  // variants[0] is the default
+  const VariantInfo& default_variant() const { return variants.front(); }
+  const VariantInfo* find_variant(const std::string& v) const;
+};
+
+const std::vector<AlgorithmInfo>& registry();
+const AlgorithmInfo* find_algorithm(const std::string& name);
+
+}  // namespace collcheck

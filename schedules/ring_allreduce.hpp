@@ -1,0 +1,20 @@
+#pragma once
+// Ring allreduce (reduce-scatter then allgather around a ring).
+//
+// Algorithm  : Patarasuk and Yuan, "Bandwidth optimal all-reduce algorithms for
+//              clusters of workstations", JPDC 2009; Swing paper Sec. 2.3.1.
+// Steps      : 2(p-1). RS step s (0..p-2): rank r sends block (r - s) mod p to
+//              r+1 (reduce) and receives block (r - s - 1) mod p from r-1.
+//              AG step p-1+s: rank r sends block (r + 1 - s) mod p to r+1 (copy).
+// Volume     : 2(p-1) blocks of n/p per rank.
+// Restrictions: none (p = 1: no steps; p = 2: both neighbours are the same rank).
+// Example    : p = 3: after RS rank r holds the fully reduced block (r+1) mod 3.
+#include <memory>
+
+#include "schedules/schedule.hpp"
+
+namespace collcheck {
+
+std::unique_ptr<Schedule> make_ring_allreduce(uint64_t p);
+
+}  // namespace collcheck

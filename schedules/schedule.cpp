@@ -1,0 +1,19 @@
+#include "schedules/schedule.hpp"
+
+namespace collcheck {
+
+const char* to_string(Combine c) { return c == Combine::copy ? "copy" : "reduce"; }
+
+MaterializedSchedule materialize(const Schedule& s) {
+  MaterializedSchedule m;
+  m.spec = s.spec();
+  m.ports = s.ports();
+  m.steps.resize(static_cast<size_t>(s.num_steps()));
+  for (int st = 0; st < s.num_steps(); ++st) {
+    m.steps[static_cast<size_t>(st)].resize(s.p());
+    for (Rank r = 0; r < s.p(); ++r) s.rank_step(r, st, m.steps[static_cast<size_t>(st)][r]);
+  }
+  return m;
+}
+
+}  // namespace collcheck

@@ -1,0 +1,568 @@
+// Unit tests for reports/: the result model's status rules, the p-range
+// compression, and every renderer (text, JSON, Markdown, JUnit XML, HTML) on
+// hand-built reports that mix holding, violated, unknown and skipped
+// instances. Each test asserts concrete content: exact lines, parsed JSON
+// values, element counts, escaping, and which counterexample is minimal.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reports/report.hpp"
+#include "reports/summary.hpp"
+
+namespace collcheck {
+namespace {
+
+using nlohmann::json;
+
+// The special characters every escaping renderer must survive.
+const std::string kNasty = "block 2 reduced twice <&>\"'";
+
+Counterexample cx(uint64_t p, std::optional<Rank> rank, std::optional<int> step, std::optional<Block> block,
+                  std::string expected, std::string actual, std::string message) {
+  Counterexample c;
+  c.p = p;
+  c.rank = rank;
+  c.step = step;
+  c.block = block;
+  c.expected = std::move(expected);
+  c.actual = std::move(actual);
+  c.message = std::move(message);
+  return c;
+}
+
+Verdict holds(const std::string& property, uint64_t checks = 10) {
+  Verdict v;
+  v.property = property;
+  v.checks = checks;
+  v.mode = "exact";
+  return v;
+}
+
+Verdict violated(const std::string& property, Counterexample c, uint64_t checks = 10) {
+  Verdict v = holds(property, checks);
+  v.fail(std::move(c));
+  return v;
+}
+
+InstanceResult instance(const std::string& algo, const std::string& variant, uint64_t p, Status s,
+                        std::vector<Verdict> verdicts) {
+  InstanceResult i;
+  i.algorithm = algo;
+  i.variant = variant;
+  i.collective = "allreduce";
+  i.p = p;
+  i.status = s;
+  i.verdicts = std::move(verdicts);
+  i.seconds = 0.5;
+  return i;
+}
+
+// swing/latency: p=2 holds, p=3 skipped, p=4 and p=6 violate exactly_once,
+// p=8 violates causality twice (two partial verdicts) and cost.
+// ring (no variant): p=2..4 hold; p=5 unknown.
+Report sample() {
+  Report r;
+  r.tool_version = "0.1.0";
+  r.command = "collcheck verify --algo swing,ring --p 2..8";
+  r.kind = "verify";
+  r.mode = "exact";
+  r.seed = 42;
+  r.threads = 2;
+  r.seconds = 1.25;
+
+  Verdict cost_ok = holds("cost");
+  cost_ok.stats = {{"measured_steps", "1"}, {"claimed_steps", "1"}};
+  r.instances.push_back(instance("swing", "latency", 2, Status::holds,
+                                 {holds("exactly_once"), holds("causality"), cost_ok}));
+
+  InstanceResult skipped = instance("swing", "latency", 3, Status::skipped, {});
+  skipped.skip_reason = "p must be even";
+  r.instances.push_back(skipped);
+
+  r.instances.push_back(instance(
+      "swing", "latency", 4, Status::violated,
+      {violated("exactly_once", cx(4, 3, 1, 2, "1 contribution", "2 contributions", kNasty)), holds("causality"),
+       holds("cost")}));
+  r.instances.push_back(instance(
+      "swing", "latency", 6, Status::violated,
+      {violated("exactly_once", cx(6, 0, 0, 0, "1 contribution", "0 contributions", "block 0 never arrived")),
+       holds("causality"), holds("cost")}));
+
+  // Two partial causality verdicts at p=8: the minimal is rank 1 (smaller
+  // rank beats smaller step); among rank 2's, step 0 block 3 beats the rest.
+  Verdict causality_a = violated("causality", cx(8, 2, 0, 5, "held", "not held", "rank 2 sent block 5 early"));
+  causality_a.fail(cx(8, 2, 0, 3, "held", "not held", "rank 2 sent block 3 early"));
+  Verdict causality_b = violated("causality", cx(8, 1, 9, 7, "held", "not held", "rank 1 sent block 7 early"));
+  Verdict cost_bad = violated("cost", cx(8, std::nullopt, std::nullopt, std::nullopt, "2 steps", "3 steps",
+                                         "the schedule takes one step more than the paper claims"));
+  cost_bad.stats = {{"measured_steps", "3"}, {"claimed_steps", "2"}, {"volume", "7"}};
+  r.instances.push_back(
+      instance("swing", "latency", 8, Status::violated, {holds("exactly_once"), causality_a, causality_b, cost_bad}));
+
+  for (uint64_t p : {2, 3, 4}) r.instances.push_back(instance("ring", "", p, Status::holds, {holds("postcondition")}));
+  Verdict unknown = holds("postcondition");
+  unknown.status = Status::unknown;
+  unknown.mode = "z3";
+  r.instances.push_back(instance("ring", "", 5, Status::unknown, {unknown}));
+
+  r.notes = {"Swing paper Table 2 claims 2 steps for p=8"};
+  return r;
+}
+
+size_t count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, pos + needle.size())) ++n;
+  return n;
+}
+
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// A small well-formedness check for XML (and for HTML with void elements):
+// tags nest and close, attribute values are quoted, and every '&' starts an
+// entity. Returns an empty string if fine, else what went wrong.
+std::string markup_problem(const std::string& doc, const std::set<std::string>& void_elements = {}) {
+  std::vector<std::string> stack;
+  size_t i = 0;
+  while (i < doc.size()) {
+    const char c = doc[i];
+    if (c == '&') {
+      const size_t semi = doc.find(';', i);
+      if (semi == std::string::npos || semi - i > 10) return "bare & at " + std::to_string(i);
+      i = semi + 1;
+    } else if (c == '>') {
+      return "bare > at " + std::to_string(i);
+    } else if (c != '<') {
+      ++i;
+    } else if (doc.compare(i, 2, "<?") == 0 || doc.compare(i, 2, "<!") == 0) {
+      i = doc.find('>', i) + 1;
+    } else {
+      // Scan the tag, honouring quoted attribute values.
+      size_t j = i + 1;
+      char quote = 0;
+      for (; j < doc.size(); ++j) {
+        if (quote) {
+          if (doc[j] == quote) quote = 0;
+          else if (doc[j] == '<') return "raw < inside attribute at " + std::to_string(j);
+        } else if (doc[j] == '"' || doc[j] == '\'') {
+          quote = doc[j];
+        } else if (doc[j] == '>') {
+          break;
+        } else if (doc[j] == '<') {
+          return "raw < inside tag at " + std::to_string(j);
+        }
+      }
+      if (j >= doc.size()) return "unterminated tag";
+      std::string tag = doc.substr(i + 1, j - i - 1);
+      const bool closing = tag.front() == '/';
+      const bool self_closing = tag.back() == '/';
+      std::string name = tag.substr(closing ? 1 : 0);
+      name = name.substr(0, name.find_first_of(" /\n"));
+      if (closing) {
+        if (stack.empty() || stack.back() != name) return "mismatched </" + name + ">";
+        stack.pop_back();
+      } else if (!self_closing && !void_elements.count(name)) {
+        stack.push_back(name);
+      }
+      i = j + 1;
+    }
+  }
+  return stack.empty() ? "" : "unclosed <" + stack.back() + ">";
+}
+
+// --- result model -----------------------------------------------------------
+
+TEST(ReportModel, StatusIsWorstAndSkippedOnlyIfAllSkipped) {
+  Report r;
+  EXPECT_EQ(r.status(), Status::holds) << "an empty report holds";
+  r.instances.push_back(instance("a", "", 3, Status::skipped, {}));
+  r.instances.push_back(instance("a", "", 5, Status::skipped, {}));
+  EXPECT_EQ(r.status(), Status::skipped);
+  r.instances.push_back(instance("a", "", 4, Status::holds, {holds("matching")}));
+  EXPECT_EQ(r.status(), Status::holds);
+  r.instances.push_back(instance("a", "", 6, Status::unknown, {}));
+  EXPECT_EQ(r.status(), Status::unknown);
+  r.instances.push_back(instance("a", "", 8, Status::violated, {}));
+  EXPECT_EQ(r.status(), Status::violated);
+}
+
+TEST(ReportModel, EffectiveStatusSeesViolatedVerdicts) {
+  // The status field says holds, but a verdict is violated: never report holds.
+  InstanceResult i = instance("a", "", 4, Status::holds, {holds("ports"), violated("matching", cx(4, 0, 0, 0, "", "", "x"))});
+  EXPECT_EQ(effective_status(i), Status::violated);
+  Report r;
+  r.instances.push_back(i);
+  EXPECT_EQ(r.status(), Status::violated);
+}
+
+TEST(ReportModel, FormatFromString) {
+  EXPECT_EQ(format_from_string("text"), Format::text);
+  EXPECT_EQ(format_from_string("json"), Format::json);
+  EXPECT_EQ(format_from_string("markdown"), Format::markdown);
+  EXPECT_EQ(format_from_string("md"), Format::markdown);
+  EXPECT_EQ(format_from_string("junit"), Format::junit);
+  EXPECT_EQ(format_from_string("html"), Format::html);
+  EXPECT_EQ(format_from_string("JSON"), Format::json);
+  EXPECT_EQ(format_from_string("xml"), std::nullopt);
+  EXPECT_EQ(format_from_string(""), std::nullopt);
+  for (Format f : {Format::text, Format::json, Format::markdown, Format::junit, Format::html})
+    EXPECT_EQ(format_from_string(to_string(f)), f);
+}
+
+TEST(ReportModel, PRangesCompressLikeTheCli) {
+  using reports_detail::format_p_list;
+  std::vector<uint64_t> ps;
+  for (uint64_t p = 1; p <= 64; ++p) ps.push_back(p);
+  ps.push_back(128);
+  EXPECT_EQ(format_p_list(ps), "1..64, 128");
+  EXPECT_EQ(format_p_list({8, 2, 4, 2}), "2, 4, 8");  // unsorted, duplicate
+  EXPECT_EQ(format_p_list({1, 3}), "1, 3");
+  EXPECT_EQ(format_p_list({5, 6}), "5..6");
+  EXPECT_EQ(format_p_list({3, 5, 7, 9}), "3..9:2");
+  EXPECT_EQ(format_p_list({2, 4, 8, 16, 32, 33}), "2^1..2^5:pow2, 33");
+  EXPECT_EQ(format_p_list({7}), "7");
+  EXPECT_EQ(format_p_list({}), "");
+}
+
+TEST(ReportModel, StatsPairMeasuredWithClaimed) {
+  EXPECT_EQ(reports_detail::format_stats({{"measured_steps", "6"}, {"claimed_steps", "6"}, {"volume", "12"}}),
+            "measured steps 6 vs claimed 6, volume=12");
+  EXPECT_EQ(reports_detail::format_stats({{"claimed_steps", "6"}}), "claimed_steps=6");
+}
+
+// --- text -------------------------------------------------------------------
+
+TEST(TextReport, HeaderGroupsAndResultLine) {
+  const std::string out = render(sample(), Format::text);
+  const auto ls = lines(out);
+  ASSERT_GE(ls.size(), 3u);
+  EXPECT_EQ(ls[0], "collcheck 0.1.0 verify: mode=exact seed=42 threads=2 seconds=1.250");
+  EXPECT_EQ(ls[1], "command: collcheck verify --algo swing,ring --p 2..8");
+  EXPECT_EQ(ls.back(), "RESULT: violated");
+  EXPECT_EQ(out.back(), '\n');
+  // Groups in (algorithm, variant) order with p-range and counts.
+  EXPECT_NE(out.find("ring (allreduce): unknown  p=2..5  3 hold, 0 violated, 1 unknown, 0 skipped\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("swing/latency (allreduce): violated  p=2..4, 6, 8  1 hold, 3 violated, 0 unknown, 1 skipped\n"),
+            std::string::npos)
+      << out;
+  EXPECT_LT(out.find("ring (allreduce)"), out.find("swing/latency"));
+  EXPECT_NE(out.find("  postcondition unknown at p=5\n"), std::string::npos);
+  EXPECT_NE(out.find("  skipped p=3: p must be even\n"), std::string::npos);
+  EXPECT_NE(out.find("notes:\n  - Swing paper Table 2 claims 2 steps for p=8\n"), std::string::npos);
+  // Not verbose: no per-instance lines.
+  EXPECT_EQ(out.find("    p=2: holds"), std::string::npos);
+}
+
+TEST(TextReport, NamesTheMinimalCounterexample) {
+  const std::string out = render(sample(), Format::text);
+  // exactly_once fails at p=4 and p=6: p=4 is smaller although its rank is larger.
+  EXPECT_NE(out.find("  exactly_once violated at p=4, 6 (2 failed checks)\n"
+                     "    minimal counterexample: p=4 rank=3 step=1 block=2\n"
+                     "    expected: 1 contribution\n"
+                     "    actual:   2 contributions\n"
+                     "    message:  " + kNasty + "\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("p=6 rank=0 step=0 block=0"), std::string::npos);
+  // causality at p=8: rank 1 beats rank 2 even though its step is larger.
+  EXPECT_NE(out.find("  causality violated at p=8 (3 failed checks)\n"
+                     "    minimal counterexample: p=8 rank=1 step=9 block=7\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("rank=2 step=0"), std::string::npos);
+  // cost: the verdict's stats appear with its counterexample.
+  EXPECT_NE(out.find("    minimal counterexample: p=8\n"), std::string::npos);
+  EXPECT_NE(out.find("    stats:    measured steps 3 vs claimed 2, volume=7\n"), std::string::npos) << out;
+}
+
+TEST(TextReport, MinimalByRankThenStepThenBlock) {
+  // One instance, one property, counterexamples that differ in one coordinate each.
+  Report r;
+  Verdict v = violated("causality", cx(8, 2, 1, 0, "", "", "c"));
+  v.merge(violated("causality", cx(8, 2, 0, 5, "", "", "b")));
+  v.merge(violated("causality", cx(8, 2, 0, 3, "", "", "a")));
+  v.merge(violated("causality", cx(8, 3, 0, 0, "", "", "d")));
+  r.instances.push_back(instance("x", "y", 8, Status::violated, {v}));
+  const std::string out = render(r, Format::text);
+  EXPECT_NE(out.find("minimal counterexample: p=8 rank=2 step=0 block=3\n    message:  a\n"), std::string::npos)
+      << out;
+}
+
+TEST(TextReport, VerboseListsEveryInstanceWithStats) {
+  const std::string out = render(sample(), Format::text, /*verbose=*/true);
+  EXPECT_NE(out.find("  instances:\n    p=2: holds: exactly_once holds; causality holds; cost holds "
+                     "(measured steps 1 vs claimed 1)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("    p=3: skipped (p must be even)\n"), std::string::npos);
+  EXPECT_NE(out.find("    p=4: violated: exactly_once violated at p=4 rank=3 step=1 block=2; causality holds; "
+                     "cost holds\n"),
+            std::string::npos)
+      << out;
+  // Partial verdicts of one property are merged into one entry.
+  EXPECT_NE(out.find("    p=8: violated: exactly_once holds; causality violated at p=8 rank=1 step=9 block=7; "
+                     "cost violated at p=8 (measured steps 3 vs claimed 2, volume=7)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("    p=5: unknown: postcondition unknown\n"), std::string::npos);
+  EXPECT_EQ(count(out, "    p="), sample().instances.size());
+  EXPECT_EQ(lines(out).back(), "RESULT: violated");
+}
+
+TEST(TextReport, ResultLineForEachOverallStatus) {
+  Report r;
+  EXPECT_EQ(lines(render(r, Format::text)).back(), "RESULT: holds");
+  r.instances.push_back(instance("a", "", 3, Status::skipped, {}));
+  EXPECT_EQ(lines(render(r, Format::text)).back(), "RESULT: skipped");
+  r.instances.push_back(instance("a", "", 4, Status::holds, {holds("ports")}));
+  EXPECT_EQ(lines(render(r, Format::text)).back(), "RESULT: holds");
+}
+
+TEST(TextReport, DeterministicAndIndependentOfInstanceOrder) {
+  const Report a = sample();
+  Report b = a;
+  std::reverse(b.instances.begin(), b.instances.end());
+  EXPECT_EQ(render(a, Format::text, true), render(a, Format::text, true));
+  EXPECT_EQ(render(a, Format::text, true), render(b, Format::text, true));
+}
+
+// --- JSON -------------------------------------------------------------------
+
+TEST(JsonReport, ParsesAndRoundTripsKeyFields) {
+  const Report r = sample();
+  const json j = json::parse(render(r, Format::json));
+  EXPECT_EQ(j.at("status"), "violated");
+  EXPECT_EQ(j.at("tool_version"), "0.1.0");
+  EXPECT_EQ(j.at("command"), r.command);
+  EXPECT_EQ(j.at("kind"), "verify");
+  EXPECT_EQ(j.at("mode"), "exact");
+  EXPECT_EQ(j.at("seed").get<uint64_t>(), 42u);
+  EXPECT_EQ(j.at("threads").get<int>(), 2);
+  EXPECT_DOUBLE_EQ(j.at("seconds").get<double>(), 1.25);
+  EXPECT_EQ(j.at("notes"), json::array({"Swing paper Table 2 claims 2 steps for p=8"}));
+  EXPECT_EQ(j.at("counts"), (json{{"holds", 4}, {"violated", 3}, {"unknown", 1}, {"skipped", 1}}));
+
+  const json& inst = j.at("instances");
+  ASSERT_EQ(inst.size(), r.instances.size());
+  for (size_t k = 0; k < inst.size(); ++k) {
+    EXPECT_EQ(inst[k].at("algorithm"), r.instances[k].algorithm);
+    EXPECT_EQ(inst[k].at("p").get<uint64_t>(), r.instances[k].p);
+    EXPECT_EQ(inst[k].at("verdicts").size(), r.instances[k].verdicts.size());
+  }
+
+  // p=4: the violated exactly_once verdict with every counterexample field.
+  const json& p4 = inst[2];
+  EXPECT_EQ(p4.at("status"), "violated");
+  EXPECT_TRUE(p4.at("skip_reason").is_null());
+  const json& v = p4.at("verdicts")[0];
+  EXPECT_EQ(v.at("property"), "exactly_once");
+  EXPECT_EQ(v.at("status"), "violated");
+  EXPECT_EQ(v.at("checks").get<uint64_t>(), 10u);
+  EXPECT_EQ(v.at("violations").get<uint64_t>(), 1u);
+  EXPECT_EQ(v.at("mode"), "exact");
+  const json& c = v.at("counterexample");
+  EXPECT_EQ(c.at("p").get<uint64_t>(), 4u);
+  EXPECT_EQ(c.at("rank").get<Rank>(), 3u);
+  EXPECT_EQ(c.at("step").get<int>(), 1);
+  EXPECT_EQ(c.at("block").get<Block>(), 2u);
+  EXPECT_TRUE(c.at("peer").is_null());
+  EXPECT_EQ(c.at("expected"), "1 contribution");
+  EXPECT_EQ(c.at("actual"), "2 contributions");
+  EXPECT_EQ(c.at("message"), kNasty);  // JSON keeps the text verbatim
+  EXPECT_EQ(c.at("location"), "p=4 rank=3 step=1 block=2");
+  // A holding verdict has a null counterexample; holds keeps its own fields.
+  EXPECT_TRUE(p4.at("verdicts")[1].at("counterexample").is_null());
+  EXPECT_EQ(p4.at("verdicts")[1].at("status"), "holds");
+
+  // p=8 cost: a counterexample without coordinates has them all null; stats kept.
+  const json& cost = inst[4].at("verdicts")[3];
+  EXPECT_EQ(cost.at("property"), "cost");
+  for (const char* k : {"rank", "step", "block", "peer"}) EXPECT_TRUE(cost.at("counterexample").at(k).is_null()) << k;
+  EXPECT_EQ(cost.at("stats").at("measured_steps"), "3");
+  EXPECT_EQ(cost.at("stats").at("claimed_steps"), "2");
+
+  // Skipped and unknown instances.
+  EXPECT_EQ(inst[1].at("status"), "skipped");
+  EXPECT_EQ(inst[1].at("skip_reason"), "p must be even");
+  EXPECT_EQ(inst[8].at("status"), "unknown");
+  EXPECT_EQ(inst[8].at("verdicts")[0].at("mode"), "z3");
+}
+
+TEST(JsonReport, GroupsSummariseWithMinimalCounterexample) {
+  const json j = json::parse(render(sample(), Format::json));
+  const json& groups = j.at("groups");
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].at("algorithm"), "ring");
+  EXPECT_EQ(groups[0].at("status"), "unknown");
+  EXPECT_EQ(groups[0].at("p_checked"), "2..5");
+  const json& swing = groups[1];
+  EXPECT_EQ(swing.at("p_checked"), "2..4, 6, 8");
+  EXPECT_EQ(swing.at("counts").at("violated").get<int>(), 3);
+  ASSERT_EQ(swing.at("failing_properties").size(), 3u);
+  const json& eo = swing.at("failing_properties")[0];
+  EXPECT_EQ(eo.at("property"), "exactly_once");
+  EXPECT_EQ(eo.at("violated_p"), "4, 6");
+  EXPECT_EQ(eo.at("counterexample").at("p").get<uint64_t>(), 4u);
+  const json& causality = swing.at("failing_properties")[1];
+  EXPECT_EQ(causality.at("property"), "causality");
+  EXPECT_EQ(causality.at("instances").get<int>(), 1) << "two partial verdicts, one instance";
+  EXPECT_EQ(causality.at("violations").get<int>(), 3);
+  EXPECT_EQ(causality.at("counterexample").at("rank").get<Rank>(), 1u);
+  EXPECT_EQ(eo.at("instances").get<int>(), 2);
+}
+
+TEST(JsonReport, EmptyReportHolds) {
+  const json j = json::parse(render(Report{}, Format::json));
+  EXPECT_EQ(j.at("status"), "holds");
+  EXPECT_TRUE(j.at("instances").empty());
+}
+
+// --- JUnit ------------------------------------------------------------------
+
+TEST(JunitReport, ElementCountsAndEscaping) {
+  const std::string xml = render(sample(), Format::junit);
+  EXPECT_EQ(markup_problem(xml), "") << xml;
+  EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", 0), 0u);
+  EXPECT_EQ(count(xml, "<testsuite "), 2u);
+  EXPECT_EQ(count(xml, "<testcase "), 9u);
+  EXPECT_EQ(count(xml, "<failure "), 3u);
+  EXPECT_EQ(count(xml, "<skipped"), 1u);
+  EXPECT_EQ(count(xml, "<error "), 1u);
+  EXPECT_NE(xml.find("<testsuites name=\"collcheck verify\" tests=\"9\" failures=\"3\" errors=\"1\" "
+                     "skipped=\"1\" time=\"1.250\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"collcheck.swing.latency\" tests=\"5\" failures=\"3\" errors=\"0\" "
+                     "skipped=\"1\" time=\"2.500\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testcase name=\"p=4\" classname=\"collcheck.swing.latency\" time=\"0.500\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testcase name=\"p=2\" classname=\"collcheck.ring\" time=\"0.500\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"p must be even\"/>"), std::string::npos);
+  // The failure message names the property and the counterexample, escaped.
+  EXPECT_NE(xml.find("<failure message=\"exactly_once: p=4 rank=3 step=1 block=2: expected 1 contribution, "
+                     "actual 2 contributions: block 2 reduced twice &lt;&amp;&gt;&quot;&apos;\" type=\"violated\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("<&>"), std::string::npos);
+  // Two violated properties at p=8 share one failure element; the two
+  // partial causality verdicts are merged into their minimal counterexample.
+  EXPECT_NE(xml.find("<failure message=\"causality: p=8 rank=1 step=9 block=7: expected held, actual not held: "
+                     "rank 1 sent block 7 early; cost: p=8: expected 2 steps, actual 3 steps: "),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("rank=2 step=0"), std::string::npos);
+  // The failure body keeps one line per detail.
+  EXPECT_NE(xml.find("type=\"violated\">causality violated (3 of 20 checks failed)\n"
+                     "  at p=8 rank=1 step=9 block=7\n"),
+            std::string::npos);
+}
+
+TEST(JunitReport, ControlCharactersAndEmptyReport) {
+  Report r;
+  r.instances.push_back(
+      instance("file:a<b>.json", "", 4, Status::violated, {violated("matching", cx(4, 0, 0, 0, "", "", "tab\there\x01"))}));
+  const std::string xml = render(r, Format::junit);
+  EXPECT_EQ(markup_problem(xml), "") << xml;
+  EXPECT_NE(xml.find("classname=\"collcheck.file:a&lt;b&gt;.json\""), std::string::npos);
+  EXPECT_NE(xml.find("tab&#9;here\xEF\xBF\xBD"), std::string::npos);
+  EXPECT_EQ(xml.find('\x01'), std::string::npos);
+
+  const std::string empty = render(Report{}, Format::junit);
+  EXPECT_EQ(markup_problem(empty), "");
+  EXPECT_NE(empty.find("tests=\"0\""), std::string::npos);
+  EXPECT_EQ(count(empty, "<testsuite "), 0u);
+}
+
+// --- Markdown ---------------------------------------------------------------
+
+TEST(MarkdownReport, TableRowsCounterexamplesAndNotes) {
+  const std::string md = render(sample(), Format::markdown);
+  EXPECT_EQ(md.rfind("# collcheck verify report: violated\n", 0), 0u);
+  EXPECT_NE(md.find("| algorithm | variant | p checked | status | failing properties |\n|---|---|---|---|---|\n"),
+            std::string::npos);
+  EXPECT_NE(md.find("| `ring` | - | 2..5 | unknown | - |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `swing` | `latency` | 2..4, 6, 8 | violated | `exactly_once`, `causality`, `cost` |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("### `swing/latency`: `exactly_once`\n\n"
+                    "Violated at p=4, 6 (2 instances, 2 failed checks). Minimal counterexample:\n\n"
+                    "- location: `p=4 rank=3 step=1 block=2`\n"
+                    "- expected: `1 contribution`\n"
+                    "- actual: `2 contributions`\n"
+                    "- message: block 2 reduced twice \\<\\&\\>\"'\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- location: `p=8 rank=1 step=9 block=7`"), std::string::npos);
+  EXPECT_NE(md.find("- stats: measured steps 3 vs claimed 2, volume=7\n"), std::string::npos);
+  EXPECT_NE(md.find("## Skipped\n\n- `swing/latency` p=3: p must be even\n"), std::string::npos);
+  EXPECT_NE(md.find("## Unknown\n\n- `ring` `postcondition`: p=5\n"), std::string::npos);
+  EXPECT_NE(md.find("## Notes\n\n- Swing paper Table 2 claims 2 steps for p=8\n"), std::string::npos);
+}
+
+TEST(MarkdownReport, PipesAndBackticksCannotBreakTheTable) {
+  Report r;
+  r.instances.push_back(instance("a|b", "v`1", 4, Status::violated, {violated("x|y", cx(4, 0, 0, 0, "", "", "m"))}));
+  const std::string md = render(r, Format::markdown);
+  EXPECT_NE(md.find("| `a\\|b` | ``v`1`` | 4 | violated | `x\\|y` |\n"), std::string::npos) << md;
+}
+
+// --- HTML -------------------------------------------------------------------
+
+TEST(HtmlReport, SelfContainedEscapedWithChart) {
+  const std::string html = render(sample(), Format::html);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
+  EXPECT_EQ(markup_problem(html, {"meta"}), "") << html;
+  EXPECT_NE(html.find("<style>"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  // Summary table.
+  EXPECT_NE(html.find("<tr><td><code>swing</code></td><td><code>latency</code></td><td>allreduce</td>"
+                      "<td>2..4, 6, 8</td><td><span class=\"violated\">violated</span></td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<tr><td><code>ring</code></td><td>-</td><td>allreduce</td><td>2..5</td>"), std::string::npos);
+  // One bar per property; exactly_once (2 violating instances) is the longest.
+  const size_t svg = html.find("<svg xmlns=\"http://www.w3.org/2000/svg\"");
+  ASSERT_NE(svg, std::string::npos);
+  const std::string chart = html.substr(svg, html.find("</svg>", svg) - svg);
+  EXPECT_EQ(count(chart, "<rect "), 4u);  // exactly_once, causality, cost, postcondition
+  EXPECT_NE(chart.find("width=\"400\" height=\"16\"><title>exactly_once: 2 violating instances</title>"),
+            std::string::npos)
+      << chart;
+  EXPECT_NE(chart.find("width=\"200\" height=\"16\"><title>causality: 1 violating instance</title>"),
+            std::string::npos);
+  EXPECT_NE(chart.find("width=\"0\" height=\"16\"><title>postcondition: 0 violating instances</title>"),
+            std::string::npos);
+  // Counterexamples, escaped.
+  EXPECT_NE(html.find("<tr><th>location</th><td><code>p=4 rank=3 step=1 block=2</code></td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><th>message</th><td>block 2 reduced twice &lt;&amp;&gt;&quot;&apos;</td></tr>"),
+            std::string::npos);
+  EXPECT_EQ(html.find(kNasty), std::string::npos);
+  EXPECT_NE(html.find("<li>Swing paper Table 2 claims 2 steps for p=8</li>"), std::string::npos);
+  EXPECT_EQ(html.substr(html.size() - 8), "</html>\n");
+}
+
+TEST(HtmlReport, EmptyReportIsStillAPage) {
+  const std::string html = render(Report{}, Format::html);
+  EXPECT_EQ(markup_problem(html, {"meta"}), "");
+  EXPECT_NE(html.find("No instances were checked."), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"holds\">holds</span>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace collcheck
