@@ -1,10 +1,176 @@
 #include "checker/subcommands.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "checker/p_range.hpp"
+#include "checker/sweep.hpp"
+#include "collcheck_version.hpp"
+#include "runtime/threaded_executor.hpp"
 #include "schedules/input_error.hpp"
+#include "smt/swing_proofs.hpp"
+
+namespace po = boost::program_options;
 
 namespace collcheck {
+namespace {
 
-int cmd_run(const std::vector<std::string>&, const std::string&) { throw InputError("run: not built yet"); }
-int cmd_prove(const std::vector<std::string>&, const std::string&) { throw InputError("prove: not built yet"); }
+void emit(const Report& r, const std::string& format, const std::string& out) {
+  auto fmt = format_from_string(format);
+  if (!fmt) throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
+  std::string text = render(r, *fmt, true);
+  if (out == "-") {
+    std::cout << text;
+    return;
+  }
+  std::ofstream f(out);
+  if (!f) throw InputError("cannot write '" + out + "'");
+  f << text;
+}
+
+Status instance_status(const std::vector<Verdict>& vs) {
+  Status s = Status::skipped;
+  bool any = false;
+  for (const auto& v : vs) {
+    if (v.status == Status::skipped) continue;
+    s = any ? worst(s, v.status) : v.status;
+    any = true;
+  }
+  return s;
+}
+
+}  // namespace
+
+// collcheck run: execute the schedule on p threads with real data.
+int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
+  po::options_description desc("collcheck run");
+  desc.add_options()("help,h", "this help")
+      ("algo", po::value<std::string>(), "algorithm, or 'all'")
+      ("variant", po::value<std::string>()->default_value("default"), "variant, 'default' or 'all'")
+      ("p", po::value<std::string>(), "p-range (each p runs p threads; max 1024)")
+      ("dtype", po::value<std::string>()->default_value("int64"), "int64 | float | double")
+      ("op", po::value<std::string>()->default_value("sum"), "sum | permutation (non-commutative)")
+      ("elems", po::value<uint32_t>()->default_value(3), "elements per block")
+      ("out-of-place", "separate input and output buffers (default: in place)")
+      ("timeout-ms", po::value<unsigned>()->default_value(10000), "deadlock watchdog")
+      ("seed", po::value<uint64_t>()->default_value(1), "input seed")
+      ("skip-restricted", "skip p outside a variant's restriction")
+      ("format", po::value<std::string>()->default_value("text"), "report format")
+      ("out", po::value<std::string>()->default_value("-"), "report file");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("algo") || !vm.count("p")) throw InputError("run needs --algo and --p");
+  runtime::ExecOptions eo;
+  auto dt = runtime::dtype_from_string(vm["dtype"].as<std::string>());
+  if (!dt) throw InputError("unknown --dtype '" + vm["dtype"].as<std::string>() + "' (known: int64, float, double)");
+  eo.dtype = *dt;
+  std::string op = vm["op"].as<std::string>();
+  if (op == "sum") eo.op = runtime::ReduceOp::sum;
+  else if (op == "permutation") eo.op = runtime::ReduceOp::permutation;
+  else throw InputError("unknown --op '" + op + "' (known: sum, permutation)");
+  eo.elems_per_block = vm["elems"].as<uint32_t>();
+  if (eo.elems_per_block == 0) throw InputError("--elems must be >= 1");
+  eo.in_place = !vm.count("out-of-place");
+  eo.deadlock_timeout = std::chrono::milliseconds(vm["timeout-ms"].as<unsigned>());
+  eo.seed = vm["seed"].as<uint64_t>();
+
+  SweepRequest req;
+  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  req.ps = parse_p_range(vm["p"].as<std::string>());
+  req.skip_restricted = vm.count("skip-restricted") > 0;
+  if (req.ps.back() > 1024) throw InputError("run starts one thread per rank; p = " + std::to_string(req.ps.back()) + " exceeds 1024");
+  check_restrictions(req);
+
+  auto start = std::chrono::steady_clock::now();
+  Report r;
+  r.kind = "run";
+  r.tool_version = COLLCHECK_VERSION;
+  r.command = cmdline;
+  r.mode = runtime::mode_string(eo);
+  r.seed = eo.seed;
+  for (const auto& t : req.targets) {
+    for (uint64_t p : req.ps) {  // one instance at a time: each already runs p threads
+      InstanceResult res;
+      res.algorithm = t.algorithm->name;
+      res.variant = t.variant->name;
+      res.collective = to_string(t.algorithm->collective);
+      res.p = p;
+      InstanceParams ip{p, 0};
+      if (auto why = t.variant->violates(ip)) {
+        res.status = Status::skipped;
+        res.skip_reason = *why;
+        r.instances.push_back(std::move(res));
+        continue;
+      }
+      auto sched = t.variant->make(ip);
+      runtime::ExecResult er = runtime::execute_threads(*sched, eo);
+      res.verdicts.push_back(er.verdict);
+      res.stats["messages"] = std::to_string(er.stats.messages);
+      res.stats["bytes"] = std::to_string(er.stats.bytes);
+      res.seconds = er.stats.seconds;
+      res.status = instance_status(res.verdicts);
+      r.instances.push_back(std::move(res));
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  emit(r, vm["format"].as<std::string>(), vm["out"].as<std::string>());
+  return exit_code(r);
+}
+
+// collcheck prove: Z3 proofs over a symbolic rank (all ranks at once).
+int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) {
+  po::options_description desc("collcheck prove");
+  desc.add_options()("help,h", "this help")
+      ("algo", po::value<std::string>(), "algorithm with an SMT encoding: swing")
+      ("p", po::value<std::string>(), "p-range")
+      ("timeout-ms", po::value<unsigned>()->default_value(60000), "solver timeout per query (exit 3 on timeout)")
+      ("format", po::value<std::string>()->default_value("text"), "report format")
+      ("out", po::value<std::string>()->default_value("-"), "report file");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("algo") || !vm.count("p")) throw InputError("prove needs --algo and --p");
+  std::string algo = vm["algo"].as<std::string>();
+  if (algo != "swing") {
+    if (!find_algorithm(algo)) throw InputError("unknown algorithm '" + algo + "'");
+    throw InputError("no SMT encoding for '" + algo + "' yet (available: swing)");
+  }
+  auto ps = parse_p_range(vm["p"].as<std::string>());
+  unsigned timeout = vm["timeout-ms"].as<unsigned>();
+  auto start = std::chrono::steady_clock::now();
+  Report r;
+  r.kind = "prove";
+  r.tool_version = COLLCHECK_VERSION;
+  r.command = cmdline;
+  r.mode = "z3";
+  for (uint64_t p : ps) {
+    auto t0 = std::chrono::steady_clock::now();
+    InstanceResult res;
+    res.algorithm = "swing";
+    res.variant = "pi (Eq. 2)";
+    res.collective = "allreduce";
+    res.p = p;
+    res.verdicts = smt::prove_swing(p, timeout);
+    res.status = instance_status(res.verdicts);
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.instances.push_back(std::move(res));
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  emit(r, vm["format"].as<std::string>(), vm["out"].as<std::string>());
+  return exit_code(r);
+}
 
 }  // namespace collcheck

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cassert>
 
@@ -53,8 +54,8 @@ struct ExactCells {
   uint64_t p;
   size_t words;
   explicit ExactCells(uint64_t p_) : p(p_), words((p_ + 63) / 64) {}
+  // Cells start zeroed (empty); init only adds the initial contributor.
   void init(uint64_t* c, std::optional<Rank> who) const {
-    std::fill(c, c + words, 0);
     if (who) c[*who / 64] |= uint64_t{1} << (*who % 64);
   }
   bool empty(const uint64_t* c) const {
@@ -74,6 +75,12 @@ struct ExactCells {
   }
   // Copy `in` over `c`; returns a description of what is lost, if anything.
   std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
+    uint64_t any = 0;
+    for (size_t i = 0; i < words; ++i) any |= c[i] & ~in[i];
+    if (!any) {
+      std::copy(in, in + words, c);
+      return std::nullopt;
+    }
     std::vector<Rank> lost;
     for (size_t i = 0; i < words; ++i) {
       uint64_t gone = c[i] & ~in[i];
@@ -94,8 +101,9 @@ struct FingerprintCells {
   explicit FingerprintCells(uint64_t s) : seed(s) {}
   uint64_t weight(Rank r) const { return splitmix(seed ^ (uint64_t{r} * 0x2545F4914F6CDD1DULL)) % kPrime; }
   void init(uint64_t* c, std::optional<Rank> who) const {
-    c[0] = who ? 1 : 0;
-    c[1] = who ? weight(*who) : 0;
+    if (!who) return;  // cells start zeroed (empty)
+    c[0] = 1;
+    c[1] = weight(*who);
   }
   bool empty(const uint64_t* c) const { return c[0] == 0; }
   std::optional<Rank> reduce(uint64_t* c, const uint64_t* in) const {
@@ -192,24 +200,42 @@ class FlowSimulator {
           }
         });
       }
-      // Snapshot every send (values before the step).
+      // Sends read the values before the step. If no rank receives into a
+      // block it also sends in this step, no cell that is read is written,
+      // and receives can read the sender's cells directly; otherwise every
+      // send is first snapshotted into an outbox.
+      std::atomic<bool> overlap{false};
+      tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+        for (Rank r = rr.begin(); r != rr.end() && !overlap.load(std::memory_order_relaxed); ++r)
+          for (const Transfer& snd : ops[r].sends)
+            for (const Transfer& rcv : ops[r].recvs)
+              if (!snd.blocks.intersect(rcv.blocks).intersect(lo, hi).empty()) overlap = true;
+      });
+      const bool snapshot = overlap.load();
+      // Causality (a): every sent block is held by its sender before the step.
       tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
         Verdicts& v = tls_.local();
         for (Rank r = rr.begin(); r != rr.end(); ++r) {
           Outbox& o = out[r];
           const auto& sends = ops[r].sends;
-          o.blocks.resize(sends.size());
-          o.data.resize(sends.size());
+          if (snapshot) {
+            o.blocks.resize(sends.size());
+            o.data.resize(sends.size());
+          }
           for (size_t i = 0; i < sends.size(); ++i) {
-            o.blocks[i].clear();
-            o.data[i].clear();
+            if (snapshot) {
+              o.blocks[i].clear();
+              o.data[i].clear();
+            }
             sends[i].blocks.intersect(lo, hi).for_each([&](Block b) {
               if (b >= nb_) return;
               const uint64_t* c = cell(state, r, b, lo, width);
               ++v[kCausality].checks;
               if (cells_.empty(c)) causality_sender_holds_nothing(v[kCausality], p_, r, st, b, sends[i].peer);
-              o.blocks[i].push_back(b);
-              o.data[i].insert(o.data[i].end(), c, c + cells_.words);
+              if (snapshot) {
+                o.blocks[i].push_back(b);
+                o.data[i].insert(o.data[i].end(), c, c + cells_.words);
+              }
             });
           }
         }
@@ -223,12 +249,8 @@ class FlowSimulator {
             const auto& peer_sends = ops[t.peer].sends;
             const Transfer* m = find_transfer(peer_sends, r, t.blocks, t.combine);
             if (!m) continue;  // unmatched: matching reports it; nothing arrives
-            size_t idx = static_cast<size_t>(m - peer_sends.data());
-            const Outbox& o = out[t.peer];
-            for (size_t k = 0; k < o.blocks[idx].size(); ++k) {
-              Block b = o.blocks[idx][k];
+            auto apply = [&](Block b, const uint64_t* in) {
               uint64_t* c = cell(state, r, b, lo, width);
-              const uint64_t* in = o.data[idx].data() + k * cells_.words;
               if (t.combine == Combine::reduce) {
                 ++v[kExactlyOnce].checks;
                 if (auto twice = cells_.reduce(c, in))
@@ -238,6 +260,16 @@ class FlowSimulator {
                 if (auto lost = cells_.copy(c, in))
                   causality_copy_discards(v[kCausality], p_, r, st, b, t.peer, *lost);
               }
+            };
+            if (snapshot) {
+              size_t idx = static_cast<size_t>(m - peer_sends.data());
+              const Outbox& o = out[t.peer];
+              for (size_t k = 0; k < o.blocks[idx].size(); ++k)
+                apply(o.blocks[idx][k], o.data[idx].data() + k * cells_.words);
+            } else {
+              t.blocks.intersect(lo, hi).for_each([&](Block b) {
+                if (b < nb_) apply(b, cell(state, t.peer, b, lo, width));
+              });
             }
           }
         }
@@ -266,6 +298,8 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
   const Block width = hi - lo;
   const CollectiveSpec& spec = s_.spec();
   const int last = steps_ - 1;
+  std::vector<uint64_t> full(cells_.words, ~uint64_t{0});  // every rank's bit
+  if (p_ % 64) full.back() = (uint64_t{1} << (p_ % 64)) - 1;
   tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
     Verdicts& v = tls_.local();
     for (Rank r = rr.begin(); r != rr.end(); ++r) {
@@ -274,15 +308,7 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
         if (req.kind == Requirement::Kind::none) continue;
         ++v[kPostcondition].checks;
         const uint64_t* c = cell(state, r, b, lo, width);
-        if (req.kind == Requirement::Kind::all_ranks) {
-          bool full = true;
-          for (size_t w = 0; w < cells_.words && full; ++w) {
-            uint64_t bits = (w + 1 < cells_.words || p_ % 64 == 0) ? ~uint64_t{0}
-                                                                   : (uint64_t{1} << (p_ % 64)) - 1;
-            full = c[w] == bits;
-          }
-          if (full) continue;
-        }
+        if (req.kind == Requirement::Kind::all_ranks && std::equal(c, c + cells_.words, full.begin())) continue;
         std::vector<Rank> missing, extra;
         for (uint64_t x = 0; x < p_; ++x) {
           bool has = (c[x / 64] >> (x % 64)) & 1;

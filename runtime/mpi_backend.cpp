@@ -53,7 +53,7 @@ std::optional<std::string> find_unmatched(const Schedule& sched) {
       for (size_t k = 0; k < ts.size(); ++k) {
         if (k >= have)
           return where(s) + describe(pair.first, pair.second, ts[k]) + " is sent but never received";
-        if (!(ts[k] == it->second[k]))
+        if (!(ts[k].blocks == it->second[k].blocks) || ts[k].combine != it->second[k].combine)
           return where(s) + describe(pair.first, pair.second, ts[k]) + " is received as " +
                  it->second[k].blocks.to_string() + " (" + to_string(it->second[k].combine) + ")";
       }

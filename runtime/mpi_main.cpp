@@ -13,6 +13,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -159,6 +160,10 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     // Every rank parses the same arguments, so every rank gets here together.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what << "\n";
+    code = kUsage;
+  } catch (const std::invalid_argument& e) {
+    // run_allreduce_schedule's input checks: deterministic, so all ranks agree.
+    if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
   } catch (const std::exception& e) {
     // Internal error: ranks may disagree, so abort the whole job.

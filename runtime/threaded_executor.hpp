@@ -55,7 +55,7 @@ namespace collcheck::runtime {
 struct ExecOptions {
   DType dtype = DType::int64;        // ignored by ReduceOp::permutation
   ReduceOp op = ReduceOp::sum;
-  uint32_t elems_per_block = 3;
+  uint32_t elems_per_block = 3;       // 0 is treated as 1
   bool in_place = true;
   std::chrono::milliseconds deadlock_timeout{10000};
   uint64_t seed = 1;

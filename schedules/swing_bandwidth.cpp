@@ -12,9 +12,25 @@ using swing::pi;
 SwingBandwidthRing::SwingBandwidthRing(CollectiveSpec spec, uint64_t m, SwingDedupRule rule)
     : spec_(spec), m_(m), L_(swing::ceil_log2(m)), rule_(rule) {
   assert(m >= 1 && m <= spec.p);
+  if (m_ <= kCacheMaxRanks) cache_ = std::make_unique<RankCache[]>(m_);
+}
+
+const BlockSet& SwingBandwidthRing::cached_rs_send(Rank r, int s) const {
+  RankCache& c = cache_[r];
+  std::call_once(c.once, [&] {
+    c.sets.resize(static_cast<size_t>(L_));
+    for (int t = 0; t < L_; ++t) c.sets[static_cast<size_t>(t)] = compute_rs_send(r, t);
+  });
+  return c.sets[static_cast<size_t>(s)];
 }
 
 BlockSet SwingBandwidthRing::rs_send(Rank r, int s) const {
+  if (r >= m_ || s < 0 || s >= L_) return {};
+  if (cache_) return cached_rs_send(r, s);
+  return compute_rs_send(r, s);
+}
+
+BlockSet SwingBandwidthRing::compute_rs_send(Rank r, int s) const {
   if (r >= m_ || s < 0 || s >= L_) return {};
   auto lit = [&](int t) { return swing::reach_multiset(pi(r, t, m_), t + 1, L_, m_); };
   std::vector<Rank> mine = lit(s);

@@ -28,6 +28,8 @@
 //              wrappers in swing_odd.hpp.
 // Example    : p = 8, rank 0 sends {1,2,5,6}, {4,7}, {3} at RS steps 0, 1, 2.
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "schedules/schedule.hpp"
 
@@ -49,6 +51,18 @@ class SwingBandwidthRing final : public Schedule {
   BlockSet rs_send(Rank r, int s) const;
 
  private:
+  BlockSet compute_rs_send(Rank r, int s) const;
+  const BlockSet& cached_rs_send(Rank r, int s) const;
+
+  // For m <= kCacheMaxRanks every rank's reduce-scatter sets are computed
+  // once, on first use (thread-safe), because every step of a rank and of
+  // its peers needs them. Above that the lazy path recomputes them.
+  static constexpr uint64_t kCacheMaxRanks = 4096;
+  struct RankCache {
+    std::once_flag once;
+    std::vector<BlockSet> sets;
+  };
+  mutable std::unique_ptr<RankCache[]> cache_;
   CollectiveSpec spec_;
   uint64_t m_;
   int L_;

@@ -1,0 +1,31 @@
+# Shared by scripts/sweep and scripts/test: install missing Debian packages,
+# then configure and build collcheck in ./build (Release, Ninja).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${COLLCHECK_BUILD_DIR:-$ROOT/build}"
+
+PACKAGES=(cmake ninja-build g++ pkg-config
+  libtbb-dev libboost-program-options-dev libz3-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "collcheck: installing ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build_collcheck() {
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD" -j "$(nproc)"
+}
+
+install_missing
+build_collcheck

@@ -1,0 +1,380 @@
+// The algorithm registry (schedules/registry.hpp) checked end to end with
+// check_schedule (properties/instance_checker.hpp):
+//
+//  * the table itself: unique names, every variant has make/claim/violates,
+//    defaults are expected to hold, refuted variants say why;
+//  * every variant builds and materializes for p = 1..64 within its
+//    restriction, and its restriction rejects the others with a reason;
+//  * every variant expected to hold (defaults included) passes every
+//    property for p = 1..200 in exact mode and for p = 1000, 1024, 2047, 2048
+//    in fingerprint mode; its cost claim equals the measured steps/volume;
+//  * every variant with expected_to_hold == false holds below the minimal p
+//    its known_failure names and is refuted exactly there, with the failing
+//    properties and the counterexample's location pinned down.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdint>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "properties/catalog.hpp"
+#include "properties/instance_checker.hpp"
+#include "schedules/registry.hpp"
+
+namespace collcheck {
+namespace {
+
+struct Target {
+  const AlgorithmInfo* algo;
+  const VariantInfo* variant;
+  std::string name() const { return algo->name + "/" + variant->name; }
+};
+
+std::vector<Target> all_targets(bool only_expected_to_hold) {
+  std::vector<Target> out;
+  for (const auto& a : registry())
+    for (const auto& v : a.variants)
+      if (!only_expected_to_hold || v.expected_to_hold) out.push_back({&a, &v});
+  return out;
+}
+
+std::string test_name(const ::testing::TestParamInfo<Target>& info) {
+  std::string s = info.param.name();
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+struct Outcome {
+  InstanceCheck ic;
+  Claim claim;
+};
+
+Outcome run(const Target& t, uint64_t p, Exactness mode) {
+  InstanceParams ip{p, 0};
+  auto s = t.variant->make(ip);
+  Outcome r;
+  r.claim = t.variant->claim(ip);
+  HopFn hops;
+  if (t.variant->hops) hops = [&](int step) { return t.variant->hops(ip, step); };
+  CheckOptions o;
+  o.exactness = mode;
+  r.ic = check_schedule(*s, &r.claim, hops, o);
+  return r;
+}
+
+std::set<std::string> violated(const InstanceCheck& ic) {
+  std::set<std::string> out;
+  for (const auto& v : ic.verdicts)
+    if (v.status == Status::violated) out.insert(v.property);
+  return out;
+}
+
+const Verdict& verdict(const InstanceCheck& ic, const std::string& prop) {
+  for (const auto& v : ic.verdicts)
+    if (v.property == prop) return v;
+  throw std::logic_error("no verdict for " + prop);
+}
+
+std::string describe(const InstanceCheck& ic) {
+  std::string s;
+  for (const auto& v : ic.verdicts) {
+    s += "  " + v.property + "=" + to_string(v.status);
+    if (v.counterexample) s += " [" + v.counterexample->location() + ": " + v.counterexample->message + "]";
+    s += "\n";
+  }
+  return s;
+}
+
+// ---- the table -------------------------------------------------------------------
+
+TEST(RegistryTable, NamesAreUniqueAndLookupsWork) {
+  std::set<std::string> algos;
+  for (const auto& a : registry()) {
+    EXPECT_TRUE(algos.insert(a.name).second) << "duplicate algorithm " << a.name;
+    EXPECT_EQ(find_algorithm(a.name), &a);
+    ASSERT_FALSE(a.variants.empty()) << a.name;
+    EXPECT_EQ(&a.default_variant(), &a.variants.front());
+    std::set<std::string> variants;
+    for (const auto& v : a.variants) {
+      EXPECT_TRUE(variants.insert(v.name).second) << "duplicate variant " << a.name << "/" << v.name;
+      EXPECT_EQ(a.find_variant(v.name), &v);
+    }
+    EXPECT_EQ(a.find_variant("no-such-variant"), nullptr);
+  }
+  EXPECT_EQ(find_algorithm("no-such-algorithm"), nullptr);
+  EXPECT_EQ(find_algorithm(""), nullptr);
+  for (const char* want : {"swing", "recursive-doubling", "ring"}) EXPECT_NE(find_algorithm(want), nullptr) << want;
+}
+
+TEST(RegistryTable, EveryVariantIsComplete) {
+  for (const Target& t : all_targets(false)) {
+    const VariantInfo& v = *t.variant;
+    EXPECT_TRUE(static_cast<bool>(v.make)) << t.name();
+    EXPECT_TRUE(static_cast<bool>(v.claim)) << t.name();
+    EXPECT_TRUE(static_cast<bool>(v.violates)) << t.name();
+    EXPECT_FALSE(v.summary.empty()) << t.name();
+    EXPECT_FALSE(v.reference.empty()) << t.name();
+    if (v.expected_to_hold) {
+      EXPECT_TRUE(v.known_failure.empty()) << t.name() << " holds but names a failure";
+    } else {
+      EXPECT_NE(v.known_failure.find("minimal p = "), std::string::npos)
+          << t.name() << " is refuted but does not name its minimal p: " << v.known_failure;
+    }
+  }
+}
+
+TEST(RegistryTable, DefaultVariantsAreExpectedToHold) {
+  for (const auto& a : registry())
+    EXPECT_TRUE(a.default_variant().expected_to_hold) << a.name << "/" << a.default_variant().name;
+}
+
+// ---- building --------------------------------------------------------------------
+
+TEST(RegistryBuild, EveryVariantBuildsForP1To64WithinItsRestriction) {
+  for (const Target& t : all_targets(false)) {
+    int built = 0;
+    for (uint64_t p = 1; p <= 64; ++p) {
+      InstanceParams ip{p, 0};
+      if (auto why = t.variant->violates(ip)) {
+        EXPECT_FALSE(why->empty()) << t.name() << " p = " << p;
+        EXPECT_NE(why->find(std::to_string(p)), std::string::npos)
+            << t.name() << ": the restriction message should name p: " << *why;
+        EXPECT_FALSE(t.variant->restriction.empty()) << t.name() << " rejects p = " << p << " without a restriction";
+        continue;
+      }
+      ++built;
+      auto s = t.variant->make(ip);
+      ASSERT_NE(s, nullptr) << t.name() << " p = " << p;
+      EXPECT_EQ(s->p(), p) << t.name();
+      EXPECT_EQ(s->spec().kind, t.algo->collective) << t.name();
+      EXPECT_GE(s->num_steps(), 0);
+      EXPECT_GE(s->num_blocks(), 1u);
+      EXPECT_GE(s->ports(), 1);
+      MaterializedSchedule m = materialize(*s);
+      ASSERT_EQ(m.num_steps(), s->num_steps());
+      for (const auto& step : m.steps) {
+        ASSERT_EQ(step.size(), p);
+        for (const auto& rs : step)
+          for (const auto* list : {&rs.sends, &rs.recvs})
+            for (const Transfer& tr : *list) {
+              EXPECT_FALSE(tr.blocks.empty()) << t.name() << " p = " << p;
+              EXPECT_LE(tr.blocks.ranges().back().hi, s->num_blocks()) << t.name() << " p = " << p;
+            }
+      }
+      Claim c = t.variant->claim(ip);
+      EXPECT_GE(c.steps, 0);
+      EXPECT_FALSE(c.source.empty()) << t.name();
+    }
+    EXPECT_GT(built, 0) << t.name() << " builds for no p in 1..64";
+    if (t.variant->restriction.empty()) {
+      EXPECT_EQ(built, 64) << t.name();
+    }
+  }
+}
+
+TEST(RegistryBuild, RestrictionsAreTheDocumentedOnes) {
+  const AlgorithmInfo* sw = find_algorithm("swing");
+  ASSERT_NE(sw, nullptr);
+  for (const char* v : {"paper-listing1", "paper-laststep"}) {
+    const VariantInfo* vi = sw->find_variant(v);
+    ASSERT_NE(vi, nullptr) << v;
+    for (uint64_t p = 1; p <= 20; ++p) EXPECT_EQ(vi->violates({p, 0}).has_value(), p % 2 == 1) << v << " p = " << p;
+  }
+  const VariantInfo* odd = sw->find_variant("paper-odd");
+  ASSERT_NE(odd, nullptr);
+  for (uint64_t p = 1; p <= 20; ++p) EXPECT_EQ(odd->violates({p, 0}).has_value(), p % 2 == 0 || p < 3) << "p = " << p;
+}
+
+// ---- variants expected to hold ---------------------------------------------------------
+
+class HoldingVariant : public ::testing::TestWithParam<Target> {};
+
+TEST_P(HoldingVariant, EveryPropertyHoldsForP1To200Exact) {
+  const Target& t = GetParam();
+  for (uint64_t p = 1; p <= 200; ++p) {
+    if (t.variant->violates({p, 0})) continue;
+    Outcome r = run(t, p, Exactness::exact);
+    ASSERT_EQ(r.ic.mode, "exact");
+    const size_t want = t.variant->hops ? 7 : 6;
+    ASSERT_EQ(r.ic.verdicts.size(), want) << t.name() << " p = " << p;
+    for (const auto& v : r.ic.verdicts)
+      ASSERT_EQ(v.status, Status::holds) << t.name() << " p = " << p << ": " << v.property << "\n" << describe(r.ic);
+    // The claim is the measurement (cost holds, and says so in numbers).
+    const Verdict& cost = verdict(r.ic, prop::cost);
+    ASSERT_EQ(cost.stats.at("measured_steps"), std::to_string(r.claim.steps)) << t.name() << " p = " << p;
+    ASSERT_EQ(cost.stats.at("measured_volume_blocks"), std::to_string(r.claim.volume_blocks))
+        << t.name() << " p = " << p;
+    ASSERT_EQ(r.ic.stats.at("steps"), std::to_string(r.claim.steps));
+    // Flow properties really ran (a checker that checks nothing also "holds").
+    if (p > 1) {
+      EXPECT_GT(verdict(r.ic, prop::matching).checks, 0u);
+      EXPECT_GT(verdict(r.ic, prop::exactly_once).checks, 0u) << t.name() << " p = " << p;
+    }
+    EXPECT_GT(verdict(r.ic, prop::postcondition).checks, 0u);
+  }
+}
+
+TEST_P(HoldingVariant, EveryPropertyHoldsForLargePFingerprint) {
+  const Target& t = GetParam();
+  for (uint64_t p : {1000u, 1024u, 2047u, 2048u}) {
+    if (t.variant->violates({p, 0})) continue;
+    Outcome r = run(t, p, Exactness::fingerprint);
+    ASSERT_EQ(r.ic.mode.rfind("fingerprint", 0), 0u) << r.ic.mode;
+    for (const auto& v : r.ic.verdicts)
+      EXPECT_EQ(v.status, Status::holds) << t.name() << " p = " << p << ": " << v.property << "\n" << describe(r.ic);
+    const Verdict& post = verdict(r.ic, prop::postcondition);
+    EXPECT_EQ(post.mode, r.ic.mode);
+    EXPECT_EQ(post.checks, p * static_cast<uint64_t>(t.variant->make({p, 0})->num_blocks()))
+        << "allreduce: every (rank, block) is judged at the end";
+    const Verdict& cost = verdict(r.ic, prop::cost);
+    EXPECT_EQ(cost.stats.at("measured_steps"), std::to_string(r.claim.steps)) << t.name() << " p = " << p;
+    EXPECT_EQ(cost.stats.at("measured_volume_blocks"), std::to_string(r.claim.volume_blocks))
+        << t.name() << " p = " << p;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, HoldingVariant, ::testing::ValuesIn(all_targets(true)), test_name);
+
+// ---- refuted paper variants -----------------------------------------------------------------
+
+Target refuted(const char* variant) {
+  const AlgorithmInfo* sw = find_algorithm("swing");
+  if (!sw || !sw->find_variant(variant)) throw std::logic_error(std::string("no swing variant ") + variant);
+  return {sw, sw->find_variant(variant)};
+}
+
+// The minimal p values the registry's known_failure text names.
+std::vector<uint64_t> named_minimal_ps(const VariantInfo& v) {
+  std::vector<uint64_t> out;
+  std::regex re("minimal p = ([0-9]+)");
+  for (std::sregex_iterator it(v.known_failure.begin(), v.known_failure.end(), re), end; it != end; ++it)
+    out.push_back(std::stoull((*it)[1].str()));
+  return out;
+}
+
+// Holds (every property) for every admissible p below `p_min`.
+void expect_holds_below(const Target& t, uint64_t p_min) {
+  for (uint64_t p = 1; p < p_min; ++p) {
+    if (t.variant->violates({p, 0})) continue;
+    Outcome r = run(t, p, Exactness::exact);
+    EXPECT_TRUE(violated(r.ic).empty()) << t.name() << " already fails at p = " << p << "\n" << describe(r.ic);
+  }
+}
+
+TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
+  std::set<std::string> covered = {"paper-listing1", "paper-laststep", "paper-odd", "paper-latency"};
+  for (const Target& t : all_targets(false))
+    if (!t.variant->expected_to_hold) {
+      EXPECT_TRUE(covered.count(t.variant->name)) << t.name() << " is refuted but has no test pinning its failure";
+    }
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-listing1").variant), std::vector<uint64_t>{6});
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-laststep").variant), std::vector<uint64_t>{6});
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-odd").variant), (std::vector<uint64_t>{3, 7}));
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-latency").variant), (std::vector<uint64_t>{3, 6}));
+}
+
+// Listing 1 verbatim at p = 6: rank 0 reduces rank 4's contribution a second
+// time at step 2 (from rank 3), and sends 14 blocks instead of 2(p-1) = 10.
+TEST(RefutedVariants, PaperListing1AtP6DoubleCounts) {
+  Target t = refuted("paper-listing1");
+  expect_holds_below(t, 6);
+  Outcome r = run(t, 6, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), (std::set<std::string>{prop::exactly_once, prop::cost})) << describe(r.ic);
+  const auto& eo = *verdict(r.ic, prop::exactly_once).counterexample;
+  EXPECT_EQ(eo.location(), "p=6 rank=0 step=2 block=0 peer=3");
+  EXPECT_EQ(eo.expected, "contribution of rank 4 at most once");
+  const auto& cost = *verdict(r.ic, prop::cost).counterexample;
+  EXPECT_EQ(cost.rank, Rank{0});
+  EXPECT_EQ(cost.actual, "14 blocks");
+  EXPECT_EQ(cost.expected.rfind("10 blocks", 0), 0u) << cost.expected;
+  // Fingerprint mode sees the double count in the final value of the same block.
+  Outcome f = run(t, 6, Exactness::fingerprint);
+  EXPECT_EQ(violated(f.ic), (std::set<std::string>{prop::exactly_once, prop::postcondition, prop::cost}))
+      << describe(f.ic);
+  EXPECT_EQ(verdict(f.ic, prop::exactly_once).counterexample->location(), "p=6 rank=0 step=5 block=0");
+  EXPECT_EQ(verdict(f.ic, prop::exactly_once).counterexample->actual, "8 contributions, fingerprint differs");
+}
+
+// "Send it only in the last step" read literally at p = 6: contributions of
+// ranks 4 and 5 never reach rank 0's block 0; a copy at step 5 overwrites
+// rank 3's contribution in block 1.
+TEST(RefutedVariants, PaperLastStepAtP6LosesContributions) {
+  Target t = refuted("paper-laststep");
+  expect_holds_below(t, 6);
+  Outcome r = run(t, 6, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), (std::set<std::string>{prop::causality, prop::postcondition})) << describe(r.ic);
+  const auto& post = *verdict(r.ic, prop::postcondition).counterexample;
+  EXPECT_EQ(post.location(), "p=6 rank=0 step=5 block=0");
+  EXPECT_EQ(post.actual, "missing ranks {4,5}");
+  const auto& cau = *verdict(r.ic, prop::causality).counterexample;
+  EXPECT_EQ(cau.location(), "p=6 rank=0 step=5 block=1 peer=1");
+  EXPECT_EQ(cau.actual, "would discard contributions of ranks {3}");
+  Outcome f = run(t, 6, Exactness::fingerprint);
+  EXPECT_TRUE(violated(f.ic).count(prop::postcondition)) << describe(f.ic);
+  EXPECT_EQ(verdict(f.ic, prop::postcondition).counterexample->location(), "p=6 rank=0 step=5 block=0");
+}
+
+// The paper's odd-p scheme: at p = 3 (ring of 2, a power of two) ring rank 1
+// is never served, so rank 0's block 1 lacks rank 2; at p = 7 the extra node
+// talks to 3 ranks in step 0, over the 2-port budget.
+TEST(RefutedVariants, PaperOddAtP3MissesTheExtraNode) {
+  Target t = refuted("paper-odd");
+  Outcome r = run(t, 3, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << describe(r.ic);
+  const auto& post = *verdict(r.ic, prop::postcondition).counterexample;
+  EXPECT_EQ(post.location(), "p=3 rank=0 step=1 block=1");
+  EXPECT_EQ(post.actual, "missing ranks {2}");
+  Outcome f = run(t, 3, Exactness::fingerprint);
+  EXPECT_EQ(violated(f.ic), std::set<std::string>{prop::postcondition}) << describe(f.ic);
+  EXPECT_EQ(verdict(f.ic, prop::postcondition).counterexample->actual, "2 contribution(s), fingerprint differs");
+}
+
+TEST(RefutedVariants, PaperOddAtP7ExceedsThePortBudget) {
+  Target t = refuted("paper-odd");
+  for (uint64_t p : {3u, 5u}) {
+    Outcome r = run(t, p, Exactness::exact);
+    EXPECT_EQ(verdict(r.ic, prop::ports).status, Status::holds) << "ports already fail at p = " << p;
+  }
+  Outcome r = run(t, 7, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), std::set<std::string>{prop::ports}) << describe(r.ic);
+  const auto& c = *verdict(r.ic, prop::ports).counterexample;
+  EXPECT_EQ(c.location(), "p=7 rank=6 step=0");
+  EXPECT_EQ(c.actual, "3 sends, 3 receives");
+  EXPECT_EQ(c.expected, "<= 2 sends and <= 2 receives");
+}
+
+// Eq. 2 for every p: at p = 3 pi is not an involution, so rank 0's step-1
+// receive from rank 2 has no send; at p = 6 rank 4 is counted twice at rank 0.
+TEST(RefutedVariants, PaperLatencyAtP3IsUnmatched) {
+  Target t = refuted("paper-latency");
+  expect_holds_below(t, 3);
+  Outcome r = run(t, 3, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), (std::set<std::string>{prop::matching, prop::postcondition})) << describe(r.ic);
+  const auto& m = *verdict(r.ic, prop::matching).counterexample;
+  EXPECT_EQ(m.location(), "p=3 rank=0 step=1 block=0 peer=2");
+  EXPECT_EQ(m.actual, "none");
+  EXPECT_EQ(verdict(r.ic, prop::postcondition).counterexample->location(), "p=3 rank=0 step=1 block=0");
+}
+
+TEST(RefutedVariants, PaperLatencyAtP6DoubleCounts) {
+  Target t = refuted("paper-latency");
+  for (uint64_t p : {4u}) {
+    Outcome r = run(t, p, Exactness::exact);
+    EXPECT_TRUE(violated(r.ic).empty()) << "p = " << p << "\n" << describe(r.ic);
+  }
+  Outcome r = run(t, 6, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), std::set<std::string>{prop::exactly_once}) << describe(r.ic);
+  const auto& eo = *verdict(r.ic, prop::exactly_once).counterexample;
+  EXPECT_EQ(eo.location(), "p=6 rank=0 step=2 block=0 peer=3");
+  EXPECT_EQ(eo.expected, "contribution of rank 4 at most once");
+  Outcome f = run(t, 6, Exactness::fingerprint);
+  EXPECT_TRUE(violated(f.ic).count(prop::exactly_once)) << describe(f.ic);
+  EXPECT_EQ(verdict(f.ic, prop::exactly_once).counterexample->actual, "8 contributions, fingerprint differs");
+}
+
+}  // namespace
+}  // namespace collcheck
