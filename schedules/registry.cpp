@@ -4,6 +4,7 @@
 #include "schedules/recursive_doubling.hpp"
 #include "schedules/ring_allreduce.hpp"
 #include "schedules/swing_bandwidth.hpp"
+#include "schedules/swing_bandwidth_contiguous.hpp"
 #include "schedules/swing_latency.hpp"
 #include "schedules/swing_math.hpp"
 #include "schedules/swing_odd_extra_node.hpp"
@@ -112,6 +113,29 @@ VariantInfo swing_paper_odd() {
   return v;
 }
 
+VariantInfo swing_bandwidth_contiguous() {
+  VariantInfo v;
+  v.name = "bandwidth-contiguous";
+  v.summary = "bandwidth-optimal with blocks remapped so every transfer is one contiguous range (scales to large p)";
+  v.reference = "Swing NSDI'24 Sec. 3.1.1 (logical block remapping), App. A.1";
+  v.restriction = "p a power of two";
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (!swing::is_pow2(i.p)) return "p must be a power of two (p = " + str(i.p) + ")";
+    return std::nullopt;
+  };
+  v.make = [](const InstanceParams& i) { return std::make_unique<SwingBandwidthContiguous>(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    return swing_bw_even_claim(i.p);
+  };
+  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+    int L = ceil_log2(i.p);
+    if (i.p < 2 || step < 0 || step >= 2 * L) return std::nullopt;
+    return swing_hop(i.p, step < L ? step : 2 * L - 1 - step);
+  };
+  return v;
+}
+
 // ---- Swing, latency-optimal ---------------------------------------------
 VariantInfo swing_latency() {
   VariantInfo v;
@@ -210,7 +234,7 @@ VariantInfo ring_bandwidth() {
 std::vector<AlgorithmInfo> build() {
   std::vector<AlgorithmInfo> r;
   r.push_back({"swing", Collective::allreduce, "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)",
-               {swing_bandwidth(), swing_latency(),
+               {swing_bandwidth(), swing_latency(), swing_bandwidth_contiguous(),
                 swing_paper_even("paper-listing1", SwingDedupRule::none,
                                  "Listing 1 verbatim for every even p (no de-duplication)",
                                  "even non-powers of two count contributions twice (minimal p = 6)"),
