@@ -23,9 +23,12 @@ namespace collcheck {
 
 const char* to_string(Exactness e) {
   switch (e) {
-    case Exactness::automatic: return "auto";
-    case Exactness::exact: return "exact";
-    case Exactness::fingerprint: return "fingerprint";
+    case Exactness::automatic:
+      return "auto";
+    case Exactness::exact:
+      return "exact";
+    case Exactness::fingerprint:
+      return "fingerprint";
   }
   return "?";
 }
@@ -96,10 +99,12 @@ struct ExactCells {
 };
 
 struct FingerprintCells {
-  uint64_t seed;
   size_t words = 2;
-  explicit FingerprintCells(uint64_t s) : seed(s) {}
-  uint64_t weight(Rank r) const { return splitmix(seed ^ (uint64_t{r} * 0x2545F4914F6CDD1DULL)) % kPrime; }
+  std::vector<uint64_t> weights;  // one random field element per rank
+  FingerprintCells(uint64_t seed, uint64_t p) : weights(p) {
+    for (uint64_t r = 0; r < p; ++r) weights[r] = splitmix(seed ^ (r * 0x2545F4914F6CDD1DULL)) % kPrime;
+  }
+  uint64_t weight(Rank r) const { return weights[r]; }
   void init(uint64_t* c, std::optional<Rank> who) const {
     if (!who) return;  // cells start zeroed (empty)
     c[0] = 1;
@@ -124,17 +129,23 @@ struct FingerprintCells {
 
 // Messages of one rank in one step, restricted to the current block chunk.
 struct Outbox {
-  std::vector<std::vector<Block>> blocks;  // per send, blocks in the chunk
-  std::vector<std::vector<uint64_t>> data; // per send, cells in the same order
+  std::vector<std::vector<Block>> blocks;   // per send, blocks in the chunk
+  std::vector<std::vector<uint64_t>> data;  // per send, cells in the same order
 };
 
 template <class Cells>
 class FlowSimulator {
  public:
-  FlowSimulator(const Schedule& s, const Cells& cells, const CheckOptions& o, bool step_local,
-                const Claim* claim, const HopFn& hops)
-      : s_(s), cells_(cells), p_(s.p()), nb_(s.num_blocks()), steps_(s.num_steps()), claim_(claim),
-        hops_(hops), step_local_(step_local) {
+  FlowSimulator(const Schedule& s, const Cells& cells, const CheckOptions& o, bool step_local, const Claim* claim,
+                const HopFn& hops)
+      : s_(s),
+        cells_(cells),
+        p_(s.p()),
+        nb_(s.num_blocks()),
+        steps_(s.num_steps()),
+        claim_(claim),
+        hops_(hops),
+        step_local_(step_local) {
     const uint64_t cell_bytes = cells_.words * 8;
     uint64_t per_block = std::max<uint64_t>(1, p_ * cell_bytes);
     chunk_ = static_cast<Block>(std::clamp<uint64_t>(o.memory_budget / per_block, 1, std::max<uint32_t>(nb_, 1)));
@@ -174,8 +185,10 @@ class FlowSimulator {
     std::vector<uint64_t> state(p_ * width * cells_.words);
     const CollectiveSpec& spec = s_.spec();
     tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
-      for (Rank r = rr.begin(); r != rr.end(); ++r)
-        for (Block b = lo; b < hi; ++b) cells_.init(cell(state, r, b, lo, width), spec.initial_contributor(r, b));
+      for (Rank r = rr.begin(); r != rr.end(); ++r) {
+        uint64_t* c = cell(state, r, lo, lo, width);
+        for (Block b = lo; b < hi; ++b, c += cells_.words) cells_.init(c, spec.initial_contributor(r, b));
+      }
     });
     std::vector<RankStep> ops(p_);
     std::vector<Outbox> out(p_);
@@ -227,16 +240,19 @@ class FlowSimulator {
               o.blocks[i].clear();
               o.data[i].clear();
             }
-            sends[i].blocks.intersect(lo, hi).for_each([&](Block b) {
-              if (b >= nb_) return;
-              const uint64_t* c = cell(state, r, b, lo, width);
-              ++v[kCausality].checks;
-              if (cells_.empty(c)) causality_sender_holds_nothing(v[kCausality], p_, r, st, b, sends[i].peer);
-              if (snapshot) {
-                o.blocks[i].push_back(b);
-                o.data[i].insert(o.data[i].end(), c, c + cells_.words);
+            for (const auto& rg : sends[i].blocks.ranges()) {
+              const Block a = std::max(rg.lo, lo), z = std::min({rg.hi, hi, nb_});
+              if (a >= z) continue;
+              v[kCausality].checks += z - a;
+              const uint64_t* c = cell(state, r, a, lo, width);
+              for (Block b = a; b < z; ++b, c += cells_.words) {
+                if (cells_.empty(c)) causality_sender_holds_nothing(v[kCausality], p_, r, st, b, sends[i].peer);
+                if (snapshot) {
+                  o.blocks[i].push_back(b);
+                  o.data[i].insert(o.data[i].end(), c, c + cells_.words);
+                }
               }
-            });
+            }
           }
         }
       });
@@ -257,8 +273,7 @@ class FlowSimulator {
                   exactly_once_double(v[kExactlyOnce], p_, r, st, b, t.peer, *twice);
               } else {
                 ++v[kCausality].checks;
-                if (auto lost = cells_.copy(c, in))
-                  causality_copy_discards(v[kCausality], p_, r, st, b, t.peer, *lost);
+                if (auto lost = cells_.copy(c, in)) causality_copy_discards(v[kCausality], p_, r, st, b, t.peer, *lost);
               }
             };
             if (snapshot) {
@@ -267,9 +282,11 @@ class FlowSimulator {
               for (size_t k = 0; k < o.blocks[idx].size(); ++k)
                 apply(o.blocks[idx][k], o.data[idx].data() + k * cells_.words);
             } else {
-              t.blocks.intersect(lo, hi).for_each([&](Block b) {
-                if (b < nb_) apply(b, cell(state, t.peer, b, lo, width));
-              });
+              for (const auto& rg : t.blocks.ranges()) {
+                const Block a = std::max(rg.lo, lo), z = std::min({rg.hi, hi, nb_});
+                const uint64_t* in = a < z ? cell(state, t.peer, a, lo, width) : nullptr;
+                for (Block b = a; b < z; ++b, in += cells_.words) apply(b, in);
+              }
             }
           }
         }
@@ -322,7 +339,8 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
                                    : "block from rank " + std::to_string(req.origin);
         std::string actual;
         if (!missing.empty()) actual += "missing ranks " + describe_ranks(missing);
-        if (!extra.empty()) actual += std::string(actual.empty() ? "" : "; ") + "unexpected ranks " + describe_ranks(extra);
+        if (!extra.empty())
+          actual += std::string(actual.empty() ? "" : "; ") + "unexpected ranks " + describe_ranks(extra);
         postcondition_wrong(v[kPostcondition], p_, r, last, b, expected, actual);
       }
     }
@@ -352,11 +370,11 @@ void FlowSimulator<FingerprintCells>::judge_final(std::vector<uint64_t>& state, 
         if (c[0] > want_count || (c[0] == want_count && c[1] != want_sum))
           exactly_once_fingerprint(v[kExactlyOnce], p_, r, last, b, want_count, c[0], c[1] != want_sum);
         if (c[0] != want_count || c[1] != want_sum)
-          postcondition_wrong(v[kPostcondition], p_, r, last, b,
-                              all ? "all " + std::to_string(p_) + " contributions (fingerprint)"
-                                  : "block from rank " + std::to_string(req.origin) + " (fingerprint)",
-                              std::to_string(c[0]) + " contribution(s), fingerprint " +
-                                  (c[1] == want_sum ? "matches" : "differs"));
+          postcondition_wrong(
+              v[kPostcondition], p_, r, last, b,
+              all ? "all " + std::to_string(p_) + " contributions (fingerprint)"
+                  : "block from rank " + std::to_string(req.origin) + " (fingerprint)",
+              std::to_string(c[0]) + " contribution(s), fingerprint " + (c[1] == want_sum ? "matches" : "differs"));
       }
     }
   });
@@ -368,8 +386,8 @@ InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim
   FlowSimulator<Cells> sim(s, cells, o, true, claim, hops);
   CostMeasurement cost;
   Verdicts v = sim.run(cost);
-  const char* names[kSlots] = {prop::matching, prop::ports, prop::causality, prop::exactly_once,
-                               prop::postcondition, prop::swing_hops};
+  const char* names[kSlots] = {prop::matching,     prop::ports,         prop::causality,
+                               prop::exactly_once, prop::postcondition, prop::swing_hops};
   InstanceCheck out;
   out.mode = mode;
   for (int i = 0; i < kSlots; ++i) {
@@ -392,7 +410,7 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn&
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
   if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hops, o, "exact");
-  return run_with(s, FingerprintCells(o.seed), claim, hops, o,
+  return run_with(s, FingerprintCells(o.seed, s.p()), claim, hops, o,
                   "fingerprint (count + 61-bit weighted sum; false pass <= 2^-61 per check)");
 }
 

@@ -308,7 +308,6 @@ class Engine {
   // Every rank is finished or blocked on an absent message: nothing can change.
   void on_all_inactive() {
     if (blocked_ > 0) {
-      deadlock_ = true;
       signal_abort();
     }
     wd_cv_.notify_all();
@@ -506,7 +505,6 @@ class Engine {
         t_last = now;
       } else if (now - t_last > opts_.deadlock_timeout && finished_threads_ < p_) {
         timed_out_ = true;
-        deadlock_ = true;
         lk.unlock();
         signal_abort();
         return;
@@ -669,7 +667,6 @@ class Engine {
   std::atomic<int> inactive_{0};  // finished ranks + ranks blocked on an absent message
   std::atomic<int> blocked_{0};
   std::atomic<bool> abort_{false};
-  std::atomic<bool> deadlock_{false};
   std::atomic<uint64_t> progress_{0};
   bool timed_out_ = false;
   std::mutex wd_mu_;

@@ -34,7 +34,7 @@
 // not yet written is read from the input (the first reduce writes input op
 // received into the output), and blocks the schedule never touches are copied
 // from the input at the end (the local copy every out-of-place implementation
-// needs, e.g. for p = 1). The input buffer is checked to be unchanged.
+// needs, e.g. for p = 1).
 //
 // Checks: every (rank, block) against CollectiveSpec::required(r, b): all_ranks
 // -> the reduction of every contributor's input in rank order; single_origin

@@ -36,7 +36,35 @@ struct CollectiveSpec {
   std::optional<Rank> initial_contributor(Rank r, Block b) const;
   Requirement required(Rank r, Block b) const;
   // Owner of block b for reduce-scatter / allgather (blocks split evenly).
-  Rank owner(Block b) const;
+  Rank owner(Block b) const { return static_cast<Rank>(b / (nblocks / p)); }
 };
+
+// Inline: the checker calls these once per (rank, block), p^2 times per instance.
+inline std::optional<Rank> CollectiveSpec::initial_contributor(Rank r, Block b) const {
+  switch (kind) {
+    case Collective::allreduce:
+    case Collective::reduce_scatter:
+    case Collective::reduce: return r;
+    case Collective::allgather: return owner(b) == r ? std::optional<Rank>(r) : std::nullopt;
+    case Collective::broadcast: return r == root ? std::optional<Rank>(r) : std::nullopt;
+    case Collective::alltoall:  // block b = src * p + dst starts at src
+      return b / p == r ? std::optional<Rank>(r) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+inline Requirement CollectiveSpec::required(Rank r, Block b) const {
+  using K = Requirement::Kind;
+  switch (kind) {
+    case Collective::allreduce: return {K::all_ranks, 0};
+    case Collective::reduce_scatter: return owner(b) == r ? Requirement{K::all_ranks, 0} : Requirement{};
+    case Collective::reduce: return r == root ? Requirement{K::all_ranks, 0} : Requirement{};
+    case Collective::allgather: return {K::single_origin, owner(b)};
+    case Collective::broadcast: return {K::single_origin, root};
+    case Collective::alltoall:  // rank r must end holding every block (i, r), i.e. b = i*p + r
+      return b % p == r ? Requirement{K::single_origin, static_cast<Rank>(b / p)} : Requirement{};
+  }
+  return {};
+}
 
 }  // namespace collcheck

@@ -84,6 +84,7 @@ namespace {
 RC_GTEST_PROP(ScheduleProps, EveryPropertyHolds, (const Instance& i)) {
   auto s = i.info().make(i.params());
   Claim claim = i.info().claim(i.params());
+  RC_TAG(i.p <= 64 ? "p in 1..64" : i.p <= 150 ? "p in 65..150" : "p in 151..300");
   InstanceCheck ic = mutation::check(*s, args_for(i, &claim, Exactness::automatic));
   RC_ASSERT(ic.mode == std::string("exact"));  // p <= 300 <= exact_max_p
   for (const auto& v : ic.verdicts) {

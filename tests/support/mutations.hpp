@@ -15,6 +15,7 @@
 // the data flow changes. "One end" operators deliberately break matching.
 #include <algorithm>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -169,6 +170,16 @@ inline void swap_block(MaterializedSchedule& m, int step, Rank src, Rank dst, Bl
   }
 }
 
+// Adds block `b` to the transfer src->dst, at both ends.
+inline void add_block(MaterializedSchedule& m, int step, Rank src, Rank dst, Block b) {
+  Transfer& s = send_of(m, step, src, dst);
+  Transfer& r = recv_of(m, step, src, dst);
+  if (s.blocks.contains(b)) throw std::logic_error("mutation: " + where(step, src, dst) + " already carries block " +
+                                                   std::to_string(b));
+  s.blocks.insert(b);
+  r.blocks.insert(b);
+}
+
 // Moves the transfer src->dst from `step` to `new_step`, at both ends.
 inline void move_transfer(MaterializedSchedule& m, int step, Rank src, Rank dst, int new_step) {
   Transfer t = drop_transfer(m, step, src, dst);
@@ -182,6 +193,12 @@ inline void flip_combine(MaterializedSchedule& m, int step, Rank src, Rank dst) 
   Transfer& s = send_of(m, step, src, dst);
   Transfer& r = recv_of(m, step, src, dst);
   s.combine = flipped(s.combine);
+  r.combine = flipped(r.combine);
+}
+
+// copy <-> reduce at the receiver only (one end: breaks matching).
+inline void flip_recv_combine_only(MaterializedSchedule& m, int step, Rank src, Rank dst) {
+  Transfer& r = recv_of(m, step, src, dst);
   r.combine = flipped(r.combine);
 }
 
@@ -225,16 +242,17 @@ inline const Verdict& verdict(const InstanceCheck& ic, const std::string& proper
 
 // "matching=holds ports=violated[p=8 rank=0 step=1 ...] ..." for failure messages.
 inline std::string describe(const InstanceCheck& ic) {
-  std::string s;
+  std::ostringstream os;
   for (const auto& v : ic.verdicts) {
-    s += v.property + "=" + to_string(v.status);
+    os << v.property << "=" << to_string(v.status);
     if (v.counterexample) {
       const Counterexample& c = *v.counterexample;
-      s += "[" + c.location() + " | " + c.message + " | expected: " + c.expected + " | actual: " + c.actual + "]";
+      os << "[" << c.location() << " | " << c.message << " | expected: " << c.expected << " | actual: " << c.actual
+         << "]";
     }
-    s += "\n";
+    os << "\n";
   }
-  return s;
+  return os.str();
 }
 
 }  // namespace collcheck::mutation
