@@ -19,11 +19,11 @@ std::string str(uint64_t v) { return std::to_string(v); }
 
 std::optional<std::string> any_p(const InstanceParams&) { return std::nullopt; }
 std::optional<std::string> p_even(const InstanceParams& i) {
-  if (i.p % 2 != 0) return "p must be even (p = " + str(i.p) + ")";
+  if (i.p % 2 != 0) return "p must be even";
   return std::nullopt;
 }
 std::optional<std::string> p_odd_ge3(const InstanceParams& i) {
-  if (i.p % 2 == 0 || i.p < 3) return "p must be odd and >= 3 (p = " + str(i.p) + ")";
+  if (i.p % 2 == 0 || i.p < 3) return "p must be odd and >= 3";
   return std::nullopt;
 }
 
@@ -120,7 +120,7 @@ VariantInfo swing_bandwidth_contiguous() {
   v.reference = "Swing NSDI'24 Sec. 3.1.1 (logical block remapping), App. A.1";
   v.restriction = "p a power of two";
   v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
-    if (!swing::is_pow2(i.p)) return "p must be a power of two (p = " + str(i.p) + ")";
+    if (!swing::is_pow2(i.p)) return "p must be a power of two";
     return std::nullopt;
   };
   v.make = [](const InstanceParams& i) { return std::make_unique<SwingBandwidthContiguous>(i.p); };

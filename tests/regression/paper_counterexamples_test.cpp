@@ -1,0 +1,86 @@
+// Regression: the minimal counterexample schedules of two refuted paper
+// rules, stored as schedule files (docs/schedule-format.md) so that neither a
+// generator change nor a checker change can silently alter them.
+//
+// Each stored schedule states its expected verdict next to it (cvc5 style).
+// The tests check (1) reading the stored text and checking it gives that
+// verdict, in exact and fingerprint mode, and (2) the registry still
+// generates exactly the stored schedule.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "properties/catalog.hpp"
+#include "properties/instance_checker.hpp"
+#include "schedules/registry.hpp"
+#include "schedules/schedule_json.hpp"
+
+namespace collcheck {
+namespace {
+
+// swing/paper-odd, p = 3 (ring of 2 plus the extra node 2, 2 ports).
+// EXPECT: violated {postcondition}; p=3 rank=0 step=1 block=1, missing ranks {2}
+// (ring rank 1 is never served by the extra node, so block 1 lacks rank 2).
+const char* kPaperOddP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":3,"p":3,"ports":2,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1},{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[1,2]],"combine":"reduce","peer":1},{"blocks":[[2,3]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[1,2]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[2,3]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[1,2]],"combine":"copy","peer":1},{"blocks":[[2,3]],"combine":"copy","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"copy","peer":1},{"blocks":[[0,1]],"combine":"copy","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"copy","peer":0}],"sends":[{"blocks":[[1,2]],"combine":"copy","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"copy","peer":0}],"sends":[{"blocks":[[2,3]],"combine":"copy","peer":0}]}]]})";
+
+// swing/paper-latency, p = 3 (Eq. 2 on an odd ring: pi is not an involution).
+// EXPECT: violated {matching, postcondition}; matching at p=3 rank=0 step=1
+// block=0 peer=2 (4 unmatched transfers: rank 2's at step 0, rank 0's at
+// step 1); postcondition at p=3 rank=0 step=1 block=0, missing ranks {2}.
+const char* kPaperLatencyP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":1,"p":3,"ports":1,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]}]]})";
+
+InstanceCheck check_text(const char* text, Exactness mode) {
+  MaterializedView view(schedule_from_json(text));
+  CheckOptions o;
+  o.exactness = mode;
+  return check_schedule(view, nullptr, {}, o);
+}
+
+std::set<std::string> violated(const InstanceCheck& ic) {
+  std::set<std::string> out;
+  for (const auto& v : ic.verdicts)
+    if (v.status == Status::violated) out.insert(v.property);
+  return out;
+}
+
+const Verdict& verdict(const InstanceCheck& ic, const std::string& prop) {
+  for (const auto& v : ic.verdicts)
+    if (v.property == prop) return v;
+  throw std::logic_error("no verdict for " + prop);
+}
+
+std::string generated(const char* variant, uint64_t p) {
+  return to_json(materialize(*find_algorithm("swing")->find_variant(variant)->make({p, 0})));
+}
+
+TEST(PaperCounterexamples, PaperOddP3) {
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    InstanceCheck ic = check_text(kPaperOddP3, mode);
+    EXPECT_EQ(violated(ic), std::set<std::string>{prop::postcondition}) << to_string(mode);
+    const Verdict& v = verdict(ic, prop::postcondition);
+    ASSERT_TRUE(v.counterexample);
+    EXPECT_EQ(v.counterexample->location(), "p=3 rank=0 step=1 block=1");
+  }
+  EXPECT_EQ(verdict(check_text(kPaperOddP3, Exactness::exact), prop::postcondition).counterexample->actual,
+            "missing ranks {2}");
+  EXPECT_EQ(generated("paper-odd", 3), kPaperOddP3) << "the generator's output changed";
+}
+
+TEST(PaperCounterexamples, PaperLatencyP3) {
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    InstanceCheck ic = check_text(kPaperLatencyP3, mode);
+    EXPECT_EQ(violated(ic), (std::set<std::string>{prop::matching, prop::postcondition})) << to_string(mode);
+    const Verdict& m = verdict(ic, prop::matching);
+    ASSERT_TRUE(m.counterexample);
+    EXPECT_EQ(m.counterexample->location(), "p=3 rank=0 step=1 block=0 peer=2");
+    EXPECT_EQ(m.violations, 4u);
+    EXPECT_EQ(verdict(ic, prop::postcondition).counterexample->location(), "p=3 rank=0 step=1 block=0");
+  }
+  EXPECT_EQ(verdict(check_text(kPaperLatencyP3, Exactness::exact), prop::postcondition).counterexample->actual,
+            "missing ranks {2}");
+  EXPECT_EQ(generated("paper-latency", 3), kPaperLatencyP3) << "the generator's output changed";
+}
+
+}  // namespace
+}  // namespace collcheck
