@@ -1,5 +1,7 @@
 #include "properties/causality.hpp"
 
+#include "properties/step_view.hpp"
+
 namespace collcheck {
 
 void causality_sender_holds_nothing(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank peer) {
@@ -28,6 +30,30 @@ void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Bl
   c.message = "copy from rank " + std::to_string(sender) +
               " overwrites contributions the receiver already holds (sent before it was complete)";
   v.fail(std::move(c));
+}
+
+void check_receive_races(const StepView& sv, Rank r, Verdict& v) {
+  const auto& recvs = sv.at(r).recvs;
+  for (size_t i = 0; i < recvs.size(); ++i) {
+    for (size_t j = i + 1; j < recvs.size(); ++j) {
+      ++v.checks;
+      if (recvs[i].combine == Combine::reduce && recvs[j].combine == Combine::reduce) continue;
+      BlockSet both = recvs[i].blocks.intersect(recvs[j].blocks);
+      if (both.empty()) continue;
+      Counterexample c;
+      c.p = sv.p;
+      c.rank = r;
+      c.step = sv.step;
+      c.block = both.ranges().front().lo;
+      c.peer = recvs[j].peer;
+      c.expected = "at most one write per block and step when a copy is involved";
+      c.actual = std::string(to_string(recvs[i].combine)) + " from rank " + std::to_string(recvs[i].peer) + " and " +
+                 to_string(recvs[j].combine) + " from rank " + std::to_string(recvs[j].peer);
+      c.message = "two receives write block " + std::to_string(*c.block) +
+                  " in one step; the result depends on the order they are applied";
+      v.fail(std::move(c));
+    }
+  }
 }
 
 }  // namespace collcheck

@@ -7,6 +7,10 @@
 //  (b) a copy must not discard contributions the receiver already holds: a
 //      copy forwards a result, and a result that lacks something the
 //      receiver has was sent before it was complete ("send before receive").
+//  (c) no two receives of one rank write the same block in one step unless
+//      both reduce: with a copy involved the result depends on the order in
+//      which the messages are applied (a race), so it is flagged whatever the
+//      order the schedule happens to list them in.
 // In fingerprint mode (b) is checked on counts only (a necessary condition).
 #include <string>
 
@@ -15,6 +19,10 @@
 namespace collcheck {
 
 void causality_sender_holds_nothing(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank peer);
+// Step-local part (c).
+struct StepView;
+void check_receive_races(const StepView& sv, Rank r, Verdict& v);
+
 void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender,
                              std::string lost);
 

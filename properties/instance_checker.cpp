@@ -9,6 +9,7 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
+#include <tuple>
 
 #include "properties/catalog.hpp"
 #include "properties/causality.hpp"
@@ -208,6 +209,7 @@ class FlowSimulator {
           for (Rank r = rr.begin(); r != rr.end(); ++r) {
             check_matching(sv, r, v[kMatching]);
             check_ports(sv, r, v[kPorts]);
+            check_receive_races(sv, r, v[kCausality]);
             if (hop) check_swing_hops(sv, r, *hop, v[kHops]);
             for (const Transfer& t : ops[r].sends) volume[r] += t.blocks.size();
           }
@@ -259,8 +261,19 @@ class FlowSimulator {
       // Apply every receive.
       tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
         Verdicts& v = tls_.local();
+        std::vector<const Transfer*> order;
         for (Rank r = rr.begin(); r != rr.end(); ++r) {
-          for (const Transfer& t : ops[r].recvs) {
+          // Receives are applied in a canonical order (peer, then combine),
+          // never in the order the schedule lists them, so the verdict does
+          // not depend on listing order; write races are flagged by causality.
+          order.clear();
+          for (const Transfer& t : ops[r].recvs) order.push_back(&t);
+          if (order.size() > 1)
+            std::sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
+              return std::tie(a->peer, a->combine) < std::tie(b->peer, b->combine);
+            });
+          for (const Transfer* tp : order) {
+            const Transfer& t = *tp;
             if (t.peer >= p_ || t.peer == r) continue;  // matching reports it
             const auto& peer_sends = ops[t.peer].sends;
             const Transfer* m = find_transfer(peer_sends, r, t.blocks, t.combine);

@@ -44,7 +44,21 @@ void check_matching(const StepView& sv, Rank r, Verdict& v) {
       }
       const RankStep& other = sv.at(t.peer);
       const auto& counterpart = is_send ? other.recvs : other.sends;
-      if (!find_transfer(counterpart, r, t.blocks, t.combine)) {
+      // One-to-one: k identical sends need k identical receives.
+      auto same = [&](const Transfer& o, Rank peer) {
+        return o.peer == peer && o.combine == t.combine && o.blocks == t.blocks;
+      };
+      size_t here = 0, there = 0;
+      for (const Transfer& o : is_send ? mine.sends : mine.recvs) here += same(o, t.peer);
+      for (const Transfer& o : counterpart) there += same(o, r);
+      if (there > 0 && here != there) {
+        cx(t.peer, t, std::to_string(here) + " matching " + (is_send ? "receive(s)" : "send(s)") + " at rank " + std::to_string(t.peer),
+           std::to_string(there),
+           "rank " + std::to_string(r) + " lists " + std::to_string(here) + " identical " + (is_send ? "sends" : "receives") +
+               " of " + t.blocks.to_string() + " but the peer lists " + std::to_string(there) + "; messages stay unmatched");
+        continue;
+      }
+      if (there == 0) {
         // Describe what the peer does list, to make the mismatch obvious.
         std::string actual = "none";
         for (const Transfer& o : counterpart)

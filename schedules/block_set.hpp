@@ -6,6 +6,7 @@
 // (the Swing paper says so explicitly), so a transfer of p/2 blocks is usually
 // one range, not p/2 integers. Two BlockSets are equal iff they hold the same
 // blocks, because the form is canonical.
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@
 namespace collcheck {
 
 using Rank = uint32_t;
-using Block = uint32_t;
+using Block = uint32_t;  // block indices are < 2^32 - 1 (ranges are half-open)
 
 class BlockSet {
  public:
@@ -29,7 +30,10 @@ class BlockSet {
   static BlockSet from_blocks(std::vector<Block> blocks);  // any order, duplicates allowed
 
   // Adds a block or range; amortised O(1) when appended in increasing order.
-  void insert(Block b) { insert_range(b, b + 1); }
+  void insert(Block b) {
+    assert(b != UINT32_MAX && "block index must be < 2^32 - 1");
+    insert_range(b, b + 1);
+  }
   void insert_range(Block lo, Block hi);
   void insert_all(const BlockSet& other);
   // Removes one block; O(ranges).

@@ -15,7 +15,6 @@ namespace {
 using swing::ceil_log2;
 
 int log2_floor(uint64_t p) { return ceil_log2(pow2_floor(p)); }
-std::string str(uint64_t v) { return std::to_string(v); }
 
 std::optional<std::string> any_p(const InstanceParams&) { return std::nullopt; }
 std::optional<std::string> p_even(const InstanceParams& i) {

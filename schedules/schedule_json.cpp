@@ -91,15 +91,17 @@ MaterializedSchedule schedule_from_json(const std::string& text) {
   uint64_t nb = get_uint(j, "nblocks", "top level");
   if (nb == 0 || nb > (1u << 30)) bad("top level", "nblocks must be in 1..2^30");
   m.spec.nblocks = static_cast<uint32_t>(nb);
-  m.spec.root = static_cast<Rank>(j.contains("root") ? get_uint(j, "root", "top level") : 0);
-  if (m.spec.root >= m.spec.p) bad("top level", "root out of range");
+  const uint64_t root = j.contains("root") ? get_uint(j, "root", "top level") : 0;
+  if (root >= m.spec.p) bad("top level", "root " + std::to_string(root) + " out of range 0.." + std::to_string(m.spec.p - 1));
+  m.spec.root = static_cast<Rank>(root);
   if ((m.spec.kind == Collective::allgather || m.spec.kind == Collective::reduce_scatter) &&
       m.spec.nblocks % m.spec.p != 0)
     bad("top level", "nblocks must be a multiple of p for this collective");
   if (m.spec.kind == Collective::alltoall && m.spec.nblocks != m.spec.p * m.spec.p)
     bad("top level", "alltoall needs nblocks = p*p (block src*p+dst)");
-  m.ports = j.contains("ports") ? static_cast<int>(get_uint(j, "ports", "top level")) : 1;
-  if (m.ports < 1) bad("top level", "ports must be >= 1");
+  const uint64_t ports = j.contains("ports") ? get_uint(j, "ports", "top level") : 1;
+  if (ports < 1 || ports > 1024) bad("top level", "ports must be in 1..1024, not " + std::to_string(ports));
+  m.ports = static_cast<int>(ports);
   if (!j.contains("steps") || !j.at("steps").is_array()) bad("top level", "\"steps\" must be an array");
   for (size_t s = 0; s < j.at("steps").size(); ++s) {
     const json& step = j.at("steps")[s];

@@ -3,7 +3,8 @@
 //
 // Every test takes a real schedule from the registry (swing bandwidth p = 8,
 // 12, 16; swing latency p = 8; recursive-doubling bandwidth p = 8; ring p = 5;
-// a folded swing latency p = 12 where idle ranks are needed), applies one
+// a folded swing latency p = 12 where idle ranks are needed; one hand-built
+// broadcast for the "sender holds nothing" half of causality), applies one
 // mutation from tests/support/mutations.hpp to its materialized form, and
 // asserts
 //   * the EXACT set of violated properties (so a property that fires on
@@ -20,11 +21,15 @@
 //     a premature copy with as many contributions as the receiver holds passes
 //     causality there (postcondition still catches it when data is lost);
 //   * exact mode keeps contribution *sets*: a double count is reported by
-//     exactly-once at the reduce, while postcondition (presence) holds.
-// Bugs found (reported; tests DISABLED_ until fixed):
-//   * matching is not one-to-one: a send listed twice with one receive passes;
-//   * two receives of one block in one step are applied in list order, so a
-//     copy/reduce race passes or fails depending on that order.
+//     exactly-once at the reduce, while postcondition (presence) holds;
+//     fingerprint mode judges final values, so it reports the same double
+//     count under both exactly-once and postcondition, and misses a double
+//     count in a block that is overwritten before the end.
+// Bugs these tests found, now fixed (the tests pin the fixes):
+//   * matching was not one-to-one: a send listed twice with one receive passed;
+//   * two receives of one block in one step were applied in list order, so a
+//     copy/reduce race passed or failed depending on that order (causality
+//     now flags the race itself).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -385,11 +390,10 @@ TEST(Matching, CombineModesDisagree) {
   }
 }
 
-// BUG (properties/matching.cpp, reported): matching looks for *a* counterpart,
-// not a distinct one, so a send listed twice with a single receive passes
-// every property once the port budget allows two sends. A real run would
-// leave the second message unreceived. Enable when matching is one-to-one.
-TEST(Matching, DISABLED_DuplicatedSendNeedsItsOwnReceive) {
+// Regression (properties/matching.cpp): matching used to look for *a*
+// counterpart, not a distinct one, so a send listed twice with a single
+// receive passed every property once the port budget allowed two sends.
+TEST(Matching, DuplicatedSendNeedsItsOwnReceive) {
   const Subject s = swing_bw(8);
   auto m = s.m;
   m.ports = 2;
@@ -397,7 +401,10 @@ TEST(Matching, DISABLED_DuplicatedSendNeedsItsOwnReceive) {
   add_send_only(m, 0, 1, 0, t.blocks, t.combine);
   Both r = check_both(s, m);
   EXPECT_TRUE(violates_exactly(r.exact, {prop::matching}));
-  EXPECT_EQ(cx(r.exact, prop::matching).location(), "p=8 rank=1 step=0 block=0 peer=0");
+  // Rank 0 lists one receive for the two identical sends of rank 1; the
+  // minimal counterexample is the receiver's side.
+  EXPECT_EQ(cx(r.exact, prop::matching).location(), "p=8 rank=0 step=0 block=0 peer=1");
+  EXPECT_EQ(cx(r.exact, prop::matching).actual, "2");
 }
 
 // ---- ports ---------------------------------------------------------------------------------
@@ -492,6 +499,30 @@ TEST(Causality, SendBeforeReceive) {
       if (!c.fp_sees_causality) want.erase(prop::causality);
       EXPECT_TRUE(violates_exactly(r.fp, want));
     }
+  }
+}
+
+// In an allreduce every rank holds its own contribution to every block, so a
+// premature send is never empty. A broadcast (hand-built binomial tree, the
+// registry has none yet) shows the other half of causality: rank 2 forwards
+// block 0 in the step it receives it, i.e. before it holds anything.
+TEST(Causality, SendBeforeReceiveInABroadcast) {
+  MaterializedSchedule m;
+  m.spec = {Collective::broadcast, 4, 1, 0};
+  m.steps.assign(2, std::vector<RankStep>(4));
+  add_transfer(m, 0, 0, 2, BlockSet::single(0), Combine::copy);
+  add_transfer(m, 1, 0, 1, BlockSet::single(0), Combine::copy);
+  add_transfer(m, 1, 2, 3, BlockSet::single(0), Combine::copy);
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint})
+    ASSERT_TRUE(violates_exactly(check(m, {mode, nullptr, {}}), {})) << "the unmutated broadcast is correct";
+  move_transfer(m, 1, 2, 3, 0);
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    InstanceCheck ic = check(m, {mode, nullptr, {}});
+    EXPECT_TRUE(violates_exactly(ic, {prop::causality, prop::postcondition}));
+    const Counterexample& c = cx(ic, prop::causality);
+    EXPECT_EQ(c.location(), "p=4 rank=2 step=0 block=0 peer=3");
+    EXPECT_EQ(c.message, "rank sends a block it does not hold yet");
+    EXPECT_EQ(cx(ic, prop::postcondition).location(), "p=4 rank=3 step=1 block=0");
   }
 }
 
@@ -620,6 +651,27 @@ TEST(ExactlyOnce, DuplicateReduceIntoALaterStep) {
   EXPECT_TRUE(violates_exactly(r.fp, {prop::exactly_once, prop::postcondition}));
   EXPECT_EQ(cx(r.fp, prop::exactly_once).location(), "p=16 rank=0 step=7 block=0");
   EXPECT_EQ(cx(r.fp, prop::exactly_once).actual, "17 contributions, fingerprint differs");
+}
+
+// Ring p = 5, step 1: rank 4 sends block 4 (already sent at step 0) instead
+// of block 3. Rank 0 adds rank 4's contribution to block 4 a second time
+// (exactly-once, exact mode, at the reduce) and block 3 misses 3 and 4
+// (postcondition). The doubled cell is dead: rank 0 forwards block 4 in that
+// same step (sends read the state before it) and the final copy overwrites
+// it, so fingerprint mode, which judges final values, sees only the loss.
+TEST(ExactlyOnce, SwapABlockResendsOneAndLosesAnother) {
+  const Subject s = ring(5);
+  auto m = s.m;
+  ASSERT_EQ(send_of(m, 1, 4, 0).blocks, BlockSet::single(3));
+  swap_block(m, 1, 4, 0, 3, 4);
+  Both r = check_both(s, m);
+  EXPECT_TRUE(violates_exactly(r.exact, {prop::exactly_once, prop::postcondition, prop::causality}));
+  EXPECT_EQ(cx(r.exact, prop::exactly_once).location(), "p=5 rank=0 step=1 block=4 peer=4");
+  EXPECT_EQ(cx(r.exact, prop::exactly_once).expected, "contribution of rank 4 at most once");
+  EXPECT_EQ(cx(r.exact, prop::postcondition).location(), "p=5 rank=0 step=7 block=3");
+  EXPECT_EQ(cx(r.exact, prop::postcondition).actual, "missing ranks {3,4}");
+  EXPECT_TRUE(violates_exactly(r.fp, {prop::postcondition}));
+  EXPECT_EQ(cx(r.fp, prop::postcondition).actual, "3 contribution(s), fingerprint differs");
 }
 
 // Swing latency p = 8, last step re-paired (0,3),(6,1) -> (0,1),(6,3): rank 0
@@ -796,14 +848,13 @@ TEST(SwingHops, RedirectOneTransferAtBothEnds) {
 
 // ---- races ----------------------------------------------------------------------------------------------
 
-// BUG (properties/instance_checker.cpp, reported): receives of one step are
-// applied in the order the receiver lists them. With 2 ports, rank 1 of swing
+// Regression (properties/causality.cpp): receives of one step are applied in
+// the order the receiver lists them. With 2 ports, rank 1 of swing
 // latency p = 8 receiving at step 1 both its reduce from 2 and an extra copy
 // of {0,1} from 0 is a write race on block 0: listed after the reduce the copy
 // discards {2,3} (caught), listed before it, every property holds. The
-// verdict must not depend on list order. Enable when the checker flags
-// concurrent writes to one block (or is order-independent).
-TEST(Races, DISABLED_CopyAndReduceIntoOneBlockInOneStepIsOrderIndependent) {
+// verdict must not depend on list order: causality flags the race itself.
+TEST(Races, CopyAndReduceIntoOneBlockInOneStepIsOrderIndependent) {
   const Subject s = swing_lat(8);
   std::vector<Props> verdicts;
   for (bool copy_first : {false, true}) {
