@@ -1,0 +1,161 @@
+// The collcheck command line end to end: exit codes of DESIGN.md (0 holds,
+// 1 violated, 2 bad input, 77 all skipped), one-line errors for bad input,
+// report formats written to files, and reports that do not depend on the
+// number of threads. Runs the real binary (COLLCHECK_BINARY).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome run(const std::string& args) {
+  static int counter = 0;
+  std::string err_path = ::testing::TempDir() + "collcheck_cli_err_" + std::to_string(counter++);
+  std::string cmd = std::string(COLLCHECK_BINARY) + " " + args + " 2>" + err_path;
+  Outcome r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
+  int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(err_path);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  r.err = ss.str();
+  return r;
+}
+
+size_t lines(const std::string& s) {
+  size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+void expect_bad_input(const std::string& args, const std::string& needle) {
+  SCOPED_TRACE(args);
+  Outcome r = run(args);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("collcheck: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(ExitCodes, HoldsIsZero) {
+  Outcome r = run("verify --algo swing --p 1..32 --quiet");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("swing/bandwidth (allreduce): holds  p=1..32"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("RESULT: holds"), std::string::npos);
+}
+
+TEST(ExitCodes, ViolatedIsOneWithMinimalCounterexample) {
+  Outcome r = run("verify --algo swing --variant paper-laststep --p 2..12:2 --quiet");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("postcondition violated at p=6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("minimal counterexample: p=6 rank=0 step=5 block=0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("missing ranks {4,5}"), std::string::npos) << r.out;
+}
+
+TEST(ExitCodes, BadInputIsTwoWithOneLine) {
+  expect_bad_input("verify --algo nosuch --p 4", "unknown algorithm 'nosuch'");
+  expect_bad_input("verify --algo swing --variant nosuch --p 4", "unknown variant 'nosuch'");
+  expect_bad_input("verify --algo swing --p 0", "p must be >= 1");
+  expect_bad_input("verify --algo swing --p 1..", "malformed p-range");
+  expect_bad_input("verify --algo swing --p 9..3", "empty range");
+  expect_bad_input("verify --algo swing --p ''", "malformed p-range");
+  expect_bad_input("verify --algo swing --p 2^30", "exceeds the maximum");
+  expect_bad_input("verify --algo swing", "verify needs --p");
+  expect_bad_input("verify --algo swing --p 4 --format pdf", "unknown format 'pdf'");
+  expect_bad_input("verify --algo swing --p 4 --mode sloppy", "unknown --mode");
+  expect_bad_input("verify --algo swing --p 4 --bogus", "unrecognised option");
+  expect_bad_input("frobnicate", "unknown command 'frobnicate'");
+  expect_bad_input("dump --algo swing --p 1..4", "single value");
+  expect_bad_input("prove --algo ring --p 8", "no SMT encoding for 'ring'");
+  expect_bad_input("run --algo swing --p 12 --dtype complex", "unknown --dtype");
+  expect_bad_input("check-file /nonexistent/schedule.json", "cannot read");
+}
+
+TEST(ExitCodes, RestrictionIsBadInputUnlessSkipped) {
+  expect_bad_input("verify --algo swing --variant paper-laststep --p 3", "outside its restriction: p must be even");
+  Outcome skipped = run("verify --algo swing --variant paper-laststep --p 3,5 --skip-restricted --quiet");
+  EXPECT_EQ(skipped.code, 77);
+  EXPECT_NE(skipped.out.find("skipped p=3, 5: p must be even"), std::string::npos) << skipped.out;
+  Outcome mixed = run("verify --algo swing --variant bandwidth-contiguous --p 3..8 --skip-restricted --quiet");
+  EXPECT_EQ(mixed.code, 0) << mixed.out;
+}
+
+TEST(Formats, JunitFileIsWritten) {
+  std::string path = ::testing::TempDir() + "collcheck_cli_report.xml";
+  Outcome r = run("verify --algo all --p 1..16 --format junit --quiet --out " + path);
+  EXPECT_EQ(r.code, 0);
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string xml = ss.str();
+  EXPECT_EQ(xml.rfind("<?xml", 0), 0u) << xml.substr(0, 80);
+  size_t cases = 0;
+  for (size_t pos = 0; (pos = xml.find("<testcase ", pos)) != std::string::npos; ++pos) ++cases;
+  EXPECT_EQ(cases, 3u * 16u);  // swing, recursive-doubling, ring: default variants
+}
+
+// Removes every "seconds" field (wall time) from a JSON report.
+void strip_times(nlohmann::json& j) {
+  if (j.is_object()) {
+    j.erase("seconds");
+    for (auto& [k, v] : j.items()) strip_times(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) strip_times(v);
+  }
+}
+
+TEST(Determinism, ReportIsIndependentOfThreadCount) {
+  std::string common = "verify --algo swing --variant all --p 1..40 --skip-restricted --format json --quiet";
+  Outcome one = run(common + " --threads 1"), two = run(common + " --threads 2");
+  ASSERT_EQ(one.code, 1);  // the literal paper variants are refuted
+  ASSERT_EQ(two.code, 1);
+  auto a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
+  strip_times(a);
+  strip_times(b);
+  a.erase("threads");
+  b.erase("threads");
+  a.erase("command");
+  b.erase("command");
+  EXPECT_EQ(a, b);
+}
+
+TEST(Dump, TextAndJsonRoundTripThroughCheckFile) {
+  Outcome text = run("dump --algo swing --p 8");
+  EXPECT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("  rank 0:  -> 1 {1-2,5-6} reduce  <- 1 {0,3-4,7} reduce"), std::string::npos) << text.out;
+  std::string path = ::testing::TempDir() + "collcheck_cli_swing12.json";
+  Outcome json = run("dump --algo swing --p 12 --format json --out " + path);
+  EXPECT_EQ(json.code, 0);
+  Outcome check = run("check-file " + path + " --quiet");
+  EXPECT_EQ(check.code, 0) << check.out;
+  // A malformed file is bad input.
+  std::string bad = ::testing::TempDir() + "collcheck_cli_bad.json";
+  std::ofstream(bad) << R"({"format":"collcheck-schedule/1","collective":"allreduce","p":2,"nblocks":2,"steps":[[{"rank":0,"sends":[{"peer":5,"blocks":[[0,1]],"combine":"reduce"}]},{"rank":1}]]})";
+  expect_bad_input("check-file " + bad, "peer 5 out of range 0..1");
+}
+
+TEST(RunCommand, ThreadsMoveRealData) {
+  Outcome r = run("run --algo swing --p 12 --dtype double");
+  EXPECT_EQ(r.code, 0) << r.out;
+  Outcome broken = run("run --algo swing --variant paper-listing1 --p 6");
+  EXPECT_EQ(broken.code, 1) << broken.out;
+}
+
+}  // namespace
