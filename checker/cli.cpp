@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "checker/cli_support.hpp"
 #include "checker/dump.hpp"
 #include "checker/p_range.hpp"
 #include "checker/subcommands.hpp"
@@ -40,31 +41,15 @@ std::string command_line(int argc, char** argv) {
   return s;
 }
 
-void write_output(const std::string& text, const std::string& out) {
+// Writes plain text (a dump) to `out` ("-" = stdout).
+void write_text(const std::string& text, const std::string& out) {
   if (out.empty() || out == "-") {
     std::cout << text;
-    if (!text.empty() && text.back() != '\n') std::cout << '\n';
     return;
   }
   std::ofstream f(out);
   if (!f) throw InputError("cannot write '" + out + "'");
   f << text;
-}
-
-Format parse_format(const std::string& f) {
-  auto fmt = format_from_string(f);
-  if (!fmt) throw InputError("unknown format '" + f + "' (known: text, json, markdown, junit, html)");
-  return *fmt;
-}
-
-po::variables_map parse(const po::options_description& desc, const std::vector<std::string>& args,
-                        const po::positional_options_description* pos = nullptr) {
-  po::variables_map vm;
-  auto parser = po::command_line_parser(args).options(desc);
-  if (pos) parser.positional(*pos);
-  po::store(parser.run(), vm);
-  po::notify(vm);
-  return vm;
 }
 
 uint64_t single_p(const std::string& text) {
@@ -87,7 +72,7 @@ void require_allowed(const SweepTarget& t, uint64_t p) {
 int cmd_list(const std::vector<std::string>& args) {
   po::options_description desc("collcheck list");
   desc.add_options()("help,h", "this help");
-  auto vm = parse(desc, args);
+  auto vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
@@ -153,14 +138,15 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
       ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
       ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)");
   add_check_options(desc);
-  auto vm = parse(desc, args);
+  auto vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
   }
   if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
   if (!vm.count("p")) throw InputError("verify needs --p RANGE");
-  Format fmt = parse_format(vm["format"].as<std::string>());
+  if (!format_from_string(vm["format"].as<std::string>()))
+    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
   req.ps = parse_p_range(vm["p"].as<std::string>());
@@ -172,7 +158,7 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
   r.tool_version = COLLCHECK_VERSION;
   r.command = cmdline;
   r.threads = vm["threads"].as<int>();
-  write_output(render(r, fmt, vm.count("verbose") > 0), vm["out"].as<std::string>());
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
   return exit_code(r);
 }
 
@@ -184,7 +170,7 @@ int cmd_dump(const std::vector<std::string>& args) {
       ("p", po::value<std::string>(), "one p")
       ("format", po::value<std::string>()->default_value("text"), "text | json")
       ("out", po::value<std::string>()->default_value("-"), "output file");
-  auto vm = parse(desc, args);
+  auto vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
@@ -197,8 +183,8 @@ int cmd_dump(const std::vector<std::string>& args) {
   auto s = t.variant->make(InstanceParams{p, 0});
   std::string f = vm["format"].as<std::string>();
   std::string title = t.algorithm->name + "/" + t.variant->name;
-  if (f == "text") write_output(dump_text(*s, title), vm["out"].as<std::string>());
-  else if (f == "json") write_output(to_json(materialize(*s), 1), vm["out"].as<std::string>());
+  if (f == "text") write_text(dump_text(*s, title), vm["out"].as<std::string>());
+  else if (f == "json") write_text(to_json(materialize(*s), 1) + "\n", vm["out"].as<std::string>());
   else throw InputError("unknown dump format '" + f + "' (known: text, json)");
   return 0;
 }
@@ -210,7 +196,7 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   add_check_options(desc);
   po::positional_options_description pos;
   pos.add("file", 1);
-  auto vm = parse(desc, args, &pos);
+  auto vm = parse_args(desc, args, &pos);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
@@ -218,7 +204,8 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   if (!vm.count("file")) throw InputError("check-file needs a FILE");
   if (vm["schedule-format"].as<std::string>() != "json")
     throw InputError("unknown --schedule-format '" + vm["schedule-format"].as<std::string>() + "' (known: json)");
-  Format fmt = parse_format(vm["format"].as<std::string>());
+  if (!format_from_string(vm["format"].as<std::string>()))
+    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   std::string path = vm["file"].as<std::string>();
   std::ifstream f(path);
   if (!f) throw InputError("cannot read '" + path + "'");
@@ -242,13 +229,11 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   res.p = view.p();
   res.verdicts = std::move(ic.verdicts);
   res.stats = std::move(ic.stats);
-  res.status = Status::holds;
-  for (const auto& v : res.verdicts)
-    if (v.status != Status::skipped) res.status = worst(res.status, v.status);
+  res.status = combined_status(res.verdicts);
   r.instances.push_back(std::move(res));
   r.notes.push_back("no claimed cost for a file: the cost property is skipped");
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  write_output(render(r, fmt, vm.count("verbose") > 0), vm["out"].as<std::string>());
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
   return exit_code(r);
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "checker/cli_support.hpp"
 #include "checker/p_range.hpp"
 #include "checker/sweep.hpp"
 #include "collcheck_version.hpp"
@@ -17,33 +18,6 @@
 namespace po = boost::program_options;
 
 namespace collcheck {
-namespace {
-
-void emit(const Report& r, const std::string& format, const std::string& out) {
-  auto fmt = format_from_string(format);
-  if (!fmt) throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
-  std::string text = render(r, *fmt, true);
-  if (out == "-") {
-    std::cout << text;
-    return;
-  }
-  std::ofstream f(out);
-  if (!f) throw InputError("cannot write '" + out + "'");
-  f << text;
-}
-
-Status instance_status(const std::vector<Verdict>& vs) {
-  Status s = Status::skipped;
-  bool any = false;
-  for (const auto& v : vs) {
-    if (v.status == Status::skipped) continue;
-    s = any ? worst(s, v.status) : v.status;
-    any = true;
-  }
-  return s;
-}
-
-}  // namespace
 
 // collcheck run: execute the schedule on p threads with real data.
 int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
@@ -61,9 +35,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
       ("skip-restricted", "skip p outside a variant's restriction")
       ("format", po::value<std::string>()->default_value("text"), "report format")
       ("out", po::value<std::string>()->default_value("-"), "report file");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
@@ -99,30 +71,24 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
   r.seed = eo.seed;
   for (const auto& t : req.targets) {
     for (uint64_t p : req.ps) {  // one instance at a time: each already runs p threads
-      InstanceResult res;
-      res.algorithm = t.algorithm->name;
-      res.variant = t.variant->name;
-      res.collective = to_string(t.algorithm->collective);
-      res.p = p;
-      InstanceParams ip{p, 0};
-      if (auto why = t.variant->violates(ip)) {
-        res.status = Status::skipped;
-        res.skip_reason = *why;
+      InstanceResult res = instance_header(t, p);
+      if (res.status == Status::skipped) {
         r.instances.push_back(std::move(res));
         continue;
       }
+      InstanceParams ip{p, 0};
       auto sched = t.variant->make(ip);
       runtime::ExecResult er = runtime::execute_threads(*sched, eo);
       res.verdicts.push_back(er.verdict);
       res.stats["messages"] = std::to_string(er.stats.messages);
       res.stats["bytes"] = std::to_string(er.stats.bytes);
       res.seconds = er.stats.seconds;
-      res.status = instance_status(res.verdicts);
+      res.status = combined_status(res.verdicts);
       r.instances.push_back(std::move(res));
     }
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  emit(r, vm["format"].as<std::string>(), vm["out"].as<std::string>());
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), true);
   return exit_code(r);
 }
 
@@ -135,9 +101,7 @@ int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) 
       ("timeout-ms", po::value<unsigned>()->default_value(60000), "solver timeout per query (exit 3 on timeout)")
       ("format", po::value<std::string>()->default_value("text"), "report format")
       ("out", po::value<std::string>()->default_value("-"), "report file");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
@@ -164,12 +128,12 @@ int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) 
     res.collective = "allreduce";
     res.p = p;
     res.verdicts = smt::prove_swing(p, timeout);
-    res.status = instance_status(res.verdicts);
+    res.status = combined_status(res.verdicts);
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.instances.push_back(std::move(res));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  emit(r, vm["format"].as<std::string>(), vm["out"].as<std::string>());
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), true);
   return exit_code(r);
 }
 

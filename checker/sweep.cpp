@@ -56,19 +56,24 @@ void check_restrictions(const SweepRequest& req) {
                          " is outside its restriction: " + *why + " (use --skip-restricted to skip such p)");
 }
 
-InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o) {
-  auto start = std::chrono::steady_clock::now();
+InstanceResult instance_header(const SweepTarget& t, uint64_t p) {
   InstanceResult res;
   res.algorithm = t.algorithm->name;
   res.variant = t.variant->name;
   res.collective = to_string(t.algorithm->collective);
   res.p = p;
-  InstanceParams ip{p, 0};
-  if (auto why = t.variant->violates(ip)) {
+  if (auto why = t.variant->violates(InstanceParams{p, 0})) {
     res.status = Status::skipped;
     res.skip_reason = *why;
-    return res;
   }
+  return res;
+}
+
+InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o) {
+  auto start = std::chrono::steady_clock::now();
+  InstanceResult res = instance_header(t, p);
+  if (res.status == Status::skipped) return res;
+  InstanceParams ip{p, 0};
   auto schedule = t.variant->make(ip);
   Claim claim = t.variant->claim(ip);
   HopFn hops;
@@ -77,13 +82,7 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
   res.verdicts = std::move(ic.verdicts);
   res.stats = std::move(ic.stats);
   res.stats["mode"] = ic.mode;
-  res.status = Status::skipped;
-  bool any = false;
-  for (const auto& v : res.verdicts) {
-    if (v.status == Status::skipped) continue;
-    res.status = any ? worst(res.status, v.status) : v.status;
-    any = true;
-  }
+  res.status = combined_status(res.verdicts);
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return res;
 }

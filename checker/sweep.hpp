@@ -35,6 +35,10 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
 // unless skip_restricted.
 void check_restrictions(const SweepRequest& req);
 
+// An InstanceResult naming (t, p); status skipped with the reason if p is
+// outside t's restriction, holds otherwise (to be filled in).
+InstanceResult instance_header(const SweepTarget& t, uint64_t p);
+
 // Checks one instance with the registry's claims and hop function.
 InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o);
 

@@ -26,6 +26,17 @@ static int severity(Status s) {
 
 Status worst(Status a, Status b) { return severity(a) >= severity(b) ? a : b; }
 
+Status combined_status(const std::vector<Verdict>& verdicts) {
+  Status s = Status::skipped;
+  bool any = false;
+  for (const auto& v : verdicts) {
+    if (v.status == Status::skipped) continue;
+    s = any ? worst(s, v.status) : v.status;
+    any = true;
+  }
+  return s;
+}
+
 bool operator<(const Counterexample& a, const Counterexample& b) {
   auto key = [](const Counterexample& c) {
     return std::make_tuple(c.p, c.rank.has_value(), c.rank.value_or(0), c.step.has_value(),

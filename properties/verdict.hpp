@@ -17,6 +17,10 @@ const char* to_string(Status s);
 // Combines two statuses: violated > unknown > holds > skipped.
 Status worst(Status a, Status b);
 
+struct Verdict;
+// The status of an instance: the worst non-skipped verdict, skipped if all are.
+Status combined_status(const std::vector<Verdict>& verdicts);
+
 struct Counterexample {
   uint64_t p = 0;
   std::optional<Rank> rank;

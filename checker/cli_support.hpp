@@ -1,0 +1,21 @@
+#pragma once
+// Helpers shared by the subcommands: option parsing with Boost
+// program_options, report output, and the start of an InstanceResult.
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+#include "checker/sweep.hpp"
+#include "reports/report.hpp"
+
+namespace collcheck {
+
+// Parses `args`; prints the options and returns true in `help` for --help.
+boost::program_options::variables_map parse_args(const boost::program_options::options_description& desc,
+                                                 const std::vector<std::string>& args,
+                                                 const boost::program_options::positional_options_description* pos = nullptr);
+
+// Renders `r` in `format` to `out` ("-" = stdout); InputError on a bad format or path.
+void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose);
+
+}  // namespace collcheck
