@@ -23,6 +23,10 @@
 //     rule::last_step: send it at the algorithm's last step L-1, to pi(r, L-1)
 //                      (the literal reading; the checker refutes it, p = 6);
 //     rule::none     : Listing 1 verbatim, no de-duplication (refuted, p = 6).
+// Paper notes: App. A.2 writes "pi(r, s) = pi(g, s) <=> g = s"; it must read
+//              g = r. Sec. 3.1.1 claims that sending contiguous data makes the
+//              algorithm work with non-commutative operators; the threaded
+//              executor refutes that for rank order from p = 8 (README).
 // Restrictions: m >= 1; the ring schedule itself needs m even or m = 1 (odd
 //              rings pair ranks inconsistently, A.2). Odd p is handled by the
 //              wrappers in swing_odd.hpp.
