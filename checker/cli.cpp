@@ -2,6 +2,7 @@
 
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
@@ -85,6 +86,17 @@ int cmd_list(const std::vector<std::string>& args) {
       std::cout << "    " << (i == 0 ? "*" : " ") << " " << v.name << ": " << v.summary << "\n";
       std::cout << "        reference: " << v.reference << "\n";
       std::cout << "        restriction: " << (v.restriction.empty() ? "none (every p >= 1)" : v.restriction) << "\n";
+      // The claims are formulas in p, often one per class of p (power of
+      // two, even, odd): show each distinct one with an example p.
+      std::vector<std::string> shown;
+      for (uint64_t p : {16, 12, 9}) {
+        if (v.violates(InstanceParams{p, 0})) continue;
+        Claim c = v.claim(InstanceParams{p, 0});
+        std::string f = "steps " + c.steps_formula + ", volume " + c.volume_formula;
+        if (std::find(shown.begin(), shown.end(), f) != shown.end()) continue;
+        shown.push_back(f);
+        std::cout << "        claim (e.g. p = " << p << "): " << f << " [" << c.source << "]\n";
+      }
       if (!v.expected_to_hold) std::cout << "        refuted by collcheck: " << v.known_failure << "\n";
     }
   }
