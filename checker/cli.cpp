@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -110,9 +111,9 @@ int cmd_list(const std::vector<std::string>& args) {
 void add_check_options(po::options_description& desc) {
   desc.add_options()
       ("mode", po::value<std::string>()->default_value("auto"), "auto | exact | fingerprint")
-      ("exact-max-p", po::value<uint64_t>()->default_value(1024), "auto mode: exact bookkeeping up to this p")
+      ("exact-max-p", po::value<std::string>()->default_value("1024"), "auto mode: exact bookkeeping up to this p")
       ("memory-gib", po::value<double>()->default_value(4.0), "contribution-state budget per instance (GiB)")
-      ("seed", po::value<uint64_t>()->default_value(0x5eed), "fingerprint weight seed")
+      ("seed", po::value<std::string>()->default_value("24301"), "fingerprint weight seed")
       ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)")
@@ -127,11 +128,11 @@ CheckOptions check_options(const po::variables_map& vm) {
   else if (mode == "exact") o.exactness = Exactness::exact;
   else if (mode == "fingerprint") o.exactness = Exactness::fingerprint;
   else throw InputError("unknown --mode '" + mode + "' (known: auto, exact, fingerprint)");
-  o.exact_max_p = vm["exact-max-p"].as<uint64_t>();
+  o.exact_max_p = parse_uint_option("exact-max-p", vm["exact-max-p"].as<std::string>(), 1, kMaxP);
   double gib = vm["memory-gib"].as<double>();
-  if (!(gib > 0) || gib > 1024) throw InputError("--memory-gib must be in (0, 1024]");
+  if (!(gib >= 1.0 / 1024) || gib > 1024) throw InputError("--memory-gib must be in [1/1024, 1024]");
   o.memory_budget = static_cast<uint64_t>(gib * (1ULL << 30));
-  o.seed = vm["seed"].as<uint64_t>();
+  o.seed = parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX);
   return o;
 }
 
@@ -193,6 +194,19 @@ int cmd_dump(const std::vector<std::string>& args) {
   require_allowed(t, p);
   if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
   auto s = t.variant->make(InstanceParams{p, 0});
+  // Bound the output before producing it: count block ranges first.
+  constexpr uint64_t kMaxDumpRanges = uint64_t{1} << 22;
+  uint64_t ranges = 0;
+  RankStep rs;
+  for (int st = 0; st < s->num_steps() && ranges <= kMaxDumpRanges; ++st)
+    for (Rank r = 0; r < p && ranges <= kMaxDumpRanges; ++r) {
+      s->rank_step(r, st, rs);
+      for (const auto* l : {&rs.sends, &rs.recvs})
+        for (const auto& x : *l) ranges += x.blocks.ranges().size() + 1;
+    }
+  if (ranges > kMaxDumpRanges)
+    throw InputError("dump of " + t.algorithm->name + "/" + t.variant->name + " at p = " + std::to_string(p) +
+                     " would list more than 2^22 block ranges; use a smaller p");
   std::string f = vm["format"].as<std::string>();
   std::string title = t.algorithm->name + "/" + t.variant->name;
   if (f == "text") write_text(dump_text(*s, title), vm["out"].as<std::string>());
@@ -219,6 +233,10 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   std::string path = vm["file"].as<std::string>();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError("cannot read '" + path + "': not a regular file");
+  if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
+    throw InputError("'" + path + "' is larger than 1 GiB; not a schedule collcheck can check densely");
   std::ifstream f(path);
   if (!f) throw InputError("cannot read '" + path + "'");
   std::stringstream ss;
@@ -226,6 +244,7 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   MaterializedView view(schedule_from_json(ss.str()));
   auto limit = thread_limit(vm);
   CheckOptions o = check_options(vm);
+  if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   InstanceCheck ic = check_schedule(view, nullptr, {}, o);
   Report r;
@@ -281,6 +300,13 @@ int cli_main(int argc, char** argv) {
   } catch (const po::error& e) {
     std::cerr << "collcheck: error: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "collcheck: error: out of memory: the instance is too large for this machine "
+                 "(use a smaller p, --mode fingerprint or a smaller --memory-gib)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "collcheck: internal error: " << e.what() << "\n";
+    return 3;
   }
 }
 

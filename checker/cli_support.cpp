@@ -12,11 +12,22 @@ namespace collcheck {
 po::variables_map parse_args(const po::options_description& desc, const std::vector<std::string>& args,
                              const po::positional_options_description* pos) {
   po::variables_map vm;
+  static const po::positional_options_description none;  // stray words are an error, not ignored
   auto parser = po::command_line_parser(args).options(desc);
-  if (pos) parser.positional(*pos);
+  parser.positional(pos ? *pos : none);
   po::store(parser.run(), vm);
   po::notify(vm);
   return vm;
+}
+
+uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {
+  bool digits = !text.empty() && text.size() <= 19;
+  for (char c : text) digits = digits && c >= '0' && c <= '9';
+  if (!digits) throw InputError("--" + name + " must be a non-negative integer, not '" + text + "'");
+  uint64_t v = std::stoull(text);
+  if (v < lo || v > hi)
+    throw InputError("--" + name + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", not " + text);
+  return v;
 }
 
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose) {

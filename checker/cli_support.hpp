@@ -15,6 +15,10 @@ boost::program_options::variables_map parse_args(const boost::program_options::o
                                                  const std::vector<std::string>& args,
                                                  const boost::program_options::positional_options_description* pos = nullptr);
 
+// Parses an unsigned integer option given as text; InputError unless it is
+// all digits and within [lo, hi] (Boost would wrap "-1" around silently).
+uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi);
+
 // Renders `r` in `format` to `out` ("-" = stdout); InputError on a bad format or path.
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose);
 

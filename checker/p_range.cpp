@@ -8,6 +8,8 @@
 namespace collcheck {
 namespace {
 
+constexpr uint64_t kMaxValues = uint64_t{1} << 20;
+
 [[noreturn]] void bad(const std::string& whole, const std::string& why) {
   throw InputError("malformed p-range '" + whole + "': " + why);
 }
@@ -71,6 +73,7 @@ std::vector<uint64_t> parse_p_range(const std::string& text) {
           st = std::stoull(step);
           if (st == 0) bad(text, "step must be >= 1");
         }
+        if ((hi - lo) / st + 1 + out.size() > kMaxValues) bad(text, "more than 2^20 values");
         for (uint64_t v = lo; v <= hi; v += st) out.push_back(v);
       }
     }

@@ -6,7 +6,8 @@
 //   A..B:pow2    the powers of two in [A, B]
 //   X,Y,...      a comma list of any of the above
 // Values are sorted and de-duplicated. p = 0, an empty range, a malformed
-// term or a value above kMaxP throw InputError (exit code 2); nothing is clamped.
+// term, a value above kMaxP or more than 2^20 values throw InputError (exit
+// code 2); nothing is clamped.
 #include <cstdint>
 #include <string>
 #include <vector>

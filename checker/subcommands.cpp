@@ -28,10 +28,10 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
       ("p", po::value<std::string>(), "p-range (each p runs p threads; max 1024)")
       ("dtype", po::value<std::string>()->default_value("int64"), "int64 | float | double")
       ("op", po::value<std::string>()->default_value("sum"), "sum | permutation (non-commutative)")
-      ("elems", po::value<uint32_t>()->default_value(3), "elements per block")
+      ("elems", po::value<std::string>()->default_value("3"), "elements per block (1..4096)")
       ("out-of-place", "separate input and output buffers (default: in place)")
-      ("timeout-ms", po::value<unsigned>()->default_value(10000), "deadlock watchdog")
-      ("seed", po::value<uint64_t>()->default_value(1), "input seed")
+      ("timeout-ms", po::value<std::string>()->default_value("10000"), "deadlock watchdog (10..3600000)")
+      ("seed", po::value<std::string>()->default_value("1"), "input seed")
       ("skip-restricted", "skip p outside a variant's restriction")
       ("format", po::value<std::string>()->default_value("text"), "report format")
       ("out", po::value<std::string>()->default_value("-"), "report file");
@@ -49,11 +49,11 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
   if (op == "sum") eo.op = runtime::ReduceOp::sum;
   else if (op == "permutation") eo.op = runtime::ReduceOp::permutation;
   else throw InputError("unknown --op '" + op + "' (known: sum, permutation)");
-  eo.elems_per_block = vm["elems"].as<uint32_t>();
-  if (eo.elems_per_block == 0) throw InputError("--elems must be >= 1");
+  eo.elems_per_block = static_cast<uint32_t>(parse_uint_option("elems", vm["elems"].as<std::string>(), 1, 4096));
   eo.in_place = !vm.count("out-of-place");
-  eo.deadlock_timeout = std::chrono::milliseconds(vm["timeout-ms"].as<unsigned>());
-  eo.seed = vm["seed"].as<uint64_t>();
+  eo.deadlock_timeout =
+      std::chrono::milliseconds(parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 10, 3600000));
+  eo.seed = parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX);
 
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
@@ -98,7 +98,7 @@ int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) 
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm with an SMT encoding: swing")
       ("p", po::value<std::string>(), "p-range")
-      ("timeout-ms", po::value<unsigned>()->default_value(60000), "solver timeout per query (exit 3 on timeout)")
+      ("timeout-ms", po::value<std::string>()->default_value("60000"), "solver timeout per property (exit 3 on timeout)")
       ("format", po::value<std::string>()->default_value("text"), "report format")
       ("out", po::value<std::string>()->default_value("-"), "report file");
   po::variables_map vm = parse_args(desc, args);
@@ -113,7 +113,8 @@ int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) 
     throw InputError("no SMT encoding for '" + algo + "' yet (available: swing)");
   }
   auto ps = parse_p_range(vm["p"].as<std::string>());
-  unsigned timeout = vm["timeout-ms"].as<unsigned>();
+  auto timeout = static_cast<unsigned>(parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000));
+  if (ps.front() < 2) throw InputError("prove needs p >= 2 (Eq. 2 has no steps for p = 1)");
   auto start = std::chrono::steady_clock::now();
   Report r;
   r.kind = "prove";

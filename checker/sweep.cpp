@@ -48,12 +48,22 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
 }
 
 void check_restrictions(const SweepRequest& req) {
-  if (req.skip_restricted) return;
+  constexpr size_t kMaxInstances = size_t{1} << 20;
+  if (req.targets.size() * req.ps.size() > kMaxInstances)
+    throw InputError("the request has " + std::to_string(req.targets.size() * req.ps.size()) +
+                     " instances, more than 2^20; split the sweep");
   for (const auto& t : req.targets)
-    for (uint64_t p : req.ps)
-      if (auto why = t.variant->violates(InstanceParams{p, 0}))
+    for (uint64_t p : req.ps) {
+      if (auto why = t.variant->violates(InstanceParams{p, 0})) {
+        if (req.skip_restricted) continue;
         throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
                          " is outside its restriction: " + *why + " (use --skip-restricted to skip such p)");
+      }
+      if (p <= 4096) continue;  // small instances always fit; large ones are built to learn nblocks
+      auto s = t.variant->make(InstanceParams{p, 0});
+      if (auto why = infeasible(p, s->num_blocks(), req.check))
+        throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);
+    }
 }
 
 InstanceResult instance_header(const SweepTarget& t, uint64_t p) {

@@ -17,6 +17,19 @@ void causality_sender_holds_nothing(Verdict& v, uint64_t p, Rank r, int step, Bl
   v.fail(std::move(c));
 }
 
+void causality_reduce_into_undefined(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender) {
+  Counterexample c;
+  c.p = p;
+  c.rank = receiver;
+  c.step = step;
+  c.block = b;
+  c.peer = sender;
+  c.expected = "receiver holds block " + std::to_string(b) + " before reducing into it";
+  c.actual = "receiver holds no value (undefined buffer)";
+  c.message = "reduce from rank " + std::to_string(sender) + " combines with a block the receiver never received";
+  v.fail(std::move(c));
+}
+
 void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender,
                              std::string lost) {
   Counterexample c;
@@ -25,7 +38,7 @@ void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Bl
   c.step = step;
   c.block = b;
   c.peer = sender;
-  c.expected = "copied value contains everything the receiver holds";
+  c.expected = "copied value has at least as many contributions as the receiver holds";
   c.actual = "would discard " + lost;
   c.message = "copy from rank " + std::to_string(sender) +
               " overwrites contributions the receiver already holds (sent before it was complete)";

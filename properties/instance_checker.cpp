@@ -54,50 +54,51 @@ uint64_t addmod(uint64_t a, uint64_t b) {
 
 // ---- cell policies ---------------------------------------------------------
 // A cell is `words` uint64_t. Exact: a bitset over ranks. Fingerprint: {count, sum}.
+// Exact: `bits` words of a bitset over contributing ranks, then one flag word
+// that is non-zero once the value contains some contribution more than once
+// (it propagates through reduces and copies, so the postcondition sees it).
 struct ExactCells {
   uint64_t p;
+  size_t bits;
   size_t words;
-  explicit ExactCells(uint64_t p_) : p(p_), words((p_ + 63) / 64) {}
+  explicit ExactCells(uint64_t p_) : p(p_), bits((p_ + 63) / 64), words(bits + 1) {}
   // Cells start zeroed (empty); init only adds the initial contributor.
   void init(uint64_t* c, std::optional<Rank> who) const {
     if (who) c[*who / 64] |= uint64_t{1} << (*who % 64);
   }
   bool empty(const uint64_t* c) const {
     uint64_t any = 0;  // branch-free so that the loop vectorizes
-    for (size_t i = 0; i < words; ++i) any |= c[i];
+    for (size_t i = 0; i < bits; ++i) any |= c[i];
     return any == 0;
   }
+  uint64_t count(const uint64_t* c) const {
+    uint64_t n = 0;
+    for (size_t i = 0; i < bits; ++i) n += static_cast<uint64_t>(std::popcount(c[i]));
+    return n;
+  }
+  bool multiple(const uint64_t* c) const { return c[bits] != 0; }
   // Reduce `in` into `c`; returns the lowest rank counted twice, if any.
   std::optional<Rank> reduce(uint64_t* c, const uint64_t* in) const {
     uint64_t both = 0;
-    for (size_t i = 0; i < words; ++i) both |= c[i] & in[i];
+    for (size_t i = 0; i < bits; ++i) both |= c[i] & in[i];
     std::optional<Rank> twice;
     if (both) {
-      for (size_t i = 0; i < words && !twice; ++i)
+      for (size_t i = 0; i < bits && !twice; ++i)
         if (uint64_t w = c[i] & in[i]) twice = static_cast<Rank>(i * 64 + std::countr_zero(w));
     }
-    for (size_t i = 0; i < words; ++i) c[i] |= in[i];
+    for (size_t i = 0; i < bits; ++i) c[i] |= in[i];
+    c[bits] |= in[bits] | (twice ? 1 : 0);
     return twice;
   }
-  // Copy `in` over `c`; returns a description of what is lost, if anything.
+  // Copy `in` over `c`; describes the loss if the copy has fewer
+  // contributions than `c` (the same count-based rule as fingerprint mode, so
+  // the verdict never depends on the mode).
   std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
-    uint64_t any = 0;
-    for (size_t i = 0; i < words; ++i) any |= c[i] & ~in[i];
-    if (!any) {
-      std::copy(in, in + words, c);
-      return std::nullopt;
-    }
-    std::vector<Rank> lost;
-    for (size_t i = 0; i < words; ++i) {
-      uint64_t gone = c[i] & ~in[i];
-      while (gone && lost.size() < 9) {
-        lost.push_back(static_cast<Rank>(i * 64 + std::countr_zero(gone)));
-        gone &= gone - 1;
-      }
-    }
+    uint64_t had = count(c), got = count(in);
     std::copy(in, in + words, c);
-    if (lost.empty()) return std::nullopt;
-    return "contributions of ranks " + describe_ranks(lost);
+    if (got >= had) return std::nullopt;
+    return std::to_string(had - got) + " contribution(s) (holds " + std::to_string(had) + ", copy has " +
+           std::to_string(got) + ")";
   }
 };
 
@@ -201,7 +202,7 @@ class FlowSimulator {
       tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
         for (Rank r = rr.begin(); r != rr.end(); ++r) s_.rank_step(r, st, ops[r]);
       });
-      StepView sv{st, p_, s_.ports(), &ops};
+      StepView sv{st, p_, s_.ports(), nb_, &ops};
       std::optional<HopClaim> hop = hops_ ? hops_(st) : std::nullopt;
       // Step-local properties and cost accounting (first chunk only).
       if (step_local) {
@@ -267,6 +268,23 @@ class FlowSimulator {
           // Receives are applied in a canonical order (peer, then combine),
           // never in the order the schedule lists them, so the verdict does
           // not depend on listing order; write races are flagged by causality.
+          if (!snapshot) {
+            // Sends nobody receives still must send held data (with an
+            // outbox this was checked while snapshotting). No receive of
+            // this step writes these cells: that is what "no outbox" means.
+            for (const Transfer& snd : ops[r].sends) {
+              if (snd.peer < p_ && snd.peer != r && find_transfer(ops[snd.peer].recvs, r, snd.blocks, snd.combine))
+                continue;
+              for (const auto& rg : snd.blocks.ranges()) {
+                const Block a = std::max(rg.lo, lo), z = std::min({rg.hi, hi, nb_});
+                for (Block b = a; b < z; ++b) {
+                  ++v[kCausality].checks;
+                  if (cells_.empty(cell(state, r, b, lo, width)))
+                    causality_sender_holds_nothing(v[kCausality], p_, r, st, b, snd.peer);
+                }
+              }
+            }
+          }
           order.clear();
           for (const Transfer& t : ops[r].recvs) order.push_back(&t);
           if (order.size() > 1)
@@ -282,6 +300,8 @@ class FlowSimulator {
             auto apply = [&](Block b, const uint64_t* in) {
               uint64_t* c = cell(state, r, b, lo, width);
               if (t.combine == Combine::reduce) {
+                ++v[kCausality].checks;
+                if (cells_.empty(c)) causality_reduce_into_undefined(v[kCausality], p_, r, st, b, t.peer);
                 ++v[kExactlyOnce].checks;
                 if (auto twice = cells_.reduce(c, in))
                   exactly_once_double(v[kExactlyOnce], p_, r, st, b, t.peer, *twice);
@@ -332,8 +352,8 @@ template <>
 void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block lo, Block hi) {
   const Block width = hi - lo;
   const CollectiveSpec& spec = s_.spec();
-  const int last = steps_ - 1;
-  std::vector<uint64_t> full(cells_.words, ~uint64_t{0});  // every rank's bit
+  const int last = std::max(0, steps_ - 1);
+  std::vector<uint64_t> full(cells_.bits, ~uint64_t{0});  // every rank's bit
   if (p_ % 64) full.back() = (uint64_t{1} << (p_ % 64)) - 1;
   tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
     Verdicts& v = tls_.local();
@@ -343,7 +363,9 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
         if (req.kind == Requirement::Kind::none) continue;
         ++v[kPostcondition].checks;
         const uint64_t* c = cell(state, r, b, lo, width);
-        if (req.kind == Requirement::Kind::all_ranks && std::equal(c, c + cells_.words, full.begin())) continue;
+        const bool doubled = cells_.multiple(c);
+        if (!doubled && req.kind == Requirement::Kind::all_ranks && std::equal(c, c + cells_.bits, full.begin()))
+          continue;
         std::vector<Rank> missing, extra;
         for (uint64_t x = 0; x < p_; ++x) {
           bool has = (c[x / 64] >> (x % 64)) & 1;
@@ -351,7 +373,7 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
           if (need && !has && missing.size() < 9) missing.push_back(static_cast<Rank>(x));
           if (!need && has && extra.size() < 9) extra.push_back(static_cast<Rank>(x));
         }
-        if (missing.empty() && extra.empty()) continue;
+        if (missing.empty() && extra.empty() && !doubled) continue;
         std::string expected = req.kind == Requirement::Kind::all_ranks
                                    ? "all " + std::to_string(p_) + " contributions"
                                    : "block from rank " + std::to_string(req.origin);
@@ -359,6 +381,7 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
         if (!missing.empty()) actual += "missing ranks " + describe_ranks(missing);
         if (!extra.empty())
           actual += std::string(actual.empty() ? "" : "; ") + "unexpected ranks " + describe_ranks(extra);
+        if (doubled) actual += std::string(actual.empty() ? "" : "; ") + "some contribution counted more than once";
         postcondition_wrong(v[kPostcondition], p_, r, last, b, expected, actual);
       }
     }
@@ -369,7 +392,7 @@ template <>
 void FlowSimulator<FingerprintCells>::judge_final(std::vector<uint64_t>& state, Block lo, Block hi) {
   const Block width = hi - lo;
   const CollectiveSpec& spec = s_.spec();
-  const int last = steps_ - 1;
+  const int last = std::max(0, steps_ - 1);
   uint64_t all_sum = 0;
   for (Rank x = 0; x < p_; ++x) all_sum = addmod(all_sum, cells_.weight(x));
   tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
@@ -423,6 +446,20 @@ InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim
 }
 
 }  // namespace
+
+std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckOptions& o) {
+  constexpr uint64_t kMaxCells = uint64_t{1} << 32;  // p = 2^16 with p blocks: ~100 s
+  if (p * nblocks > kMaxCells)
+    return "p * nblocks = " + std::to_string(p * nblocks) +
+           " (rank, block) cells exceed the dense checker's limit of 2^32 (p = " + std::to_string(p) + ")";
+  Exactness e = o.exactness;
+  if (e == Exactness::automatic) e = p <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
+  const uint64_t per_block = p * ((p + 63) / 64 + 1) * 8;
+  if (e == Exactness::exact && per_block > o.memory_budget)
+    return "exact mode needs " + std::to_string(per_block >> 20) + " MiB per block at p = " + std::to_string(p) +
+           ", more than the memory budget; use --mode fingerprint or a larger --memory-gib";
+  return std::nullopt;
+}
 
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o) {
   Exactness e = o.exactness;

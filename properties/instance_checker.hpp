@@ -53,6 +53,11 @@ struct InstanceCheck {
   std::map<std::string, std::string> stats;
 };
 
+// Why an instance cannot be checked with these options (nullopt if it can):
+// exact mode needs one block's state (p * (p/64 + 1) words) within the memory
+// budget, and the dense state p * nblocks must stay within 2^32 cells.
+std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckOptions& o);
+
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o);
 
 }  // namespace collcheck

@@ -42,6 +42,11 @@ void check_matching(const StepView& sv, Rank r, Verdict& v) {
         cx(t.peer, t, "a non-empty block set", "{}", "empty transfer");
         continue;
       }
+      if (t.blocks.ranges().back().hi > sv.nblocks) {
+        cx(t.peer, t, "blocks in 0.." + std::to_string(sv.nblocks - 1), t.blocks.to_string(),
+           "transfer names a block that does not exist (nblocks = " + std::to_string(sv.nblocks) + ")");
+        continue;
+      }
       const RankStep& other = sv.at(t.peer);
       const auto& counterpart = is_send ? other.recvs : other.sends;
       // One-to-one: k identical sends need k identical receives.

@@ -1,7 +1,7 @@
 #pragma once
 // Property "matching": every send r->q at step s has a receive at q from r in
 // step s with the same BlockSet and combine mode, and every receive has such a
-// send; no self-sends, no empty transfers, peers in range.
+// send; no self-sends, no empty transfers, peers and blocks in range.
 #include "properties/step_view.hpp"
 #include "properties/verdict.hpp"
 

@@ -6,10 +6,11 @@
 // (the Swing paper says so explicitly), so a transfer of p/2 blocks is usually
 // one range, not p/2 integers. Two BlockSets are equal iff they hold the same
 // blocks, because the form is canonical.
-#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "schedules/check.hpp"
 
 namespace collcheck {
 
@@ -31,7 +32,7 @@ class BlockSet {
 
   // Adds a block or range; amortised O(1) when appended in increasing order.
   void insert(Block b) {
-    assert(b != UINT32_MAX && "block index must be < 2^32 - 1");
+    COLLCHECK_CHECK(b != UINT32_MAX, "block index must be < 2^32 - 1");
     insert_range(b, b + 1);
   }
   void insert_range(Block lo, Block hi);

@@ -1,6 +1,6 @@
 #include "schedules/fold.hpp"
 
-#include <cassert>
+#include "schedules/check.hpp"
 
 namespace collcheck {
 
@@ -12,7 +12,7 @@ uint64_t pow2_floor(uint64_t p) {
 
 FoldedSchedule::FoldedSchedule(uint64_t p, std::unique_ptr<Schedule> inner)
     : spec_(inner->spec()), inner_(std::move(inner)) {
-  assert(inner_->p() < p && p <= 2 * inner_->p());
+  COLLCHECK_CHECK(inner_->p() < p && p <= 2 * inner_->p(), "fold needs p' < p <= 2p'");
   spec_.p = p;
 }
 

@@ -1,8 +1,8 @@
 #include "schedules/swing_bandwidth.hpp"
 
 #include <algorithm>
-#include <cassert>
 
+#include "schedules/check.hpp"
 #include "schedules/swing_math.hpp"
 
 namespace collcheck {
@@ -11,7 +11,7 @@ using swing::pi;
 
 SwingBandwidthRing::SwingBandwidthRing(CollectiveSpec spec, uint64_t m, SwingDedupRule rule)
     : spec_(spec), m_(m), L_(swing::ceil_log2(m)), rule_(rule) {
-  assert(m >= 1 && m <= spec.p);
+  COLLCHECK_CHECK(m >= 1 && m <= spec.p, "ring size out of range");
   if (m_ <= kCacheMaxRanks) cache_ = std::make_unique<RankCache[]>(m_);
 }
 

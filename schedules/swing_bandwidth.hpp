@@ -28,8 +28,9 @@
 //              algorithm work with non-commutative operators; the threaded
 //              executor refutes that for rank order from p = 8 (README).
 // Restrictions: m >= 1; the ring schedule itself needs m even or m = 1 (odd
-//              rings pair ranks inconsistently, A.2). Odd p is handled by the
-//              wrappers in swing_odd.hpp.
+//              rings pair ranks inconsistently, A.2). Odd p is handled by
+//              fold.hpp (variant bandwidth) and swing_odd_extra_node.hpp
+//              (variant paper-odd).
 // Example    : p = 8, rank 0 sends {1,2,5,6}, {4,7}, {3} at RS steps 0, 1, 2.
 #include <memory>
 #include <mutex>
