@@ -6,7 +6,7 @@ const std::vector<PropertyInfo>& property_catalog() {
   static const std::vector<PropertyInfo> c = {
       {prop::matching, "every send has a receive at the peer in the same step with the same blocks and combine mode, and vice versa; no self-sends; peers in range", true},
       {prop::ports, "at most k sends and k receives per rank per step (k-port model; k from the algorithm)", true},
-      {prop::causality, "a rank only sends blocks it holds before the step, and a copy never discards contributions the receiver already holds", true},
+      {prop::causality, "a rank only sends blocks it holds; a copy never replaces a value with one of fewer contributions; no reduce into a block the receiver does not hold; no copy racing another receive into the same block", true},
       {prop::exactly_once, "no contribution is ever combined into a block twice (multiplicity, not reachability)", true},
       {prop::postcondition, "when the schedule ends every required (rank, block) holds exactly the collective's result", true},
       {prop::cost, "measured steps and per-rank volume equal the algorithm's claimed formulas", true},
