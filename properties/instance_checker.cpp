@@ -235,7 +235,7 @@ class FlowSimulator {
       // Causality (a): every sent block is held by its sender before the
       // step. With an outbox the check runs while snapshotting; without one
       // it runs when the receive reads the sender's cell (one pass over
-      // memory instead of two; an unmatched send is a matching violation).
+      // memory instead of two), and for unreceived sends separately.
       if (snapshot) tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
         Verdicts& v = tls_.local();
         for (Rank r = rr.begin(); r != rr.end(); ++r) {
@@ -265,9 +265,6 @@ class FlowSimulator {
         Verdicts& v = tls_.local();
         std::vector<const Transfer*> order;
         for (Rank r = rr.begin(); r != rr.end(); ++r) {
-          // Receives are applied in a canonical order (peer, then combine),
-          // never in the order the schedule lists them, so the verdict does
-          // not depend on listing order; write races are flagged by causality.
           if (!snapshot) {
             // Sends nobody receives still must send held data (with an
             // outbox this was checked while snapshotting). No receive of
@@ -285,6 +282,9 @@ class FlowSimulator {
               }
             }
           }
+          // Receives are applied in a canonical order (peer, then combine),
+          // never in the order the schedule lists them, so the verdict does
+          // not depend on listing order; write races are flagged by causality.
           order.clear();
           for (const Transfer& t : ops[r].recvs) order.push_back(&t);
           if (order.size() > 1)
