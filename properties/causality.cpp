@@ -5,12 +5,7 @@
 namespace collcheck {
 
 void causality_sender_holds_nothing(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank peer) {
-  Counterexample c;
-  c.p = p;
-  c.rank = r;
-  c.step = step;
-  c.block = b;
-  c.peer = peer;
+  Counterexample c = Counterexample::at(p, r, step, b, peer);
   c.expected = "sender holds block " + std::to_string(b) + " before the step";
   c.actual = "sender holds no contribution to it";
   c.message = "rank sends a block it does not hold yet";
@@ -18,12 +13,7 @@ void causality_sender_holds_nothing(Verdict& v, uint64_t p, Rank r, int step, Bl
 }
 
 void causality_reduce_into_undefined(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender) {
-  Counterexample c;
-  c.p = p;
-  c.rank = receiver;
-  c.step = step;
-  c.block = b;
-  c.peer = sender;
+  Counterexample c = Counterexample::at(p, receiver, step, b, sender);
   c.expected = "receiver holds block " + std::to_string(b) + " before reducing into it";
   c.actual = "receiver holds no value (undefined buffer)";
   c.message = "reduce from rank " + std::to_string(sender) + " combines with a block the receiver never received";
@@ -32,12 +22,7 @@ void causality_reduce_into_undefined(Verdict& v, uint64_t p, Rank receiver, int 
 
 void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender,
                              std::string lost) {
-  Counterexample c;
-  c.p = p;
-  c.rank = receiver;
-  c.step = step;
-  c.block = b;
-  c.peer = sender;
+  Counterexample c = Counterexample::at(p, receiver, step, b, sender);
   c.expected = "copied value has at least as many contributions as the receiver holds";
   c.actual = "would discard " + lost;
   c.message = "copy from rank " + std::to_string(sender) +

@@ -3,12 +3,7 @@
 namespace collcheck {
 
 void exactly_once_double(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank sender, Rank twice) {
-  Counterexample c;
-  c.p = p;
-  c.rank = r;
-  c.step = step;
-  c.block = b;
-  c.peer = sender;
+  Counterexample c = Counterexample::at(p, r, step, b, sender);
   c.expected = "contribution of rank " + std::to_string(twice) + " at most once";
   c.actual = "twice (already held, and again from rank " + std::to_string(sender) + ")";
   c.message = "reduce combines the contribution of rank " + std::to_string(twice) + " a second time";
@@ -17,11 +12,7 @@ void exactly_once_double(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank
 
 void exactly_once_fingerprint(Verdict& v, uint64_t p, Rank r, int last_step, Block b, uint64_t expected_count,
                               uint64_t count, bool sum_mismatch) {
-  Counterexample c;
-  c.p = p;
-  c.rank = r;
-  c.step = last_step;
-  c.block = b;
+  Counterexample c = Counterexample::at(p, r, last_step, b);
   c.expected = std::to_string(expected_count) + " contributions, each once";
   c.actual = std::to_string(count) + " contributions" + (sum_mismatch ? ", fingerprint differs" : "");
   c.message = count > expected_count ? "some contribution was combined more than once"

@@ -4,11 +4,7 @@ namespace collcheck {
 
 void postcondition_wrong(Verdict& v, uint64_t p, Rank r, int last_step, Block b, std::string expected,
                          std::string actual) {
-  Counterexample c;
-  c.p = p;
-  c.rank = r;
-  c.step = last_step;
-  c.block = b;
+  Counterexample c = Counterexample::at(p, r, last_step, b);
   c.expected = std::move(expected);
   c.actual = std::move(actual);
   c.message = "the final value of this block is not the collective's result";

@@ -31,6 +31,18 @@ struct Counterexample {
   std::string actual;
   std::string message;  // one sentence a human can act on
 
+  // A counterexample at the given coordinates; texts are filled in after.
+  static Counterexample at(uint64_t p, std::optional<Rank> rank, std::optional<int> step = std::nullopt,
+                           std::optional<Block> block = std::nullopt, std::optional<Rank> peer = std::nullopt) {
+    Counterexample c;
+    c.p = p;
+    c.rank = rank;
+    c.step = step;
+    c.block = block;
+    c.peer = peer;
+    return c;
+  }
+
   // DESIGN.md: the counterexample is the smallest (p, rank, step, block);
   // missing coordinates sort first, then message text breaks ties so that
   // the choice never depends on thread scheduling.

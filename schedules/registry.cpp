@@ -32,6 +32,19 @@ HopClaim swing_hop(uint64_t m, int t) {
   return {m, d < m - d ? d : m - d};
 }
 
+// Hop claims of Swing on a ring of m ranks, step s counted from the first
+// Swing step: one phase (latency-optimal) or reduce-scatter then allgather
+// with the peers in reverse order (bandwidth-optimal).
+std::optional<HopClaim> swing_one_phase_hop(uint64_t m, int s) {
+  if (m < 2 || s < 0 || s >= ceil_log2(m)) return std::nullopt;
+  return swing_hop(m, s);
+}
+std::optional<HopClaim> swing_two_phase_hop(uint64_t m, int s) {
+  const int L = ceil_log2(m);
+  if (m < 2 || s < 0 || s >= 2 * L) return std::nullopt;
+  return swing_hop(m, s < L ? s : 2 * L - 1 - s);
+}
+
 // ---- Swing, bandwidth-optimal -------------------------------------------
 Claim swing_bw_even_claim(uint64_t p) {
   int L = ceil_log2(p);
@@ -57,12 +70,9 @@ VariantInfo swing_bandwidth() {
                  "collcheck correction for odd p: fold onto p-1 (Sec. 2.3.2 technique); "
                  "the paper's own odd-p scheme is variant paper-odd"};
   };
-  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+  v.hops = [](const InstanceParams& i, int step) {
     uint64_t m = (i.p % 2 == 0 || i.p == 1) ? i.p : i.p - 1;
-    int L = ceil_log2(m);
-    int s = (m == i.p) ? step : step - 1;  // odd p: step 0 is the fold
-    if (m < 2 || s < 0 || s >= 2 * L) return std::nullopt;
-    return swing_hop(m, s < L ? s : 2 * L - 1 - s);
+    return swing_two_phase_hop(m, m == i.p ? step : step - 1);  // odd p: step 0 is the fold
   };
   return v;
 }
@@ -79,11 +89,7 @@ VariantInfo swing_paper_even(const std::string& name, SwingDedupRule rule, std::
   v.violates = p_even;
   v.make = [rule](const InstanceParams& i) { return make_swing_bandwidth(i.p, rule); };
   v.claim = [](const InstanceParams& i) { return swing_bw_even_claim(i.p); };
-  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
-    int L = ceil_log2(i.p);
-    if (step < 0 || step >= 2 * L) return std::nullopt;
-    return swing_hop(i.p, step < L ? step : 2 * L - 1 - step);
-  };
+  v.hops = [](const InstanceParams& i, int step) { return swing_two_phase_hop(i.p, step); };
   return v;
 }
 
@@ -103,12 +109,7 @@ VariantInfo swing_paper_odd() {
     return Claim{2 * ceil_log2(i.p - 1), 2 * (i.p - 1), "2*ceil(log2(p-1))", "2(p-1) blocks of n/p",
                  "Swing NSDI'24 Sec. 3.2: bandwidth deficiency grows only by 1/p"};
   };
-  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
-    uint64_t m = i.p - 1;
-    int L = ceil_log2(m);
-    if (step < 0 || step >= 2 * L) return std::nullopt;
-    return swing_hop(m, step < L ? step : 2 * L - 1 - step);
-  };
+  v.hops = [](const InstanceParams& i, int step) { return swing_two_phase_hop(i.p - 1, step); };
   return v;
 }
 
@@ -127,11 +128,7 @@ VariantInfo swing_bandwidth_contiguous() {
     if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
     return swing_bw_even_claim(i.p);
   };
-  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
-    int L = ceil_log2(i.p);
-    if (i.p < 2 || step < 0 || step >= 2 * L) return std::nullopt;
-    return swing_hop(i.p, step < L ? step : 2 * L - 1 - step);
-  };
+  v.hops = [](const InstanceParams& i, int step) { return swing_two_phase_hop(i.p, step); };
   return v;
 }
 
@@ -151,11 +148,9 @@ VariantInfo swing_latency() {
     return Claim{k + 2, static_cast<uint64_t>(k + 1), "log2 p' + 2 (p' = 2^floor(log2 p))",
                  "log2 p' + 1 vectors", "collcheck: fold onto p' (the paper gives no rule)"};
   };
-  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
+  v.hops = [](const InstanceParams& i, int step) {
     uint64_t m = pow2_floor(i.p);
-    int s = (m == i.p) ? step : step - 1;
-    if (m < 2 || s < 0 || s >= ceil_log2(m)) return std::nullopt;
-    return swing_hop(m, s);
+    return swing_one_phase_hop(m, m == i.p ? step : step - 1);  // non-powers of two: step 0 is the fold
   };
   return v;
 }
@@ -175,10 +170,7 @@ VariantInfo swing_latency_paper() {
     return Claim{L, static_cast<uint64_t>(L), "ceil(log2 p)", "ceil(log2 p) vectors",
                  "Swing NSDI'24 Sec. 3.1.2"};
   };
-  v.hops = [](const InstanceParams& i, int step) -> std::optional<HopClaim> {
-    if (i.p < 2 || step < 0 || step >= ceil_log2(i.p)) return std::nullopt;
-    return swing_hop(i.p, step);
-  };
+  v.hops = [](const InstanceParams& i, int step) { return swing_one_phase_hop(i.p, step); };
   return v;
 }
 
