@@ -114,14 +114,6 @@ int first_copy_step(const MaterializedSchedule& m) {
   throw std::logic_error("schedule has no copies");
 }
 
-bool has_copies(const MaterializedSchedule& m) {
-  for (const auto& step : m.steps)
-    for (const auto& rs : step)
-      for (const Transfer& t : rs.sends)
-        if (t.combine == Combine::copy) return true;
-  return false;
-}
-
 Block first_block(const BlockSet& b) { return b.ranges().front().lo; }
 
 // The first step >= `from` in which rank r receives block b; -1 if never.
