@@ -66,7 +66,7 @@ SweepTarget single_target(const std::string& algo, const std::string& variant) {
 }
 
 void require_allowed(const SweepTarget& t, uint64_t p) {
-  if (auto why = t.variant->violates(InstanceParams{p, 0}))
+  if (auto why = t.variant->violates(t.params(p)))
     throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
                      " is outside its restriction: " + *why);
 }
@@ -150,6 +150,7 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
       ("variant", po::value<std::string>()->default_value("default"), "variant name, 'default' or 'all'")
       ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
       ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)");
+  add_instance_options(desc);
   add_check_options(desc);
   auto vm = parse_args(desc, args);
   if (vm.count("help")) {
@@ -162,6 +163,7 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  apply_instance_options(vm, req.targets);
   req.ps = parse_p_range(vm["p"].as<std::string>());
   req.skip_restricted = vm.count("skip-restricted") > 0;
   req.progress = !vm.count("quiet");
@@ -181,8 +183,9 @@ int cmd_dump(const std::vector<std::string>& args) {
       ("algo", po::value<std::string>(), "algorithm")
       ("variant", po::value<std::string>()->default_value("default"), "variant")
       ("p", po::value<std::string>(), "one p")
-      ("format", po::value<std::string>()->default_value("text"), "text | json")
+      ("format", po::value<std::string>()->default_value("text"), "text | json | traff-table (traff only)")
       ("out", po::value<std::string>()->default_value("-"), "output file");
+  add_instance_options(desc);
   auto vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;
@@ -190,10 +193,21 @@ int cmd_dump(const std::vector<std::string>& args) {
   }
   if (!vm.count("algo") || !vm.count("p")) throw InputError("dump needs --algo and --p");
   SweepTarget t = single_target(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  {
+    std::vector<SweepTarget> one{t};
+    apply_instance_options(vm, one);
+    t = one.front();
+  }
   uint64_t p = single_p(vm["p"].as<std::string>());
+  std::string f = vm["format"].as<std::string>();
+  if (f == "traff-table") {
+    if (t.algorithm->name != "traff") throw InputError("--format traff-table is only for --algo traff");
+    write_text(traff_table(p), vm["out"].as<std::string>());
+    return 0;
+  }
   require_allowed(t, p);
   if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
-  auto s = t.variant->make(InstanceParams{p, 0});
+  auto s = t.variant->make(t.params(p));
   // Bound the output before producing it: count block ranges first.
   constexpr uint64_t kMaxDumpRanges = uint64_t{1} << 22;
   uint64_t ranges = 0;
@@ -207,11 +221,10 @@ int cmd_dump(const std::vector<std::string>& args) {
   if (ranges > kMaxDumpRanges)
     throw InputError("dump of " + t.algorithm->name + "/" + t.variant->name + " at p = " + std::to_string(p) +
                      " would list more than 2^22 block ranges; use a smaller p");
-  std::string f = vm["format"].as<std::string>();
   std::string title = t.algorithm->name + "/" + t.variant->name;
   if (f == "text") write_text(dump_text(*s, title), vm["out"].as<std::string>());
   else if (f == "json") write_text(to_json(materialize(*s), 1) + "\n", vm["out"].as<std::string>());
-  else throw InputError("unknown dump format '" + f + "' (known: text, json)");
+  else throw InputError("unknown dump format '" + f + "' (known: text, json, traff-table)");
   return 0;
 }
 

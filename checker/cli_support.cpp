@@ -30,6 +30,24 @@ uint64_t parse_uint_option(const std::string& name, const std::string& text, uin
   return v;
 }
 
+void add_instance_options(po::options_description& desc) {
+  desc.add_options()("n", po::value<std::string>(), "blocks, for algorithms that take n (traff: default 8)")
+      ("root", po::value<std::string>(), "root rank, for rooted collectives (default 0)");
+}
+
+void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget>& targets) {
+  if (!vm.count("n") && !vm.count("root")) return;
+  const uint32_t n = vm.count("n") ? static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20)) : 0;
+  const Rank root =
+      vm.count("root") ? static_cast<Rank>(parse_uint_option("root", vm["root"].as<std::string>(), 0, (1u << 24) - 1)) : 0;
+  for (SweepTarget& t : targets) {
+    if (t.algorithm->collective == Collective::allreduce)
+      throw InputError("--n and --root do not apply to " + t.algorithm->name + " (an allreduce splits its vector itself)");
+    t.n = n;
+    t.root = root;
+  }
+}
+
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose) {
   auto fmt = format_from_string(format);
   if (!fmt) throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");

@@ -19,6 +19,12 @@ boost::program_options::variables_map parse_args(const boost::program_options::o
 // all digits and within [lo, hi] (Boost would wrap "-1" around silently).
 uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi);
 
+// --n (blocks) and --root, for the algorithms that take them.
+void add_instance_options(boost::program_options::options_description& desc);
+// Applies --n / --root to every target; InputError if a target's collective
+// has no use for them (allreduce) or a value is out of range.
+void apply_instance_options(const boost::program_options::variables_map& vm, std::vector<SweepTarget>& targets);
+
 // Renders `r` in `format` to `out` ("-" = stdout); InputError on a bad format or path.
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose);
 

@@ -1,5 +1,8 @@
 #include "checker/dump.hpp"
 
+#include "schedules/input_error.hpp"
+#include "schedules/traff_circulant.hpp"
+
 namespace collcheck {
 
 std::string dump_text(const Schedule& s, const std::string& title) {
@@ -19,6 +22,22 @@ std::string dump_text(const Schedule& s, const std::string& title) {
         out += "  <- " + std::to_string(t.peer) + " " + t.blocks.to_string() + " " + to_string(t.combine);
       out += "\n";
     }
+  }
+  return out;
+}
+
+std::string traff_table(uint64_t p) {
+  if (p > (uint64_t{1} << 20)) throw InputError("traff-table prints one line per rank; p must be <= 2^20");
+  const auto skip = traff::skips(p);
+  const size_t q = skip.size() - 1;
+  std::string out = "# traff-table p=" + std::to_string(p) + " q=" + std::to_string(q) +
+                    ": rank baseblock recvblock[0.." + std::to_string(q) + ") sendblock[0.." + std::to_string(q) + ")\n";
+  for (uint64_t r = 0; r < p; ++r) {
+    traff::RankSchedule rs = traff::rank_schedule(r, skip);
+    out += std::to_string(r) + " " + std::to_string(rs.baseblock);
+    for (int64_t b : rs.recvblock) out += " " + std::to_string(b);
+    for (int64_t b : rs.sendblock) out += " " + std::to_string(b);
+    out += "\n";
   }
   return out;
 }

@@ -33,6 +33,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
       ("timeout-ms", po::value<std::string>()->default_value("10000"), "deadlock watchdog (10..3600000)")
       ("seed", po::value<std::string>()->default_value("1"), "input seed")
       ("skip-restricted", "skip p outside a variant's restriction")
+      ("n", po::value<std::string>(), "blocks, for algorithms that take n")
+      ("root", po::value<std::string>(), "root rank, for rooted collectives")
       ("format", po::value<std::string>()->default_value("text"), "report format")
       ("out", po::value<std::string>()->default_value("-"), "report file");
   po::variables_map vm = parse_args(desc, args);
@@ -57,6 +59,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
 
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  apply_instance_options(vm, req.targets);
   req.ps = parse_p_range(vm["p"].as<std::string>());
   req.skip_restricted = vm.count("skip-restricted") > 0;
   if (req.ps.back() > 1024) throw InputError("run starts one thread per rank; p = " + std::to_string(req.ps.back()) + " exceeds 1024");
@@ -76,7 +79,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
         r.instances.push_back(std::move(res));
         continue;
       }
-      InstanceParams ip{p, 0};
+      InstanceParams ip = t.params(p);
       auto sched = t.variant->make(ip);
       runtime::ExecResult er = runtime::execute_threads(*sched, eo);
       res.verdicts.push_back(er.verdict);

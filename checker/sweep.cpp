@@ -54,13 +54,13 @@ void check_restrictions(const SweepRequest& req) {
                      " instances, more than 2^20; split the sweep");
   for (const auto& t : req.targets)
     for (uint64_t p : req.ps) {
-      if (auto why = t.variant->violates(InstanceParams{p, 0})) {
+      if (auto why = t.variant->violates(t.params(p))) {
         if (req.skip_restricted) continue;
         throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
                          " is outside its restriction: " + *why + " (use --skip-restricted to skip such p)");
       }
       if (p <= 4096) continue;  // small instances always fit; large ones are built to learn nblocks
-      auto s = t.variant->make(InstanceParams{p, 0});
+      auto s = t.variant->make(t.params(p));
       if (auto why = infeasible(p, s->num_blocks(), req.check))
         throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);
     }
@@ -72,7 +72,7 @@ InstanceResult instance_header(const SweepTarget& t, uint64_t p) {
   res.variant = t.variant->name;
   res.collective = to_string(t.algorithm->collective);
   res.p = p;
-  if (auto why = t.variant->violates(InstanceParams{p, 0})) {
+  if (auto why = t.variant->violates(t.params(p))) {
     res.status = Status::skipped;
     res.skip_reason = *why;
   }
@@ -83,7 +83,7 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
   auto start = std::chrono::steady_clock::now();
   InstanceResult res = instance_header(t, p);
   if (res.status == Status::skipped) return res;
-  InstanceParams ip{p, 0};
+  InstanceParams ip = t.params(p);
   auto schedule = t.variant->make(ip);
   Claim claim = t.variant->claim(ip);
   HopFn hops;

@@ -17,6 +17,9 @@ namespace collcheck {
 struct SweepTarget {
   const AlgorithmInfo* algorithm;
   const VariantInfo* variant;
+  uint32_t n = 0;  // --n (blocks), 0 = the algorithm's default
+  Rank root = 0;   // --root
+  InstanceParams params(uint64_t p) const { return {p, root, n}; }
 };
 
 struct SweepRequest {

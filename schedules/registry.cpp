@@ -8,6 +8,7 @@
 #include "schedules/swing_latency.hpp"
 #include "schedules/swing_math.hpp"
 #include "schedules/swing_odd_extra_node.hpp"
+#include "schedules/traff_broadcast.hpp"
 
 namespace collcheck {
 namespace {
@@ -222,6 +223,33 @@ VariantInfo ring_bandwidth() {
   return v;
 }
 
+// ---- Träff's circulant schedules ------------------------------------------
+constexpr uint32_t kTraffDefaultBlocks = 8;
+
+VariantInfo traff_broadcast() {
+  VariantInfo v;
+  v.name = "broadcast";
+  v.summary = "Algorithm 1: n-block broadcast (default n = 8) over the circulant graph with skips of Algorithm 2";
+  v.reference = "Träff, round-optimal n-block broadcast schedules, Algorithms 1-6, Sec. 2";
+  v.restriction = "0 <= root < p";
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (i.root >= i.p) return "root must be in 0..p-1";
+    return std::nullopt;
+  };
+  v.make = [](const InstanceParams& i) {
+    return std::make_unique<TraffBroadcast>(i.p, i.n ? i.n : kTraffDefaultBlocks, i.root);
+  };
+  v.claim = [](const InstanceParams& i) {
+    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    const int q = ceil_log2(i.p);
+    return Claim{static_cast<int>(n) - 1 + q, n - 1 + static_cast<uint64_t>(q), "n-1+ceil(log2 p)",
+                 "n-1+q blocks (one per round; the root sends in every round)",
+                 "Träff Sec. 1-2: n-1+q rounds, round-optimal"};
+  };
+  return v;
+}
+
 std::vector<AlgorithmInfo> build() {
   std::vector<AlgorithmInfo> r;
   r.push_back({"swing", Collective::allreduce, "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)",
@@ -237,6 +265,8 @@ std::vector<AlgorithmInfo> build() {
                "recursive doubling allreduce (latency) and Rabenseifner's reduce-scatter + allgather (bandwidth)",
                {recdoub_latency(), recdoub_bandwidth()}});
   r.push_back({"ring", Collective::allreduce, "ring allreduce", {ring_bandwidth()}});
+  r.push_back({"traff", Collective::broadcast,
+               "Träff's round-optimal circulant-graph schedules (more collectives to come)", {traff_broadcast()}});
   return r;
 }
 

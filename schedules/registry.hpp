@@ -15,7 +15,8 @@ namespace collcheck {
 
 struct InstanceParams {
   uint64_t p = 1;
-  Rank root = 0;
+  Rank root = 0;   // broadcast / reduce root
+  uint32_t n = 0;  // blocks, for algorithms that take it (0: the algorithm's default)
 };
 
 // What the paper (or, for corrections, collcheck) claims about an instance.

@@ -108,7 +108,7 @@ TEST(Formats, JunitFileIsWritten) {
   EXPECT_EQ(xml.rfind("<?xml", 0), 0u) << xml.substr(0, 80);
   size_t cases = 0;
   for (size_t pos = 0; (pos = xml.find("<testcase ", pos)) != std::string::npos; ++pos) ++cases;
-  EXPECT_EQ(cases, 3u * 16u);  // swing, recursive-doubling, ring: default variants
+  EXPECT_EQ(cases, 4u * 16u);  // swing, recursive-doubling, ring, traff: default variants
 }
 
 // Removes every "seconds" field (wall time) from a JSON report.
