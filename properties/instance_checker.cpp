@@ -78,9 +78,14 @@ struct ExactCells {
   }
   bool multiple(const uint64_t* c) const { return c[bits] != 0; }
   // Reduce `in` into `c`; returns the lowest rank counted twice, if any.
-  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in) const {
-    uint64_t both = 0;
-    for (size_t i = 0; i < bits; ++i) both |= c[i] & in[i];
+  // `held` tells whether `c` held anything before (one pass over memory).
+  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in, bool& held) const {
+    uint64_t both = 0, any = 0;
+    for (size_t i = 0; i < bits; ++i) {
+      both |= c[i] & in[i];
+      any |= c[i];
+    }
+    held = any != 0;
     std::optional<Rank> twice;
     if (both) {
       for (size_t i = 0; i < bits && !twice; ++i)
@@ -94,6 +99,12 @@ struct ExactCells {
   // contributions than `c` (the same count-based rule as fingerprint mode, so
   // the verdict never depends on the mode).
   std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
+    uint64_t gone = 0;  // fast path: `in` contains everything `c` holds
+    for (size_t i = 0; i < bits; ++i) gone |= c[i] & ~in[i];
+    if (!gone) {
+      std::copy(in, in + words, c);
+      return std::nullopt;
+    }
     uint64_t had = count(c), got = count(in);
     std::copy(in, in + words, c);
     if (got >= had) return std::nullopt;
@@ -115,7 +126,8 @@ struct FingerprintCells {
     c[1] = weight(*who);
   }
   bool empty(const uint64_t* c) const { return c[0] == 0; }
-  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in) const {
+  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in, bool& held) const {
+    held = c[0] != 0;
     c[0] += in[0];
     c[1] = addmod(c[1], in[1]);
     return std::nullopt;  // doubles are only visible in the final fingerprint
@@ -301,10 +313,11 @@ class FlowSimulator {
               uint64_t* c = cell(state, r, b, lo, width);
               if (t.combine == Combine::reduce) {
                 ++v[kCausality].checks;
-                if (cells_.empty(c)) causality_reduce_into_undefined(v[kCausality], p_, r, st, b, t.peer);
                 ++v[kExactlyOnce].checks;
-                if (auto twice = cells_.reduce(c, in))
+                bool held = true;
+                if (auto twice = cells_.reduce(c, in, held))
                   exactly_once_double(v[kExactlyOnce], p_, r, st, b, t.peer, *twice);
+                if (!held) causality_reduce_into_undefined(v[kCausality], p_, r, st, b, t.peer);
               } else {
                 ++v[kCausality].checks;
                 if (auto lost = cells_.copy(c, in)) causality_copy_discards(v[kCausality], p_, r, st, b, t.peer, *lost);
