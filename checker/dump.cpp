@@ -1,5 +1,8 @@
 #include "checker/dump.hpp"
 
+#include <charconv>
+#include <sstream>
+
 #include "schedules/input_error.hpp"
 #include "schedules/traff_circulant.hpp"
 
@@ -38,6 +41,64 @@ std::string traff_table(uint64_t p) {
     for (int64_t b : rs.recvblock) out += " " + std::to_string(b);
     for (int64_t b : rs.sendblock) out += " " + std::to_string(b);
     out += "\n";
+  }
+  return out;
+}
+
+std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, const std::string& source) {
+  struct Row {
+    size_t line;
+    std::vector<std::string> tokens;
+  };
+  std::vector<Row> rows;
+  {
+    std::istringstream in(text);
+    std::string line;
+    for (size_t no = 1; std::getline(in, line); ++no) {
+      std::istringstream ls(line);
+      Row row{no, {}};
+      for (std::string tok; ls >> tok;) row.tokens.push_back(tok);
+      if (row.tokens.empty() || row.tokens.front()[0] == '#') continue;
+      rows.push_back(std::move(row));
+      if (rows.size() > (uint64_t{1} << 20)) throw InputError(source + ": more than 2^20 rank lines");
+    }
+  }
+  if (rows.empty()) throw InputError(source + ": no rank lines (expected 'rank baseblock recvblock[0..q-1] sendblock[0..q-1]')");
+  const uint64_t p = rows.size();
+  const int64_t q = static_cast<int64_t>(traff::skips(p).size()) - 1;
+  const size_t cols = 2 + 2 * static_cast<size_t>(q);
+  std::vector<traff::RankSchedule> out(p);
+  for (uint64_t r = 0; r < p; ++r) {
+    const Row& row = rows[r];
+    const std::string at = source + ":" + std::to_string(row.line) + ": ";
+    if (row.tokens.size() != cols)
+      throw InputError(at + "expected " + std::to_string(cols) + " columns (rank baseblock recvblock[0.." +
+                       std::to_string(q) + ") sendblock[0.." + std::to_string(q) + ") for p = " + std::to_string(p) +
+                       " rank lines, q = " + std::to_string(q) + "), got " + std::to_string(row.tokens.size()));
+    std::vector<int64_t> v(cols);
+    for (size_t c = 0; c < cols; ++c) {
+      const std::string& t = row.tokens[c];
+      auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v[c]);
+      if (ec != std::errc() || end != t.data() + t.size())
+        throw InputError(at + "column " + std::to_string(c + 1) + ": '" + t + "' is not an integer");
+    }
+    if (v[0] != static_cast<int64_t>(r))
+      throw InputError(at + "expected rank " + std::to_string(r) + " (rank lines must be 0..p-1 in order), got " +
+                       std::to_string(v[0]));
+    if (v[1] < 0 || v[1] > q)
+      throw InputError(at + "baseblock " + std::to_string(v[1]) + " of rank " + std::to_string(r) + " is outside 0.." +
+                       std::to_string(q));
+    for (size_t c = 2; c < cols; ++c)
+      if (v[c] < -q || v[c] > q - 1) {
+        const bool recv = c < 2 + static_cast<size_t>(q);
+        const size_t k = recv ? c - 2 : c - 2 - static_cast<size_t>(q);
+        throw InputError(at + (recv ? "recvblock[" : "sendblock[") + std::to_string(k) + "] = " + std::to_string(v[c]) +
+                         " of rank " + std::to_string(r) + " is outside [-q, q-1] = [" + std::to_string(-q) + ", " +
+                         std::to_string(q - 1) + "]");
+      }
+    out[r].baseblock = v[1];
+    out[r].recvblock.assign(v.begin() + 2, v.begin() + 2 + q);
+    out[r].sendblock.assign(v.begin() + 2 + q, v.end());
   }
   return out;
 }

@@ -28,6 +28,14 @@ namespace collcheck {
 class TraffBroadcast final : public Schedule {
  public:
   TraffBroadcast(uint64_t p, uint32_t n, Rank root);
+  // Algorithm 1 driven by explicit tables instead of Algorithms 2-6:
+  // recvblock[r][k], sendblock[r][k] for the root-relative rank r = 0..p-1
+  // (r = 0 is the root) and k = 0..q-1, q = ceil(log2 p); e.g. read from a
+  // `dump --format traff-table` file. The tables are used as given (no check of
+  // Träff's conditions; see properties/traff_conditions.hpp). InputError if p,
+  // the number of rows, or a row's length does not fit.
+  TraffBroadcast(uint64_t p, uint32_t n, Rank root, std::vector<std::vector<int64_t>> recvblock,
+                 std::vector<std::vector<int64_t>> sendblock);
   const CollectiveSpec& spec() const override { return spec_; }
   int num_steps() const override { return steps_; }
   void rank_step(Rank r, int s, RankStep& out) const override;
@@ -39,6 +47,8 @@ class TraffBroadcast final : public Schedule {
   int q_;
   int64_t x_;
   int steps_;
+  bool explicit_tables_ = false;
+  std::vector<std::vector<int64_t>> recv_, send_;  // only with explicit tables
 };
 
 }  // namespace collcheck

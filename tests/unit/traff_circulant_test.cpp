@@ -10,7 +10,8 @@
 //    also compared with BASEBLOCK for every p in 1..2000;
 //  * for every p in 1..2000 and every rank: recursive ALLBLOCKS calls <= q-1
 //    (Lemma 5), Algorithm 6 violations <= 4 (Theorem 3), and the four
-//    correctness conditions of Section 2 (four_conditions below);
+//    correctness conditions of Section 2 (properties/traff_conditions, whose
+//    violations are also tested below on corrupted tables);
 //  * a regression (not a known answer): Algorithm 6's violation count per rank
 //    for p = 17, with a note on the paper's prose example of violations.
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/traff_conditions.hpp"
 #include "schedules/traff_circulant.hpp"
 
 namespace collcheck {
@@ -37,76 +39,13 @@ std::vector<RankSchedule> all_ranks(uint64_t p, const std::vector<int64_t>& skip
 }
 
 // Träff's four correctness conditions of Section 2 for all rank schedules of one
-// p (root r = 0). Returns "" when all hold, else the first violation.
-std::string four_conditions(uint64_t p, const std::vector<int64_t>& skip,
-                            const std::vector<RankSchedule>& s) {
-  const int64_t q = static_cast<int64_t>(skip.size()) - 1;
-  const int64_t P = static_cast<int64_t>(p);
-  std::ostringstream err;
-  auto fail = [&](int cond, int64_t r, int64_t k, const std::string& what) {
-    err << "p=" << p << " condition " << cond << " r=" << r << " k=" << k << ": " << what;
-    return err.str();
-  };
-  for (int64_t r = 0; r < P; ++r) {
-    const auto& sr = s[static_cast<size_t>(r)];
-    for (int64_t k = 0; k < q; ++k) {
-      const int64_t t = (r + skip[static_cast<size_t>(k)]) % P;
-      const int64_t f = (r - skip[static_cast<size_t>(k)] % P + P) % P;
-      // 1. "The block that is received in round i with k = i mod q by some
-      //    processor r must be the block that is sent by the from-processor f_r^k,
-      //    recvblock[k]_r = sendblock[k]_{f^k}."
-      if (sr.recvblock[static_cast<size_t>(k)] != s[static_cast<size_t>(f)].sendblock[static_cast<size_t>(k)])
-        return fail(1, r, k, "recvblock[k]_r != sendblock[k]_f");
-      // 2. "The block that processor r sends in round i with k = i mod q must be
-      //    the block that the to-processor t_r^k will receive,
-      //    sendblock[k]_r = recvblock[k]_{t^k}."
-      if (sr.sendblock[static_cast<size_t>(k)] != s[static_cast<size_t>(t)].recvblock[static_cast<size_t>(k)])
-        return fail(2, r, k, "sendblock[k]_r != recvblock[k]_t");
-    }
-    if (r == 0) {
-      // The root is outside conditions 3 and 4 (they take 0 <= b_r < q; the root
-      // has b = q by Algorithm 3's convention and holds every block). What the
-      // paper states for it: it "greedily sends the blocks 0, 1, ..., q-1"
-      // (Algorithm 6, sendblock[k] = k), and since its b - q = 0 is not removed,
-      // Algorithm 5 leaves it only negative receive blocks (Tables 1-3:
-      // exactly {-1, ..., -q}), which Algorithm 1 never communicates.
-      if (sr.baseblock != q) return fail(3, r, -1, "root baseblock != q");
-      std::set<int64_t> got(sr.recvblock.begin(), sr.recvblock.end()), want;
-      for (int64_t j = 1; j <= q; ++j) want.insert(-j);
-      if (got != want) return fail(3, r, -1, "root recvblock != {-1..-q}");
-      for (int64_t k = 0; k < q; ++k)
-        if (sr.sendblock[static_cast<size_t>(k)] != k) return fail(4, r, k, "root sendblock[k] != k");
-      continue;
-    }
-    const int64_t b = sr.baseblock;
-    // 3. "Over any q successive rounds, each processor must receive q different
-    //    blocks. More concretely, U_{k=0}^{q-1} {recvblock[k]_r} =
-    //    ({-1, -2, ..., -q} \ {b_r - q}) U {b_r} where b_r, 0 <= b_r < q is a
-    //    non-negative, real block received by processor r in one of the first q
-    //    rounds. This block b_r is called the baseblock for processor r."
-    {
-      if (b < 0 || b >= q) return fail(3, r, -1, "baseblock not in [0, q)");
-      std::set<int64_t> got(sr.recvblock.begin(), sr.recvblock.end()), want;
-      for (int64_t j = 1; j <= q; ++j)
-        if (-j != b - q) want.insert(-j);
-      want.insert(b);
-      if (got.size() != static_cast<size_t>(q) || got != want)
-        return fail(3, r, -1, "recvblock set != ({-1..-q} \\ {b-q}) U {b}");
-    }
-    // 4. "The block that a processor sends in round i with k = i mod q must be a
-    //    block that has been received in some previous round, so either
-    //    sendblock[k]_r = recvblock[j]_r for some j, 0 <= j < k, or
-    //    sendblock[k]_r = b_r q where b_r >= 0 is the baseblock for processor r."
-    //    ("b_r q" is printed so; the next sentence, "sendblock[0]_r = b_r - q",
-    //    shows that b_r - q is meant.)
-    for (int64_t k = 0; k < q; ++k) {
-      const int64_t sb = sr.sendblock[static_cast<size_t>(k)];
-      bool ok = sb == b - q;
-      for (int64_t j = 0; j < k && !ok; ++j) ok = sb == sr.recvblock[static_cast<size_t>(j)];
-      if (!ok) return fail(4, r, k, "sendblock[k] neither an earlier recvblock nor b - q");
-    }
-  }
-  return "";
+// p (root r = 0), by properties/traff_conditions (the paper's statements are
+// quoted there). Returns "" when all hold, else the minimal counterexample.
+std::string four_conditions(const std::vector<RankSchedule>& s) {
+  const Verdict v = traff_conditions(s);
+  if (v.status == Status::holds) return "";
+  if (!v.counterexample) return std::string(to_string(v.status));
+  return v.counterexample->location() + ": " + v.counterexample->message;
 }
 
 // Rows: b, recvblock[0..q-1], sendblock[0..q-1]; columns r = 0..p-1.
@@ -165,7 +104,7 @@ void expect_table(uint64_t p, const Table& tab) {
     }
     EXPECT_EQ(traff::recvschedule(r, skip), s.recvblock) << "p=" << p << " r=" << r;
   }
-  EXPECT_EQ(four_conditions(p, skip, all_ranks(p, skip)), "");
+  EXPECT_EQ(four_conditions(all_ranks(p, skip)), "");
 }
 
 TEST(TraffCirculant, Table1P17) { expect_table(17, kTable1); }
@@ -274,10 +213,46 @@ TEST(TraffCirculant, AllP1To2000) {
       if (p >= 2) max_calls_minus_q = std::max(max_calls_minus_q, s[r].recursive_calls - (q - 1));
       max_violations = std::max(max_violations, s[r].violations);
     }
-    ASSERT_EQ(four_conditions(p, skip, s), "");
+    ASSERT_EQ(four_conditions(s), "");
   }
   RecordProperty("max_recursive_calls_minus_q_minus_1", max_calls_minus_q);
   RecordProperty("max_violations", max_violations);
+}
+
+// The property finds corrupted cells, at the minimal (rank, round).
+TEST(TraffCirculant, ConditionsCatchCorruption) {
+  const auto skip = traff::skips(17);
+  {
+    auto s = all_ranks(17, skip);  // rank 1 receives from 16 and 15 in rounds 1, 2
+    std::swap(s[1].recvblock[1], s[1].recvblock[2]);
+    const Verdict v = traff_conditions(s);
+    ASSERT_EQ(v.status, Status::violated);
+    EXPECT_EQ(v.property, "traff-conditions");
+    EXPECT_EQ(v.counterexample->location(), "p=17 rank=1 step=1 peer=16");
+    EXPECT_EQ(v.counterexample->actual, "recvblock[1]_1 = -2");
+  }
+  {
+    auto s = all_ranks(17, skip);  // rank 2 sends 1 to 2 + 5 = 7 in round 3
+    ASSERT_EQ(s[2].sendblock[3], 1);
+    s[2].sendblock[3] = -2;  // its recvblock[2]: condition 4 still holds
+    const Verdict v = traff_conditions(s);
+    ASSERT_EQ(v.status, Status::violated);
+    EXPECT_EQ(v.counterexample->location(), "p=17 rank=2 step=3 peer=7");
+  }
+  {
+    auto s = all_ranks(9, traff::skips(9));
+    s[4].baseblock = 4;  // Table 2: b_4 = 0; q = 4 is only the root's
+    const Verdict v = traff_conditions(s);
+    ASSERT_EQ(v.status, Status::violated);
+    EXPECT_EQ(v.counterexample->location(), "p=9 rank=4");
+  }
+  {
+    auto s = all_ranks(9, traff::skips(9));
+    s[3].recvblock.pop_back();
+    const Verdict v = traff_conditions(s);
+    ASSERT_EQ(v.status, Status::violated);
+    EXPECT_EQ(v.counterexample->location(), "p=9 rank=3");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,239 @@
+// `collcheck check-file --schedule-format traff-table` end to end with the real
+// binary (COLLCHECK_BINARY): tables written by `dump --algo traff --format
+// traff-table` for p = 9, 17, 18 (the paper's Tables 2, 1, 3) and p = 100 check
+// (exit 0); a corrupted cell gives exit 1 with the traff-conditions
+// counterexample at the corrupted rank and round; malformed files give exit 2
+// with a one-line error.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome run(const std::string& args) {
+  static int counter = 0;
+  std::string err_path = ::testing::TempDir() + "collcheck_traff_table_err_" + std::to_string(counter++);
+  std::string cmd = std::string(COLLCHECK_BINARY) + " " + args + " 2>" + err_path;
+  Outcome r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
+  int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(err_path);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  r.err = ss.str();
+  return r;
+}
+
+size_t lines(const std::string& s) {
+  size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "collcheck_traff_table_" + name; }
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+}
+
+// The table of `dump --algo traff --p P --format traff-table`, written to a file.
+std::string dumped_table(uint64_t p) {
+  const std::string path = temp_path("p" + std::to_string(p) + ".txt");
+  Outcome d = run("dump --algo traff --p " + std::to_string(p) + " --format traff-table --out " + path);
+  EXPECT_EQ(d.code, 0) << d.err;
+  return path;
+}
+
+std::vector<std::vector<std::string>> read_rows(const std::string& path, std::string* header) {
+  std::ifstream f(path);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(f, line);) {
+    if (!line.empty() && line[0] == '#') {
+      *header = line;
+      continue;
+    }
+    std::istringstream ls(line);
+    std::vector<std::string> row;
+    for (std::string t; ls >> t;) row.push_back(t);
+    if (!row.empty()) rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string join(const std::string& header, const std::vector<std::vector<std::string>>& rows) {
+  std::string out = header + "\n";
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) out += (i ? " " : "") + row[i];
+    out += "\n";
+  }
+  return out;
+}
+
+nlohmann::json check_json(const std::string& path, int want_code, const std::string& extra = "") {
+  Outcome r = run("check-file --schedule-format traff-table " + path + " --quiet --format json " + extra);
+  EXPECT_EQ(r.code, want_code) << r.out << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+const nlohmann::json* verdict(const nlohmann::json& report, const std::string& property) {
+  if (!report.is_object() || !report.contains("instances") || report["instances"].empty()) return nullptr;
+  for (const auto& v : report["instances"][0]["verdicts"])
+    if (v["property"] == property) return &v;
+  return nullptr;
+}
+
+TEST(TraffTableCheck, DumpedTablesHold) {
+  for (uint64_t p : {9, 17, 18, 100}) {
+    SCOPED_TRACE("p=" + std::to_string(p));
+    const std::string path = dumped_table(p);
+    nlohmann::json j = check_json(path, 0);
+    ASSERT_TRUE(j.is_object());
+    EXPECT_EQ(j["kind"], "check-file");
+    ASSERT_EQ(j["instances"].size(), 1u);
+    EXPECT_EQ(j["instances"][0]["p"], p);
+    for (const char* prop : {"matching", "ports", "causality", "exactly-once", "postcondition", "cost", "traff-conditions"}) {
+      const nlohmann::json* v = verdict(j, prop);
+      ASSERT_NE(v, nullptr) << prop;
+      EXPECT_EQ((*v)["status"], "holds") << prop;
+    }
+    // Other block counts and roots drive Algorithm 1 with the same tables.
+    Outcome r = run("check-file --schedule-format traff-table " + path + " --quiet --n 13 --root " + std::to_string(p - 1));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("RESULT: holds"), std::string::npos) << r.out;
+  }
+}
+
+TEST(TraffTableCheck, SwappedRecvblocksAreViolated) {
+  // p = 17, rank 1: recvblock = 0 -4 -2 -3 -1 (Table 1). Swapping rounds 1 and 2
+  // breaks condition 1 at rank 1 in round 1 (its from-processor 1 - 2 = 16
+  // sends -4 there); every other failure is at a larger (rank, round).
+  std::string header;
+  auto rows = read_rows(dumped_table(17), &header);
+  ASSERT_EQ(rows.size(), 17u);
+  ASSERT_EQ(rows[1].size(), 12u);
+  ASSERT_EQ(rows[1][3], "-4");
+  ASSERT_EQ(rows[1][4], "-2");
+  std::swap(rows[1][3], rows[1][4]);
+  const std::string path = temp_path("swapped.txt");
+  write_file(path, join(header, rows));
+  nlohmann::json j = check_json(path, 1);
+  const nlohmann::json* v = verdict(j, "traff-conditions");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ((*v)["status"], "violated");
+  const auto& cx = (*v)["counterexample"];
+  EXPECT_EQ(cx["rank"], 1);
+  EXPECT_EQ(cx["step"], 1);
+  EXPECT_EQ(cx["expected"], "recvblock[1]_1 = -4 (sendblock[k] of the from-processor 16)");
+  EXPECT_EQ(cx["actual"], "recvblock[1]_1 = -2");
+  Outcome text = run("check-file --schedule-format traff-table " + path + " --quiet");
+  EXPECT_EQ(text.code, 1);
+  EXPECT_NE(text.out.find("traff-conditions violated at p=17"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Träff condition 1 fails for rank 1 in round k = 1"), std::string::npos) << text.out;
+}
+
+TEST(TraffTableCheck, ChangedSendblockIsViolated) {
+  // p = 18, rank 2 sends sendblock[3] = 1 to 2 + skip[3] = 7 in round 3
+  // (Table 3); make it -3 (its recvblock[2], so condition 4 still holds):
+  // condition 2 fails at rank 2, round 3, and the broadcast breaks too.
+  std::string header;
+  auto rows = read_rows(dumped_table(18), &header);
+  ASSERT_EQ(rows.size(), 18u);
+  const size_t q = 5, col = 2 + q + 3;
+  ASSERT_EQ(rows[2][col], "1");
+  ASSERT_EQ(rows[2][2 + 2], "-3");
+  rows[2][col] = "-3";
+  const std::string path = temp_path("sendblock.txt");
+  write_file(path, join(header, rows));
+  nlohmann::json j = check_json(path, 1);
+  const nlohmann::json* v = verdict(j, "traff-conditions");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ((*v)["status"], "violated");
+  const auto& cx = (*v)["counterexample"];
+  EXPECT_EQ(cx["rank"], 2);
+  EXPECT_EQ(cx["step"], 3);
+  EXPECT_EQ(cx["peer"], 7);
+  EXPECT_EQ(cx["actual"], "sendblock[3]_2 = -3");
+  EXPECT_EQ(j["instances"][0]["status"], "violated");
+}
+
+void expect_bad_file(const std::string& name, const std::string& text, const std::string& needle,
+                     const std::string& extra = "") {
+  SCOPED_TRACE(name);
+  const std::string path = temp_path(name);
+  write_file(path, text);
+  Outcome r = run("check-file --schedule-format traff-table " + path + " --quiet " + extra);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("collcheck: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(TraffTableCheck, MalformedFilesAreBadInput) {
+  std::string header;
+  const auto good = read_rows(dumped_table(9), &header);  // q = 4: 10 columns
+  ASSERT_EQ(good.size(), 9u);
+  {
+    auto rows = good;
+    rows[5].pop_back();
+    expect_bad_file("missing_column.txt", join(header, rows), ":7: expected 10 columns");
+  }
+  {
+    auto rows = good;
+    rows[3][4] = "4";  // recvblock[2] of rank 3; q - 1 = 3 is the largest
+    expect_bad_file("recv_range.txt", join(header, rows), "recvblock[2] = 4 of rank 3 is outside [-q, q-1] = [-4, 3]");
+  }
+  {
+    auto rows = good;
+    rows[2][9] = "-5";
+    expect_bad_file("send_range.txt", join(header, rows), "sendblock[3] = -5 of rank 2 is outside [-q, q-1]");
+  }
+  {
+    auto rows = good;
+    rows[1][1] = "5";
+    expect_bad_file("baseblock_range.txt", join(header, rows), "baseblock 5 of rank 1 is outside 0..4");
+  }
+  {
+    auto rows = good;
+    rows[4][6] = "two";
+    expect_bad_file("text.txt", join(header, rows), ":6: column 7: 'two' is not an integer");
+  }
+  {
+    auto rows = good;
+    rows[4][6] = "1.5";
+    expect_bad_file("fraction.txt", join(header, rows), "'1.5' is not an integer");
+  }
+  {
+    auto rows = good;
+    std::swap(rows[3], rows[4]);
+    expect_bad_file("order.txt", join(header, rows), "expected rank 3 (rank lines must be 0..p-1 in order), got 4");
+  }
+  {
+    auto rows = good;
+    rows.pop_back();  // p = 8: q = 3, so every line has two columns too many
+    expect_bad_file("p8.txt", join(header, rows), "expected 8 columns");
+  }
+  expect_bad_file("empty.txt", header + "\n", "no rank lines");
+  expect_bad_file("root.txt", join(header, good), "root must be in 0..p-1", "--root 9");
+}
+
+}  // namespace
