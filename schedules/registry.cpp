@@ -8,6 +8,7 @@
 #include "schedules/swing_latency.hpp"
 #include "schedules/swing_math.hpp"
 #include "schedules/swing_odd_extra_node.hpp"
+#include "schedules/traff_allgather.hpp"
 #include "schedules/traff_broadcast.hpp"
 
 namespace collcheck {
@@ -250,6 +251,33 @@ VariantInfo traff_broadcast() {
   return v;
 }
 
+VariantInfo traff_allgather() {
+  VariantInfo v;
+  v.name = "allgather";
+  v.summary = "Algorithm 7: n-block all-broadcast (default n = 8 blocks per rank), the p broadcasts of Algorithm 1 "
+              "combined into one message per round";
+  v.reference = "Träff, round-optimal n-block broadcast schedules, Appendix A, Algorithm 7 (with Algorithms 1-5)";
+  v.restriction = "no root (root must be 0)";
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (i.root != 0) return "root does not apply to an allgather (every rank is a root)";
+    return std::nullopt;
+  };
+  v.make = [](const InstanceParams& i) {
+    return std::make_unique<TraffAllgather>(i.p, i.n ? i.n : kTraffDefaultBlocks);
+  };
+  v.claim = [](const InstanceParams& i) {
+    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    const int q = ceil_log2(i.p);
+    return Claim{static_cast<int>(n) - 1 + q, n * (i.p - 1), "n-1+ceil(log2 p)",
+                 "n(p-1) of the n*p blocks (every rank sends exactly this many)",
+                 "Träff App. A: n-1+q rounds as Algorithm 1; volume derived by collcheck: rank r's sends over "
+                 "all roots j are one whole Algorithm 1 broadcast (r' = r-j runs over all ranks), in which "
+                 "each non-root rank receives blocks 0..n-1 exactly once"};
+  };
+  return v;
+}
+
 std::vector<AlgorithmInfo> build() {
   std::vector<AlgorithmInfo> r;
   r.push_back({"swing", Collective::allreduce, "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)",
@@ -267,6 +295,9 @@ std::vector<AlgorithmInfo> build() {
   r.push_back({"ring", Collective::allreduce, "ring allreduce", {ring_bandwidth()}});
   r.push_back({"traff", Collective::broadcast,
                "Träff's round-optimal circulant-graph schedules (more collectives to come)", {traff_broadcast()}});
+  // The registry's collective is per algorithm, so Algorithm 7 is its own entry.
+  r.push_back({"traff-allgather", Collective::allgather,
+               "Träff's round-optimal circulant-graph all-broadcast (allgather, Algorithm 7)", {traff_allgather()}});
   return r;
 }
 

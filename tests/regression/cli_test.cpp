@@ -3,6 +3,7 @@
 // report formats written to files, and reports that do not depend on the
 // number of threads. Runs the real binary (COLLCHECK_BINARY).
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -21,7 +22,7 @@ struct Outcome {
 
 Outcome run(const std::string& args) {
   static int counter = 0;
-  std::string err_path = ::testing::TempDir() + "collcheck_cli_err_" + std::to_string(counter++);
+  std::string err_path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_err_" + std::to_string(counter++);
   std::string cmd = std::string(COLLCHECK_BINARY) + " " + args + " 2>" + err_path;
   Outcome r;
   FILE* f = popen(cmd.c_str(), "r");
@@ -98,7 +99,7 @@ TEST(ExitCodes, RestrictionIsBadInputUnlessSkipped) {
 }
 
 TEST(Formats, JunitFileIsWritten) {
-  std::string path = ::testing::TempDir() + "collcheck_cli_report.xml";
+  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_report.xml";
   Outcome r = run("verify --algo all --p 1..16 --format junit --quiet --out " + path);
   EXPECT_EQ(r.code, 0);
   std::ifstream f(path);
@@ -108,7 +109,7 @@ TEST(Formats, JunitFileIsWritten) {
   EXPECT_EQ(xml.rfind("<?xml", 0), 0u) << xml.substr(0, 80);
   size_t cases = 0;
   for (size_t pos = 0; (pos = xml.find("<testcase ", pos)) != std::string::npos; ++pos) ++cases;
-  EXPECT_EQ(cases, 4u * 16u);  // swing, recursive-doubling, ring, traff: default variants
+  EXPECT_EQ(cases, 5u * 16u);  // swing, recursive-doubling, ring, traff, traff-allgather: default variants
 }
 
 // Removes every "seconds" field (wall time) from a JSON report.
@@ -140,13 +141,13 @@ TEST(Dump, TextAndJsonRoundTripThroughCheckFile) {
   Outcome text = run("dump --algo swing --p 8");
   EXPECT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("  rank 0:  -> 1 {1-2,5-6} reduce  <- 1 {0,3-4,7} reduce"), std::string::npos) << text.out;
-  std::string path = ::testing::TempDir() + "collcheck_cli_swing12.json";
+  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_swing12.json";
   Outcome json = run("dump --algo swing --p 12 --format json --out " + path);
   EXPECT_EQ(json.code, 0);
   Outcome check = run("check-file " + path + " --quiet");
   EXPECT_EQ(check.code, 0) << check.out;
   // A malformed file is bad input.
-  std::string bad = ::testing::TempDir() + "collcheck_cli_bad.json";
+  std::string bad = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_bad.json";
   std::ofstream(bad) << R"({"format":"collcheck-schedule/1","collective":"allreduce","p":2,"nblocks":2,"steps":[[{"rank":0,"sends":[{"peer":5,"blocks":[[0,1]],"combine":"reduce"}]},{"rank":1}]]})";
   expect_bad_input("check-file " + bad, "peer 5 out of range 0..1");
 }

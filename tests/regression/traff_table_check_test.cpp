@@ -5,6 +5,7 @@
 // counterexample at the corrupted rank and round; malformed files give exit 2
 // with a one-line error.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -24,7 +25,7 @@ struct Outcome {
 
 Outcome run(const std::string& args) {
   static int counter = 0;
-  std::string err_path = ::testing::TempDir() + "collcheck_traff_table_err_" + std::to_string(counter++);
+  std::string err_path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_traff_table_err_" + std::to_string(counter++);
   std::string cmd = std::string(COLLCHECK_BINARY) + " " + args + " 2>" + err_path;
   Outcome r;
   FILE* f = popen(cmd.c_str(), "r");
@@ -47,7 +48,7 @@ size_t lines(const std::string& s) {
   return n;
 }
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "collcheck_traff_table_" + name; }
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_traff_table_" + name; }
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream f(path);
