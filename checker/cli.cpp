@@ -231,6 +231,27 @@ int cmd_dump(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The one-instance report of check-file, shared by both schedule formats.
+Report file_report(const std::string& cmdline, const std::string& path, const std::string& variant, Collective kind,
+                   uint64_t p, InstanceCheck ic, uint64_t seed) {
+  Report r;
+  r.kind = "check-file";
+  r.tool_version = COLLCHECK_VERSION;
+  r.command = cmdline;
+  r.mode = ic.mode;
+  r.seed = seed;
+  InstanceResult res;
+  res.algorithm = "file:" + path;
+  res.variant = variant;
+  res.collective = to_string(kind);
+  res.p = p;
+  res.verdicts = std::move(ic.verdicts);
+  res.stats = std::move(ic.stats);
+  res.status = combined_status(res.verdicts);
+  r.instances.push_back(std::move(res));
+  return r;
+}
+
 // check-file --schedule-format traff-table: Träff's receive/send tables as
 // `dump --format traff-table` writes them. Checks Träff's four conditions on
 // the tables and runs Algorithm 1 driven by them (n blocks, root) through every
@@ -259,24 +280,10 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
   TraffBroadcast sched(p, n, root, std::move(recv), std::move(send));
   const Claim claim = t.variant->claim(params);
   InstanceCheck ic = check_schedule(sched, &claim, {}, o);
-  Report r;
-  r.kind = "check-file";
-  r.tool_version = COLLCHECK_VERSION;
-  r.command = cmdline;
-  r.mode = ic.mode;
-  r.seed = o.seed;
-  InstanceResult res;
-  res.algorithm = "file:" + path;
-  res.variant = "traff-table";
-  res.collective = to_string(sched.spec().kind);
-  res.p = p;
-  res.verdicts = std::move(ic.verdicts);
-  res.verdicts.push_back(std::move(conditions));
-  res.stats = std::move(ic.stats);
-  res.stats["n"] = std::to_string(n);
-  res.stats["root"] = std::to_string(root);
-  res.status = combined_status(res.verdicts);
-  r.instances.push_back(std::move(res));
+  ic.verdicts.push_back(std::move(conditions));
+  ic.stats["n"] = std::to_string(n);
+  ic.stats["root"] = std::to_string(root);
+  Report r = file_report(cmdline, path, "traff-table", sched.spec().kind, p, std::move(ic), o.seed);
   r.notes.push_back("Träff tables from the file: the four conditions of Sec. 2 checked on them, and Algorithm 1 (n = " +
                     std::to_string(n) + ", root " + std::to_string(root) +
                     ") driven by them checked against the traff claim (n-1+q rounds)");
@@ -323,21 +330,7 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   InstanceCheck ic = check_schedule(view, nullptr, {}, o);
-  Report r;
-  r.kind = "check-file";
-  r.tool_version = COLLCHECK_VERSION;
-  r.command = cmdline;
-  r.mode = ic.mode;
-  r.seed = o.seed;
-  InstanceResult res;
-  res.algorithm = "file:" + path;
-  res.variant = "-";
-  res.collective = to_string(view.spec().kind);
-  res.p = view.p();
-  res.verdicts = std::move(ic.verdicts);
-  res.stats = std::move(ic.stats);
-  res.status = combined_status(res.verdicts);
-  r.instances.push_back(std::move(res));
+  Report r = file_report(cmdline, path, "-", view.spec().kind, view.p(), std::move(ic), o.seed);
   r.notes.push_back("no claimed cost for a file: the cost property is skipped");
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);

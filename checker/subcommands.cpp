@@ -33,10 +33,9 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
       ("timeout-ms", po::value<std::string>()->default_value("10000"), "deadlock watchdog (10..3600000)")
       ("seed", po::value<std::string>()->default_value("1"), "input seed")
       ("skip-restricted", "skip p outside a variant's restriction")
-      ("n", po::value<std::string>(), "blocks, for algorithms that take n")
-      ("root", po::value<std::string>(), "root rank, for rooted collectives")
       ("format", po::value<std::string>()->default_value("text"), "report format")
       ("out", po::value<std::string>()->default_value("-"), "report file");
+  add_instance_options(desc);
   po::variables_map vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;

@@ -3,8 +3,8 @@
 // report formats written to files, and reports that do not depend on the
 // number of threads. Runs the real binary (COLLCHECK_BINARY).
 #include <gtest/gtest.h>
-#include <unistd.h>
-#include <sys/wait.h>
+
+#include "tests/support/run_binary.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -14,36 +14,10 @@
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome run(const std::string& args) {
-  static int counter = 0;
-  std::string err_path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_err_" + std::to_string(counter++);
-  std::string cmd = std::string(COLLCHECK_BINARY) + " " + args + " 2>" + err_path;
-  Outcome r;
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-  int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  return r;
-}
-
-size_t lines(const std::string& s) {
-  size_t n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+using collcheck::test::Outcome;
+using collcheck::test::lines;
+using collcheck::test::run;
+using collcheck::test::temp_path;
 
 void expect_bad_input(const std::string& args, const std::string& needle) {
   SCOPED_TRACE(args);
@@ -99,7 +73,7 @@ TEST(ExitCodes, RestrictionIsBadInputUnlessSkipped) {
 }
 
 TEST(Formats, JunitFileIsWritten) {
-  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_report.xml";
+  std::string path = temp_path("cli_report.xml");
   Outcome r = run("verify --algo all --p 1..16 --format junit --quiet --out " + path);
   EXPECT_EQ(r.code, 0);
   std::ifstream f(path);
@@ -141,13 +115,13 @@ TEST(Dump, TextAndJsonRoundTripThroughCheckFile) {
   Outcome text = run("dump --algo swing --p 8");
   EXPECT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("  rank 0:  -> 1 {1-2,5-6} reduce  <- 1 {0,3-4,7} reduce"), std::string::npos) << text.out;
-  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_swing12.json";
+  std::string path = temp_path("cli_swing12.json");
   Outcome json = run("dump --algo swing --p 12 --format json --out " + path);
   EXPECT_EQ(json.code, 0);
   Outcome check = run("check-file " + path + " --quiet");
   EXPECT_EQ(check.code, 0) << check.out;
   // A malformed file is bad input.
-  std::string bad = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_cli_bad.json";
+  std::string bad = temp_path("cli_bad.json");
   std::ofstream(bad) << R"({"format":"collcheck-schedule/1","collective":"allreduce","p":2,"nblocks":2,"steps":[[{"rank":0,"sends":[{"peer":5,"blocks":[[0,1]],"combine":"reduce"}]},{"rank":1}]]})";
   expect_bad_input("check-file " + bad, "peer 5 out of range 0..1");
 }

@@ -5,8 +5,8 @@
 // counterexample at the corrupted rank and round; malformed files give exit 2
 // with a one-line error.
 #include <gtest/gtest.h>
-#include <unistd.h>
-#include <sys/wait.h>
+
+#include "tests/support/run_binary.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -17,38 +17,11 @@
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
+using collcheck::test::Outcome;
+using collcheck::test::lines;
+using collcheck::test::run;
+using collcheck::test::temp_path;
 
-Outcome run(const std::string& args) {
-  static int counter = 0;
-  std::string err_path = ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_traff_table_err_" + std::to_string(counter++);
-  std::string cmd = std::string(COLLCHECK_BINARY) + " " + args + " 2>" + err_path;
-  Outcome r;
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-  int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  return r;
-}
-
-size_t lines(const std::string& s) {
-  size_t n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_traff_table_" + name; }
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream f(path);
