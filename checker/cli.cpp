@@ -124,6 +124,19 @@ void add_check_options(po::options_description& desc) {
       ("quiet,q", "no progress on stderr");
 }
 
+// "a,b,c" -> {a, b, c}; an empty item is bad input.
+std::vector<std::string> split_list(const std::string& option, const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) throw InputError("--" + option + ": empty item in '" + text + "'");
+    out.push_back(item);
+  }
+  if (out.empty() || text.back() == ',') throw InputError("--" + option + ": empty item in '" + text + "'");
+  return out;
+}
+
 CheckOptions check_options(const po::variables_map& vm) {
   CheckOptions o;
   std::string mode = vm["mode"].as<std::string>();
@@ -152,7 +165,9 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
       ("algo", po::value<std::string>(), "algorithm name, or 'all'")
       ("variant", po::value<std::string>()->default_value("default"), "variant name, 'default' or 'all'")
       ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
-      ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)");
+      ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)")
+      ("properties", po::value<std::string>(),
+       "comma list of properties to check (default: all that apply; see 'collcheck list')");
   add_instance_options(desc);
   add_check_options(desc);
   auto vm = parse_args(desc, args);
@@ -171,6 +186,7 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
   req.skip_restricted = vm.count("skip-restricted") > 0;
   req.progress = !vm.count("quiet");
   req.check = check_options(vm);
+  if (vm.count("properties")) req.check.properties = split_list("properties", vm["properties"].as<std::string>());
   auto limit = thread_limit(vm);
   Report r = run_sweep(req);
   r.tool_version = COLLCHECK_VERSION;

@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -9,6 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include "properties/algorithm_properties.hpp"
+#include "properties/catalog.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -47,7 +50,28 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
   return out;
 }
 
+void check_property_selection(const SweepRequest& req) {
+  for (const std::string& name : req.check.properties) {
+    const auto& cat = property_catalog();
+    auto it = std::find_if(cat.begin(), cat.end(), [&](const PropertyInfo& i) { return i.name == name; });
+    if (it == cat.end()) {
+      std::string names;
+      for (const auto& i : cat) names += (names.empty() ? "" : ", ") + i.name;
+      throw InputError("unknown property '" + name + "' (known: " + names + ")");
+    }
+    if (it->generic) continue;
+    bool applies = false;
+    for (const auto& t : req.targets) {
+      const auto& extra = t.variant->extra_properties;
+      applies = applies || std::find(extra.begin(), extra.end(), name) != extra.end() ||
+                (name == prop::swing_hops && t.variant->hops);
+    }
+    if (!applies) throw InputError("property '" + name + "' applies to none of the requested algorithms");
+  }
+}
+
 void check_restrictions(const SweepRequest& req) {
+  check_property_selection(req);
   constexpr size_t kMaxInstances = size_t{1} << 20;
   if (req.targets.size() * req.ps.size() > kMaxInstances)
     throw InputError("the request has " + std::to_string(req.targets.size() * req.ps.size()) +
@@ -59,7 +83,7 @@ void check_restrictions(const SweepRequest& req) {
         throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
                          " is outside its restriction: " + *why + " (use --skip-restricted to skip such p)");
       }
-      if (p <= 4096) continue;  // small instances always fit; large ones are built to learn nblocks
+      if (p <= 4096 || !req.check.any_generic_selected()) continue;  // small ones fit; large ones are built to learn nblocks
       auto s = t.variant->make(t.params(p));
       if (auto why = infeasible(p, s->num_blocks(), req.check))
         throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);
@@ -84,15 +108,27 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
   InstanceResult res = instance_header(t, p);
   if (res.status == Status::skipped) return res;
   InstanceParams ip = t.params(p);
-  auto schedule = t.variant->make(ip);
-  Claim claim = t.variant->claim(ip);
-  HopFn hops;
-  if (t.variant->hops) hops = [&](int step) { return t.variant->hops(ip, step); };
-  InstanceCheck ic = check_schedule(*schedule, &claim, hops, o);
-  res.verdicts = std::move(ic.verdicts);
-  res.stats = std::move(ic.stats);
-  res.stats["mode"] = ic.mode;
-  res.status = combined_status(res.verdicts);
+  if (o.any_generic_selected()) {
+    auto schedule = t.variant->make(ip);
+    Claim claim = t.variant->claim(ip);
+    HopFn hops;
+    if (t.variant->hops) hops = [&](int step) { return t.variant->hops(ip, step); };
+    InstanceCheck ic = check_schedule(*schedule, &claim, hops, o);
+    for (Verdict& v : ic.verdicts)
+      if (o.selected(v.property)) res.verdicts.push_back(std::move(v));
+    res.stats = std::move(ic.stats);
+    res.stats["mode"] = ic.mode;
+  }
+  std::vector<std::string> extras;
+  for (const std::string& name : t.variant->extra_properties)
+    if (o.selected(name)) extras.push_back(name);
+  for (Verdict& v : check_algorithm_properties(extras, p)) res.verdicts.push_back(std::move(v));
+  if (res.verdicts.empty()) {
+    res.status = Status::skipped;
+    res.skip_reason = "none of the selected properties applies";
+  } else {
+    res.status = combined_status(res.verdicts);
+  }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return res;
 }

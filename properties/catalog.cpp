@@ -11,7 +11,8 @@ const std::vector<PropertyInfo>& property_catalog() {
       {prop::postcondition, "when the schedule ends every required (rank, block) holds exactly the collective's result", true},
       {prop::cost, "measured steps and per-rank volume equal the algorithm's claimed formulas", true},
       {prop::swing_hops, "Swing: at step s every rank talks to a peer at ring distance delta(s) (Sec. 3.1.1)", false},
-      {prop::traff_conditions, "Träff: the four correctness conditions of Sec. 2 on the receive/send tables (check-file --schedule-format traff-table)", false},
+      {prop::traff_conditions, "Träff: the four correctness conditions of Sec. 2 on every rank's receive/send tables (Algorithms 2-6; check-file --schedule-format traff-table for tables from a file)", false},
+      {prop::traff_bounds, "Träff: at most q-1 recursive ALLBLOCKS calls per rank (Lemma 5) and at most 4 send-schedule violations (Theorem 3), with their distributions", false},
   };
   return c;
 }

@@ -22,6 +22,7 @@ inline constexpr const char* postcondition = "postcondition";
 inline constexpr const char* cost = "cost";
 inline constexpr const char* swing_hops = "swing-hop-distance";
 inline constexpr const char* traff_conditions = "traff-conditions";
+inline constexpr const char* traff_bounds = "traff-bounds";
 }  // namespace prop
 
 const std::vector<PropertyInfo>& property_catalog();

@@ -22,6 +22,17 @@
 
 namespace collcheck {
 
+bool CheckOptions::selected(const std::string& name) const {
+  return properties.empty() || std::find(properties.begin(), properties.end(), name) != properties.end();
+}
+
+bool CheckOptions::any_generic_selected() const {
+  for (const auto& info : property_catalog())
+    if (info.generic && selected(info.name)) return true;
+  return false;
+}
+
+
 const char* to_string(Exactness e) {
   switch (e) {
     case Exactness::automatic:

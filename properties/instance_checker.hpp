@@ -43,6 +43,12 @@ struct CheckOptions {
   uint64_t exact_max_p = 1024;            // automatic: exact up to this p, fingerprint above
   uint64_t memory_budget = 4ULL << 30;    // bytes of contribution state per instance
   uint64_t seed = 0x5eed;                 // fingerprint weights
+  // Catalog names of the properties to report (verify --properties); empty:
+  // all that apply. The generic flow simulation runs only if a generic
+  // property is selected.
+  std::vector<std::string> properties;
+  bool selected(const std::string& name) const;
+  bool any_generic_selected() const;
 };
 
 using HopFn = std::function<std::optional<HopClaim>(int step)>;

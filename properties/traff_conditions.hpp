@@ -17,17 +17,23 @@
 // recvblock is outside the required set or repeats an earlier one (round-less
 // when the baseblock itself is out of range).
 //
-// Complexity: O(p q log q) time, O(q) extra memory.
+// Complexity: O(p q) time, O(1) extra memory per rank.
 #include <cstdint>
 #include <vector>
 
 #include "properties/verdict.hpp"
+#include "properties/traff_tables.hpp"
 #include "schedules/traff_circulant.hpp"
 
 namespace collcheck {
 
+// All ranks of `t`, in parallel (TBB) over rank ranges; the minimal
+// counterexample does not depend on the thread count.
+Verdict traff_conditions(const traff::Tables& t);
+
 // `s[r]` holds rank r's baseblock, recvblock[0..q-1] and sendblock[0..q-1];
-// s.size() is p. Vectors of the wrong length are reported as violations.
+// s.size() is p. Vectors of the wrong length and values outside [-q, q-1]
+// (baseblock outside [0, q]) are reported as violations.
 Verdict traff_conditions(const std::vector<traff::RankSchedule>& s);
 
 }  // namespace collcheck

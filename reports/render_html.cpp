@@ -134,6 +134,12 @@ std::string render_html(const Report& r) {
       for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps);
   }
 
+  std::ostringstream dist;
+  for (const Group& g : groups)
+    for (const auto& [property, line] : distribution_lines(g))
+      dist << "<li>" << code(g.label()) << " " << code(property) << ": " << esc(line) << "</li>\n";
+  if (!dist.str().empty()) o << "<h2>Distributions over the sweep</h2>\n<ul>\n" << dist.str() << "</ul>\n";
+
   std::ostringstream unknown;
   for (const Group& g : groups)
     for (const PropertySummary& ps : g.properties)

@@ -71,8 +71,12 @@ json group_json(const Group& g) {
                            {"instances", ps->violated_p.size()},
                            {"violations", ps->violations},
                            {"counterexample", counterexample_json(ps->minimal)}});
+  json distributions = json::object();
+  for (const PropertySummary& ps : g.properties)
+    if (!ps.distribution.empty()) distributions[ps.property] = json(ps.distribution);
   return json{{"algorithm", g.algorithm},
               {"variant", g.variant},
+              {"distributions", distributions},
               {"collective", g.collective},
               {"p_checked", format_p_list(g.ps())},
               {"status", to_string(g.status)},

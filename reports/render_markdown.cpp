@@ -111,6 +111,12 @@ std::string render_markdown(const Report& r) {
       for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps);
   }
 
+  std::ostringstream dist;
+  for (const Group& g : groups)
+    for (const auto& [property, line] : distribution_lines(g))
+      dist << "- " << md_code(g.label()) << " " << md_code(property) << ": " << md_text(line) << "\n";
+  if (!dist.str().empty()) o << "## Distributions over the sweep\n\n" << dist.str() << "\n";
+
   std::ostringstream unknown;
   for (const Group& g : groups)
     for (const PropertySummary& ps : g.properties)

@@ -58,6 +58,8 @@ void write_group(std::ostringstream& o, const Group& g, bool verbose) {
       o << "  " << ps.property << " unknown at p=" << format_p_list(ps.unknown_p) << "\n";
   for (const auto& [reason, ps] : g.skip_reasons)
     o << "  skipped p=" << format_p_list(ps) << ": " << reason << "\n";
+  for (const auto& [property, line] : distribution_lines(g))
+    o << "  " << property << " over the sweep: " << line << "\n";
 
   if (verbose) {
     o << "  instances:\n";

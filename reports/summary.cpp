@@ -1,6 +1,8 @@
 // Grouping and formatting helpers shared by all renderers (see summary.hpp).
 #include "reports/summary.hpp"
 
+#include <sstream>
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -24,6 +26,50 @@ std::vector<const PropertySummary*> Group::violated_properties() const {
   std::vector<const PropertySummary*> out;
   for (const PropertySummary& ps : properties)
     if (!ps.violated_p.empty()) out.push_back(&ps);
+  return out;
+}
+
+// Adds one verdict's "_histogram" and "max_" stats into `acc` (see
+// PropertySummary::distribution); malformed values are left out.
+static void accumulate_distribution(std::map<std::string, std::string>& acc,
+                                    const std::map<std::string, std::string>& stats) {
+  auto ends_with = [](const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  for (const auto& [key, value] : stats) {
+    if (ends_with(key, "_histogram")) {
+      std::map<long long, unsigned long long> buckets;
+      std::istringstream in(acc.count(key) ? acc[key] + " " + value : value);
+      bool ok = true;
+      for (std::string item; in >> item;) {
+        const size_t colon = item.find(':');
+        if (colon == std::string::npos) { ok = false; break; }
+        try {
+          buckets[std::stoll(item.substr(0, colon))] += std::stoull(item.substr(colon + 1));
+        } catch (const std::exception&) { ok = false; break; }
+      }
+      if (!ok) continue;
+      std::string out;
+      for (const auto& [b, n] : buckets) out += (out.empty() ? "" : " ") + std::to_string(b) + ":" + std::to_string(n);
+      acc[key] = out;
+    } else if (key.rfind("max_", 0) == 0) {
+      try {
+        const long long x = std::stoll(value);
+        if (!acc.count(key) || std::stoll(acc[key]) < x) acc[key] = std::to_string(x);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> distribution_lines(const Group& g) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const PropertySummary& ps : g.properties) {
+    if (ps.distribution.empty()) continue;
+    std::string line;
+    for (const auto& [k, v] : ps.distribution) line += (line.empty() ? "" : "; ") + k + " " + v;
+    out.push_back({ps.property, line});
+  }
   return out;
 }
 
@@ -70,6 +116,7 @@ std::vector<Group> group_instances(const Report& r) {
       }
       for (const Verdict& v : merged_verdicts(*i)) {
         PropertySummary& ps = find_or_add(g.properties, v.property);
+        accumulate_distribution(ps.distribution, v.stats);
         if (v.status == Status::violated) {
           ps.violated_p.push_back(i->p);
           ps.violations += v.violations;

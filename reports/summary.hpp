@@ -25,6 +25,10 @@ struct PropertySummary {
   uint64_t violations = 0;           // failed elementary checks, summed
   std::optional<Counterexample> minimal;             // smallest over the group
   std::map<std::string, std::string> minimal_stats;  // stats of the verdict holding `minimal`
+  // Verdict stats aggregated over the group's instances (a sweep): keys ending
+  // in "_histogram" ("0:N0 1:N1 ...") are summed bucket by bucket, keys
+  // starting with "max_" (integers) take the maximum. Empty if none occur.
+  std::map<std::string, std::string> distribution;
 };
 
 struct Group {
@@ -68,6 +72,11 @@ std::string format_seconds(double s);  // fixed, 3 decimals: "1.250"
 // Verdict/instance statistics as one line. A "measured_X"/"claimed_X" pair
 // reads "measured X 6 vs claimed 6"; other entries read "key=value".
 std::string format_stats(const std::map<std::string, std::string>& stats);
+
+// The group's non-empty PropertySummary::distribution entries, as
+// "property: key value; key value" lines (for the text, Markdown and HTML
+// renderers).
+std::vector<std::pair<std::string, std::string>> distribution_lines(const Group& g);
 
 // "p=6 rank=0 step=2 block=4: expected X, actual Y: message" (empty parts omitted).
 std::string describe(const Counterexample& cx);

@@ -233,6 +233,7 @@ VariantInfo traff_broadcast() {
   v.summary = "Algorithm 1: n-block broadcast (default n = 8) over the circulant graph with skips of Algorithm 2";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Algorithms 1-6, Sec. 2";
   v.restriction = "0 <= root < p";
+  v.extra_properties = {"traff-conditions", "traff-bounds"};
   v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
     if (i.root >= i.p) return "root must be in 0..p-1";
     return std::nullopt;
@@ -258,6 +259,7 @@ VariantInfo traff_allgather() {
               "combined into one message per round";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Appendix A, Algorithm 7 (with Algorithms 1-5)";
   v.restriction = "no root (root must be 0)";
+  v.extra_properties = {"traff-conditions", "traff-bounds"};
   v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
     if (i.root != 0) return "root does not apply to an allgather (every rank is a root)";
     return std::nullopt;

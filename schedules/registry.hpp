@@ -46,6 +46,10 @@ struct VariantInfo {
   std::function<std::unique_ptr<Schedule>(const InstanceParams&)> make;
   std::function<Claim(const InstanceParams&)> claim;
   std::function<std::optional<HopClaim>(const InstanceParams&, int step)> hops;  // may be empty
+  // Algorithm-specific properties (catalog names, properties/catalog.hpp) that
+  // verify runs on every instance besides the generic ones, e.g. Träff's
+  // "traff-conditions" and "traff-bounds" on the circulant tables of p.
+  std::vector<std::string> extra_properties;
 };
 
 struct AlgorithmInfo {

@@ -80,6 +80,17 @@ struct RankSchedule {
 // Algorithms 4+5 (receive schedule) and 6 (send schedule) for rank r in [0, p).
 RankSchedule rank_schedule(uint64_t r, const std::vector<int64_t>& skip);
 
+// The same without allocation, for the checkers' hot loops: writes
+// recvblock[0..q-1] and sendblock[0..q-1] (q = skip.size() - 1) and returns
+// the baseblock and the two counters of RankSchedule.
+struct RankCounters {
+  int64_t baseblock = 0;
+  int recursive_calls = 0;
+  int violations = 0;
+};
+RankCounters rank_schedule_into(uint64_t r, const std::vector<int64_t>& skip, int64_t* recvblock,
+                                int64_t* sendblock);
+
 // Algorithm 5 alone: recvblock[0..q-1] for rank r; adds r's recursive ALLBLOCKS
 // calls to *recursive_calls when given.
 std::vector<int64_t> recvschedule(uint64_t r, const std::vector<int64_t>& skip,

@@ -1,0 +1,43 @@
+#include "properties/algorithm_properties.hpp"
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "properties/catalog.hpp"
+#include "properties/traff_bounds.hpp"
+#include "properties/traff_conditions.hpp"
+#include "properties/traff_tables.hpp"
+
+namespace collcheck {
+
+bool is_algorithm_property(const std::string& name) {
+  return name == prop::traff_conditions || name == prop::traff_bounds;
+}
+
+std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& names, uint64_t p) {
+  std::vector<Verdict> out;
+  std::optional<traff::Tables> tables;  // shared by the traff-* properties
+  double table_seconds = 0;
+  auto traff_tables = [&]() -> const traff::Tables& {
+    if (!tables) {
+      const auto start = std::chrono::steady_clock::now();
+      tables = traff::compute_tables(p);
+      table_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return *tables;
+  };
+  for (const std::string& name : names) {
+    if (name == prop::traff_conditions) {
+      out.push_back(traff_conditions(traff_tables()));
+    } else if (name == prop::traff_bounds) {
+      out.push_back(traff_bounds(traff_tables()));
+    } else {
+      throw std::invalid_argument("no algorithm-specific property named '" + name + "'");
+    }
+  }
+  if (tables && !out.empty()) out.front().stats["tables_seconds"] = std::to_string(table_seconds);
+  return out;
+}
+
+}  // namespace collcheck
