@@ -32,19 +32,41 @@ uint64_t parse_uint_option(const std::string& name, const std::string& text, uin
 
 void add_instance_options(po::options_description& desc) {
   desc.add_options()("n", po::value<std::string>(), "blocks, for algorithms that take n (traff: default 8)")
-      ("root", po::value<std::string>(), "root rank, for rooted collectives (default 0)");
+      ("root", po::value<std::string>(), "root rank, for rooted collectives (default 0)")
+      ("radix", po::value<std::string>(), "radix r, for algorithms that take one (tra: r; tra2: intra-node r1); "
+                                          "'all' = every r in 2..p")
+      ("radix2", po::value<std::string>(), "inter-node radix r2 (tra2)")
+      ("ppn", po::value<std::string>(), "processes per node Q (tra2)");
 }
 
 void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget>& targets) {
-  if (!vm.count("n") && !vm.count("root")) return;
-  const uint32_t n = vm.count("n") ? static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20)) : 0;
-  const Rank root =
-      vm.count("root") ? static_cast<Rank>(parse_uint_option("root", vm["root"].as<std::string>(), 0, (1u << 24) - 1)) : 0;
+  static const char* const kOptions[] = {"n", "root", "radix", "radix2", "ppn"};
+  for (const char* o : kOptions) {
+    if (!vm.count(o)) continue;
+    for (const SweepTarget& t : targets)
+      if (!t.variant->takes(o)) {
+        std::string takes;
+        for (const auto& x : t.variant->options) takes += (takes.empty() ? "--" : ", --") + x;
+        throw InputError(std::string("--") + o + " does not apply to " + t.algorithm->name + "/" + t.variant->name +
+                         " (it takes " + (takes.empty() ? "no instance options" : takes) + ")");
+      }
+  }
+  auto value = [&](const char* o, uint64_t lo, uint64_t hi) -> uint32_t {
+    return vm.count(o) ? static_cast<uint32_t>(parse_uint_option(o, vm[o].as<std::string>(), lo, hi)) : 0;
+  };
+  const uint32_t n = value("n", 1, 1u << 20);
+  const Rank root = value("root", 0, (1u << 24) - 1);
+  const bool all_radices = vm.count("radix") && vm["radix"].as<std::string>() == "all";
+  const uint32_t radix = all_radices ? 0 : value("radix", 2, 1u << 24);
+  const uint32_t radix2 = value("radix2", 2, 1u << 24);
+  const uint32_t ppn = value("ppn", 1, 1u << 24);
   for (SweepTarget& t : targets) {
-    if (t.algorithm->collective == Collective::allreduce)
-      throw InputError("--n and --root do not apply to " + t.algorithm->name + " (an allreduce splits its vector itself)");
     t.n = n;
     t.root = root;
+    t.radix = radix;
+    t.all_radices = all_radices;
+    t.radix2 = radix2;
+    t.ppn = ppn;
   }
 }
 

@@ -70,44 +70,67 @@ void check_property_selection(const SweepRequest& req) {
   }
 }
 
+std::vector<uint32_t> SweepTarget::radices(uint64_t p) const {
+  if (!all_radices) return {0};
+  std::vector<uint32_t> out;
+  for (uint64_t r = 2; r <= p; ++r) out.push_back(static_cast<uint32_t>(r));
+  return out;
+}
+
+namespace {
+
+size_t count_instances(const SweepRequest& req) {
+  size_t n = 0;
+  for (const auto& t : req.targets)
+    for (uint64_t p : req.ps) n += t.all_radices ? (p >= 2 ? p - 1 : 0) : 1;
+  return n;
+}
+
+}  // namespace
+
 void check_restrictions(const SweepRequest& req) {
   check_property_selection(req);
   constexpr size_t kMaxInstances = size_t{1} << 20;
-  if (req.targets.size() * req.ps.size() > kMaxInstances)
-    throw InputError("the request has " + std::to_string(req.targets.size() * req.ps.size()) +
+  if (count_instances(req) > kMaxInstances)
+    throw InputError("the request has " + std::to_string(count_instances(req)) +
                      " instances, more than 2^20; split the sweep");
   for (const auto& t : req.targets)
-    for (uint64_t p : req.ps) {
-      if (auto why = t.variant->violates(t.params(p))) {
-        if (req.skip_restricted) continue;
-        throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
-                         " is outside its restriction: " + *why + " (use --skip-restricted to skip such p)");
+    for (uint64_t p : req.ps)
+      for (uint32_t r : t.radices(p)) {
+        const InstanceParams ip = t.params(p, r);
+        if (auto why = t.variant->violates(ip)) {
+          if (req.skip_restricted) continue;
+          const std::string label = ip.label();
+          throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
+                           (label.empty() ? "" : " (" + label + ")") + " is outside its restriction: " + *why +
+                           " (use --skip-restricted to skip such instances)");
+        }
+        if (p <= 4096 || !req.check.any_generic_selected()) continue;  // small ones fit; large ones are built to learn nblocks
+        auto s = t.variant->make(ip);
+        if (auto why = infeasible(p, s->num_blocks(), req.check))
+          throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);
       }
-      if (p <= 4096 || !req.check.any_generic_selected()) continue;  // small ones fit; large ones are built to learn nblocks
-      auto s = t.variant->make(t.params(p));
-      if (auto why = infeasible(p, s->num_blocks(), req.check))
-        throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);
-    }
 }
 
-InstanceResult instance_header(const SweepTarget& t, uint64_t p) {
+InstanceResult instance_header(const SweepTarget& t, uint64_t p, uint32_t radix) {
   InstanceResult res;
   res.algorithm = t.algorithm->name;
   res.variant = t.variant->name;
   res.collective = to_string(t.algorithm->collective);
   res.p = p;
-  if (auto why = t.variant->violates(t.params(p))) {
+  res.params = t.params(p, radix).label();
+  if (auto why = t.variant->violates(t.params(p, radix))) {
     res.status = Status::skipped;
     res.skip_reason = *why;
   }
   return res;
 }
 
-InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o) {
+InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o, uint32_t radix) {
   auto start = std::chrono::steady_clock::now();
-  InstanceResult res = instance_header(t, p);
+  InstanceResult res = instance_header(t, p, radix);
   if (res.status == Status::skipped) return res;
-  InstanceParams ip = t.params(p);
+  InstanceParams ip = t.params(p, radix);
   if (o.any_generic_selected()) {
     auto schedule = t.variant->make(ip);
     Claim claim = t.variant->claim(ip);
@@ -122,7 +145,7 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
   std::vector<std::string> extras;
   for (const std::string& name : t.variant->extra_properties)
     if (o.selected(name)) extras.push_back(name);
-  for (Verdict& v : check_algorithm_properties(extras, p)) res.verdicts.push_back(std::move(v));
+  for (Verdict& v : check_algorithm_properties(extras, ip, t.algorithm->name, t.variant->name)) res.verdicts.push_back(std::move(v));
   if (res.verdicts.empty()) {
     res.status = Status::skipped;
     res.skip_reason = "none of the selected properties applies";
@@ -193,10 +216,12 @@ Report run_sweep(const SweepRequest& req) {
   struct Job {
     size_t target;
     uint64_t p;
+    uint32_t radix;
   };
   std::vector<Job> jobs;
   for (size_t t = 0; t < req.targets.size(); ++t)
-    for (uint64_t p : req.ps) jobs.push_back({t, p});
+    for (uint64_t p : req.ps)
+      for (uint32_t r : req.targets[t].radices(p)) jobs.push_back({t, p, r});
   auto work = [](uint64_t p) { return static_cast<double>(p) * static_cast<double>(p) + 1000.0; };
   double total = 0;
   for (const Job& j : jobs) total += work(j.p);
@@ -210,7 +235,7 @@ Report run_sweep(const SweepRequest& req) {
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].p > jobs[b].p; });
     tbb::parallel_for(size_t{0}, order.size(), [&](size_t k) {
       const Job& j = jobs[order[k]];
-      slots[order[k]] = check_instance(req.targets[j.target], j.p, req.check);
+      slots[order[k]] = check_instance(req.targets[j.target], j.p, req.check, j.radix);
       progress.add(work(j.p));
     });
   }

@@ -19,7 +19,12 @@ struct SweepTarget {
   const VariantInfo* variant;
   uint32_t n = 0;  // --n (blocks), 0 = the algorithm's default
   Rank root = 0;   // --root
-  InstanceParams params(uint64_t p) const { return {p, root, n}; }
+  uint32_t radix = 0, radix2 = 0, ppn = 0;  // --radix, --radix2, --ppn (0: the default)
+  bool all_radices = false;                 // --radix all: one instance per r = 2..p
+  // The instance for p (and radix r, when all_radices).
+  InstanceParams params(uint64_t p, uint32_t r = 0) const { return {p, root, n, r ? r : radix, radix2, ppn}; }
+  // The radices to instantiate for p: {0} (the target's own) unless all_radices.
+  std::vector<uint32_t> radices(uint64_t p) const;
 };
 
 struct SweepRequest {
@@ -40,10 +45,10 @@ void check_restrictions(const SweepRequest& req);
 
 // An InstanceResult naming (t, p); status skipped with the reason if p is
 // outside t's restriction, holds otherwise (to be filled in).
-InstanceResult instance_header(const SweepTarget& t, uint64_t p);
+InstanceResult instance_header(const SweepTarget& t, uint64_t p, uint32_t radix = 0);
 
 // Checks one instance with the registry's claims and hop function.
-InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o);
+InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o, uint32_t radix = 0);
 
 Report run_sweep(const SweepRequest& req);
 

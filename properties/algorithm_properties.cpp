@@ -15,7 +15,9 @@ bool is_algorithm_property(const std::string& name) {
   return name == prop::traff_conditions || name == prop::traff_bounds;
 }
 
-std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& names, uint64_t p) {
+std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& names, const InstanceParams& ip,
+                                                const std::string& /*algorithm*/, const std::string& /*variant*/) {
+  const uint64_t p = ip.p;
   std::vector<Verdict> out;
   std::optional<traff::Tables> tables;  // shared by the traff-* properties
   double table_seconds = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "properties/verdict.hpp"
+#include "schedules/registry.hpp"
 
 namespace collcheck {
 
@@ -17,7 +18,11 @@ namespace collcheck {
 bool is_algorithm_property(const std::string& name);
 
 // One verdict per name, in the given order. Throws std::invalid_argument for a
-// name that is not implemented here.
-std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& names, uint64_t p);
+// name that is not implemented here. `algorithm` and `variant` are the
+// registry names of the instance: the TRA properties need them to know the
+// radix of a variant that does not take --radix (bruck: 2, spread-out: P) and
+// which TRA2 reading runs (paper-literal); the others ignore them.
+std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& names, const InstanceParams& ip,
+                                                const std::string& algorithm = {}, const std::string& variant = {});
 
 }  // namespace collcheck

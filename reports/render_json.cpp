@@ -49,6 +49,7 @@ json instance_json(const InstanceResult& i) {
               {"variant", i.variant},
               {"collective", i.collective},
               {"p", i.p},
+              {"params", i.params},
               {"status", to_string(effective_status(i))},
               {"skip_reason", i.skip_reason.empty() ? json(nullptr) : json(i.skip_reason)},
               {"seconds", i.seconds},

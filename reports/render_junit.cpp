@@ -25,7 +25,7 @@ std::string class_name(const Group& g) {
 }
 
 void write_testcase(std::ostringstream& o, const Group& g, const InstanceResult& i) {
-  o << "    <testcase" << attr("name", "p=" + std::to_string(i.p)) << attr("classname", class_name(g))
+  o << "    <testcase" << attr("name", "p=" + std::to_string(i.p) + (i.params.empty() ? "" : " " + i.params)) << attr("classname", class_name(g))
     << attr("time", format_seconds(i.seconds));
   const Status s = effective_status(i);
   if (s == Status::holds) {

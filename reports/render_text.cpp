@@ -18,7 +18,7 @@ std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
 void write_verdicts_line(std::ostringstream& o, const InstanceResult& i) {
   const Status s = effective_status(i);
-  o << "    p=" << i.p << ": " << to_string(s);
+  o << "    p=" << i.p << (i.params.empty() ? "" : " " + i.params) << ": " << to_string(s);
   if (s == Status::skipped && !i.skip_reason.empty()) o << " (" << i.skip_reason << ")";
   const char* sep = ": ";
   for (const Verdict& v : merged_verdicts(i)) {

@@ -17,6 +17,7 @@ struct InstanceResult {
   std::string variant;
   std::string collective;  // "allreduce", ...
   uint64_t p = 0;
+  std::string params;             // the instance's other parameters, e.g. "r=5" (InstanceParams::label)
   Status status = Status::holds;  // worst over verdicts
   std::string skip_reason;        // for Status::skipped
   std::vector<Verdict> verdicts;  // in property order

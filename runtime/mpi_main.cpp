@@ -1,26 +1,40 @@
-// collcheck-mpi: runs a registry algorithm's schedule with real MPI
-// point-to-point calls on every rank of MPI_COMM_WORLD and compares the result
-// with the MPI library's own MPI_Allreduce.
+// collcheck-mpi: runs a schedule with real MPI point-to-point calls on every
+// rank of MPI_COMM_WORLD and compares the result with the MPI library's own
+// collective (runtime/mpi_backend.hpp): MPI_Allreduce, MPI_Reduce (to the
+// root), MPI_Bcast (from the root), MPI_Allgatherv, MPI_Reduce_scatter or
+// MPI_Alltoallv, whichever the schedule's collective is.
 //
-//   mpirun -np P collcheck-mpi --algo swing [--variant bandwidth]
+//   mpirun -np P collcheck-mpi --algo NAME [--variant V] [--n N] [--root R]
 //          [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]
+//   mpirun -np P collcheck-mpi --schedule FILE.json [...]   (docs/schedule-format.md)
 //
-// Exit codes (DESIGN.md): 0 every rank matches, 1 a mismatch (or an unmatched
-// schedule, which is not run because it would hang), 2 bad usage, 77 skipped
-// (the variant's restriction excludes this p). Only rank 0 prints.
+// --n and --root are parsed and checked as by `collcheck run`
+// (checker/cli_support.hpp); a root or n the variant does not allow at this p
+// is bad usage.
+//
+// Exit codes (DESIGN.md): 0 every rank matches, 1 a mismatch, a read of
+// undefined data (a send of, or reduce into, a block the rank does not hold)
+// or an unmatched schedule (not run: it would hang), 2 bad usage or bad input,
+// 77 skipped (the variant's restriction excludes this p). Only rank 0 prints.
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <exception>
-#include <stdexcept>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
+#include "checker/cli_support.hpp"
 #include "runtime/mpi_backend.hpp"
+#include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
+#include "schedules/schedule_json.hpp"
 
 namespace po = boost::program_options;
 using namespace collcheck;
@@ -46,17 +60,32 @@ std::string known_variants(const AlgorithmInfo& a) {
   return s;
 }
 
+// A schedule file (docs/schedule-format.md); InputError if unreadable or malformed.
+std::unique_ptr<Schedule> read_schedule_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError("cannot read '" + path + "': not a regular file");
+  if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
+    throw InputError("'" + path + "' is larger than 1 GiB");
+  std::ifstream f(path);
+  if (!f) throw InputError("cannot read '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return std::make_unique<MaterializedView>(schedule_from_json(ss.str()));
+}
+
 int run(int argc, char** argv, int me, int size) {
   po::options_description desc("collcheck-mpi options");
-  std::string algo, variant, dtype_s = "int64", format = "text";
+  std::string algo, variant, schedule_file, dtype_s = "int64", format = "text";
   uint64_t count = 1000, seed = 1;
   desc.add_options()("help,h", "show this help")(
-      "algo", po::value(&algo), "registry algorithm (swing, recursive-doubling, ring, ...)")(
+      "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
+      "schedule", po::value(&schedule_file), "a JSON schedule file instead of --algo (docs/schedule-format.md)")(
       "dtype", po::value(&dtype_s)->default_value("int64"), "int64, float or double")(
-      "count", po::value(&count)->default_value(1000), "elements per rank (>= number of blocks)")(
+      "count", po::value(&count)->default_value(1000), "elements of the vector (>= number of blocks)")(
       "seed", po::value(&seed)->default_value(1), "input seed")(
       "format", po::value(&format)->default_value("text"), "text or json");
+  add_instance_options(desc);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
@@ -66,50 +95,75 @@ int run(int argc, char** argv, int me, int size) {
   }
   if (vm.count("help")) {
     if (me == 0) {
-      std::cout << "usage: mpirun -np P collcheck-mpi --algo NAME [--variant V] [--dtype int64|float|double]"
-                   " [--count N] [--seed S] [--format text|json]\n"
+      std::cout << "usage: mpirun -np P collcheck-mpi (--algo NAME [--variant V] [--n N] [--root R] | --schedule FILE)"
+                   " [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]\n"
                 << desc;
     }
     return kHolds;
   }
-  if (algo.empty()) throw UsageError{"--algo is required (known: " + known_algorithms() + ")"};
-  const AlgorithmInfo* a = find_algorithm(algo);
-  if (!a) throw UsageError{"unknown algorithm '" + algo + "' (known: " + known_algorithms() + ")"};
-  const VariantInfo* v = variant.empty() ? &a->default_variant() : a->find_variant(variant);
-  if (!v)
-    throw UsageError{"unknown variant '" + variant + "' of " + algo + " (known: " + known_variants(*a) + ")"};
-  if (a->collective != Collective::allreduce)
-    throw UsageError{algo + " is a " + std::string(to_string(a->collective)) +
-                     " algorithm; collcheck-mpi runs allreduce schedules only"};
   auto dtype = dtype_from_string(dtype_s);
   if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
 
-  InstanceParams params{static_cast<uint64_t>(size), 0};
-  const std::string name = a->name + "/" + v->name;
-  if (v->violates) {
-    if (auto why = v->violates(params)) {
-      if (me == 0) std::cout << "collcheck-mpi: " << name << " p=" << size << ": skipped: " << *why << "\n";
-      return kSkipped;
+  std::unique_ptr<Schedule> sched;
+  std::string name;
+  const AlgorithmInfo* a = nullptr;
+  const VariantInfo* v = nullptr;
+  if (!schedule_file.empty()) {
+    if (!algo.empty() || !variant.empty() || vm.count("n") || vm.count("root"))
+      throw UsageError{"--schedule takes the collective, p, blocks and root from the file; "
+                       "it does not combine with --algo, --variant, --n or --root"};
+    sched = read_schedule_file(schedule_file);
+    name = schedule_file;
+  } else {
+    if (algo.empty()) throw UsageError{"--algo or --schedule is required (algorithms: " + known_algorithms() + ")"};
+    a = find_algorithm(algo);
+    if (!a) throw UsageError{"unknown algorithm '" + algo + "' (known: " + known_algorithms() + ")"};
+    v = variant.empty() ? &a->default_variant() : a->find_variant(variant);
+    if (!v)
+      throw UsageError{"unknown variant '" + variant + "' of " + algo + " (known: " + known_variants(*a) + ")"};
+    std::vector<SweepTarget> targets{{a, v}};
+    apply_instance_options(vm, targets);  // InputError for --n/--root on an allreduce, or out of range
+    const InstanceParams params = targets.front().params(static_cast<uint64_t>(size));
+    name = a->name + "/" + v->name;
+    if (v->violates) {
+      if (auto why = v->violates(params)) {
+        // A restriction on p alone (it holds without --n/--root) is a skip;
+        // one the user's --n/--root causes is bad usage, as in collcheck run.
+        if (!v->violates(InstanceParams{params.p, 0, 0})) {
+          std::string given;
+          if (vm.count("n")) given += " --n " + vm["n"].as<std::string>();
+          if (vm.count("root")) given += " --root " + vm["root"].as<std::string>();
+          throw UsageError{name + " at p = " + std::to_string(size) + ":" + given + ": " + *why};
+        }
+        if (me == 0) std::cout << "collcheck-mpi: " << name << " p=" << size << ": skipped: " << *why << "\n";
+        return kSkipped;
+      }
     }
+    sched = v->make(params);
   }
-  auto sched = v->make(params);
+  const CollectiveSpec& spec = sched->spec();
+  const bool rooted = spec.kind == Collective::broadcast || spec.kind == Collective::reduce;
+  const std::string ref = reference_collective(spec.kind);
   if (count < sched->num_blocks())
     throw UsageError{"--count " + std::to_string(count) + " is smaller than the " +
-                     std::to_string(sched->num_blocks()) + " blocks of " + name + " at p = " +
-                     std::to_string(size)};
+                     std::to_string(sched->num_blocks()) + " blocks of " + name + " at p = " + std::to_string(size)};
 
   MpiOptions opts{*dtype, count, seed};
-  MpiResult res = run_allreduce_schedule(*sched, opts, MPI_COMM_WORLD);
+  MpiResult res = run_schedule(*sched, opts, MPI_COMM_WORLD);
 
   if (me == 0) {
     if (format == "json") {
       nlohmann::json j{{"tool", "collcheck-mpi"},
-                       {"algorithm", a->name},
-                       {"variant", v->name},
-                       {"collective", to_string(a->collective)},
-                       {"expected_to_hold", v->expected_to_hold},
+                       {"algorithm", a ? nlohmann::json(a->name) : nlohmann::json(nullptr)},
+                       {"variant", v ? nlohmann::json(v->name) : nlohmann::json(nullptr)},
+                       {"schedule_file", a ? nlohmann::json(nullptr) : nlohmann::json(schedule_file)},
+                       {"collective", to_string(spec.kind)},
+                       {"reference", ref},
+                       {"expected_to_hold", v ? nlohmann::json(v->expected_to_hold) : nlohmann::json(nullptr)},
                        {"p", size},
+                       {"nblocks", sched->num_blocks()},
+                       {"root", rooted ? nlohmann::json(spec.root) : nlohmann::json(nullptr)},
                        {"dtype", to_string(*dtype)},
                        {"count", count},
                        {"seed", seed},
@@ -124,23 +178,34 @@ int run(int argc, char** argv, int me, int size) {
         j["mismatch"] = {{"rank", res.mismatch->rank},         {"block", res.mismatch->block},
                          {"index", res.mismatch->index},       {"expected", res.mismatch->expected},
                          {"actual", res.mismatch->actual}};
+      j["undefined_read"] = nullptr;
+      if (res.undefined_read)
+        j["undefined_read"] = {{"rank", res.undefined_read->rank},
+                               {"step", res.undefined_read->step},
+                               {"block", res.undefined_read->block},
+                               {"peer", res.undefined_read->peer},
+                               {"action", res.undefined_read->reduce ? "reduce" : "send"},
+                               {"message", to_string(*res.undefined_read)}};
       if (!res.problem.empty()) j["problem"] = res.problem;
       std::cout << j.dump() << "\n";
     } else {
       std::ostringstream os;
-      os << "collcheck-mpi: " << name << " p=" << size << " " << to_string(*dtype) << " count=" << count
+      os << "collcheck-mpi: " << name << " (" << to_string(spec.kind);
+      if (rooted) os << ", root " << spec.root;
+      os << ") p=" << size << " nblocks=" << sched->num_blocks() << " " << to_string(*dtype) << " count=" << count
          << " steps=" << res.steps << " messages=" << res.messages << " bytes=" << res.bytes;
-      char t[64];
-      std::snprintf(t, sizeof t, " time=%.6fs (MPI_Allreduce %.6fs)", res.seconds, res.reference_seconds);
+      char t[96];
+      std::snprintf(t, sizeof t, " time=%.6fs (%s %.6fs)", res.seconds, ref.c_str(), res.reference_seconds);
       os << t << ": " << to_string(res.status);
       if (!res.problem.empty())
         os << ": " << res.problem;
       else if (res.mismatch)
         os << ": rank " << res.mismatch->rank << " block " << res.mismatch->block << " index "
-           << res.mismatch->index << ": expected " << res.mismatch->expected << " (MPI_Allreduce), got "
+           << res.mismatch->index << ": expected " << res.mismatch->expected << " (" << ref << "), got "
            << res.mismatch->actual;
       else
-        os << ": all " << size << " ranks match MPI_Allreduce";
+        os << ": all " << size << " ranks match " << ref;
+      if (res.undefined_read) os << (res.mismatch ? "; " : ", but ") << to_string(*res.undefined_read);
       std::cout << os.str() << "\n";
     }
   }
@@ -161,8 +226,13 @@ int main(int argc, char** argv) {
     // Every rank parses the same arguments, so every rank gets here together.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what << "\n";
     code = kUsage;
+  } catch (const InputError& e) {
+    // --n/--root out of range or not applicable, a malformed schedule file:
+    // every rank reads the same input, so all ranks agree.
+    if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
+    code = kUsage;
   } catch (const std::invalid_argument& e) {
-    // run_allreduce_schedule's input checks: deterministic, so all ranks agree.
+    // run_schedule's input checks: deterministic, so all ranks agree.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
   } catch (const std::exception& e) {

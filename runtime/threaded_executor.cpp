@@ -171,7 +171,9 @@ class Engine {
  private:
   // ---- Buffers -------------------------------------------------------------
 
-  bool contributes(Rank r, Block b) const { return spec_.initial_contributor(r, b).has_value(); }
+  // Whose input (r, b) holds at the start (CollectiveSpec::initial_contributor);
+  // nullopt: the block is undefined (poison, state empty) until received.
+  std::optional<Rank> contributor(Rank r, Block b) const { return spec_.initial_contributor(r, b); }
   uint64_t index(Block b, uint32_t i) const { return uint64_t{b} * E_ + i; }
 
   void init_buffers() {
@@ -184,9 +186,10 @@ class Engine {
       std::vector<Elem>& dst = opts_.in_place ? d.out : d.in;
       if (!opts_.in_place) d.in.assign(n, Op::poison());
       for (Block b = 0; b < nb_; ++b) {
-        if (!contributes(r, b)) continue;
-        for (uint32_t i = 0; i < E_; ++i) dst[size_t{b} * E_ + i] = Op::input(opts_.seed, r, index(b, i));
-        if (opts_.in_place) d.meta[b] = Meta{State::value, r, r};
+        const std::optional<Rank> c = contributor(r, b);
+        if (!c) continue;
+        for (uint32_t i = 0; i < E_; ++i) dst[size_t{b} * E_ + i] = Op::input(opts_.seed, *c, index(b, i));
+        if (opts_.in_place) d.meta[b] = Meta{State::value, *c, *c};
       }
     }
   }
@@ -195,8 +198,9 @@ class Engine {
   // from the input buffer.
   std::pair<const Elem*, Meta> read(Rank r, Block b) const {
     const RankData& d = data_[r];
-    if (!d.written[b] && contributes(r, b))
-      return {&d.in[size_t{b} * E_], Meta{State::value, r, r}};
+    if (!d.written[b]) {
+      if (const std::optional<Rank> c = contributor(r, b)) return {&d.in[size_t{b} * E_], Meta{State::value, *c, *c}};
+    }
     return {&d.out[size_t{b} * E_], d.meta[b]};
   }
 
@@ -421,6 +425,17 @@ class Engine {
       if (!st.copied) {
         auto [v, m] = read(r, b);
         base = Frag{v, m, r};
+        // Reducing into a block the rank does not hold combines with an
+        // undefined buffer (an MPI run would add garbage): report it, and the
+        // result is garbage.
+        if (m.st == State::empty && !st.reduces.empty()) {
+          const Rank from = st.reduces.front().src;
+          std::string msg = "rank " + std::to_string(r) + " reduces block " + std::to_string(b) + " from rank " +
+                            std::to_string(from) + " at step " + std::to_string(s) +
+                            " into its own copy, but it does not hold the block (undefined buffer)";
+          fail(r, {0, r, s, b, from, "data for block " + std::to_string(b), "nothing", msg});
+          base.m = Meta{State::garbage, 0, -1, static_cast<int32_t>(r), event(r, msg)};
+        }
       }
       if (st.reduces.empty()) {
         std::copy(base.v, base.v + E_, acc.begin());
@@ -571,8 +586,10 @@ class Engine {
     std::vector<std::pair<int64_t, int64_t>> span(nb_, {0, -1});
     std::vector<std::vector<Rank>> contributors(nb_);
     for (Block b = 0; b < nb_; ++b) {
-      for (Rank q = 0; q < p_; ++q) {
-        if (!contributes(q, b)) continue;
+      for (Rank r = 0; r < p_; ++r) {
+        const std::optional<Rank> c = contributor(r, b);
+        if (!c) continue;
+        const Rank q = *c;
         contributors[b].push_back(q);
         if (full[b].empty()) {
           full[b].resize(E_);

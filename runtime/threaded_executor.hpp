@@ -1,6 +1,14 @@
 #pragma once
-// Threaded executor: runs a schedule with real data, one std::thread per rank,
-// in shared memory, and checks every rank's result (DESIGN.md "Runtime").
+// Threaded executor: runs a schedule of any collective (allreduce, reduce,
+// broadcast, allgather, reduce-scatter, alltoall) with real data, one
+// std::thread per rank, in shared memory, and checks every rank's result
+// (DESIGN.md "Runtime").
+//
+// Data model (shared with the MPI backend, runtime/mpi_backend.hpp): rank r
+// holds block b at the start iff CollectiveSpec::initial_contributor(r, b)
+// names a rank c, with the inputs of c (runtime/inputs.hpp) at the block's
+// global element indices; every other block is undefined: filled with poison
+// and tracked as `empty`, so sending or reducing it is reported, not summed.
 //
 // Vocabulary (see also runtime/inputs.hpp)
 //   mailbox  : per rank, a mutex + condition variable guarding the messages
@@ -40,7 +48,9 @@
 // -> the reduction of every contributor's input in rank order; single_origin
 // -> the origin's input block; none -> ignored. Also reported: transfers whose
 // peer or blocks are out of range, messages whose blocks or combine mode differ
-// from the receiver's recv, messages never received, order violations.
+// from the receiver's recv, messages never received, order violations, blocks
+// sent before the sender holds them and reduces into a block the receiver
+// does not hold (both read undefined data).
 #include <chrono>
 #include <cstdint>
 #include <string>

@@ -1,5 +1,7 @@
 #include "schedules/registry.hpp"
 
+#include <algorithm>
+
 #include "schedules/fold.hpp"
 #include "schedules/recursive_doubling.hpp"
 #include "schedules/ring_allreduce.hpp"
@@ -9,7 +11,10 @@
 #include "schedules/swing_math.hpp"
 #include "schedules/swing_odd_extra_node.hpp"
 #include "schedules/traff_allgather.hpp"
+#include "schedules/traff_allreduce.hpp"
 #include "schedules/traff_broadcast.hpp"
+#include "schedules/traff_reduce.hpp"
+#include "schedules/traff_reduce_scatter.hpp"
 
 namespace collcheck {
 namespace {
@@ -234,6 +239,7 @@ VariantInfo traff_broadcast() {
   v.reference = "Träff, round-optimal n-block broadcast schedules, Algorithms 1-6, Sec. 2";
   v.restriction = "0 <= root < p";
   v.extra_properties = {"traff-conditions", "traff-bounds"};
+  v.options = {"n", "root"};
   v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
     if (i.root >= i.p) return "root must be in 0..p-1";
     return std::nullopt;
@@ -260,6 +266,7 @@ VariantInfo traff_allgather() {
   v.reference = "Träff, round-optimal n-block broadcast schedules, Appendix A, Algorithm 7 (with Algorithms 1-5)";
   v.restriction = "no root (root must be 0)";
   v.extra_properties = {"traff-conditions", "traff-bounds"};
+  v.options = {"n"};
   v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
     if (i.root != 0) return "root does not apply to an allgather (every rank is a root)";
     return std::nullopt;
@@ -280,6 +287,96 @@ VariantInfo traff_allgather() {
   return v;
 }
 
+// Observation 1.3: Algorithm 1 reversed. `dedup` keeps only each rank's first
+// broadcast receipt of a block (default) or reverses every transfer (literal).
+VariantInfo traff_reduce(const std::string& name, TraffReduce::Dedup dedup) {
+  VariantInfo v;
+  v.name = name;
+  if (dedup == TraffReduce::Dedup::first_receipt) {
+    v.summary = "Observation 1.3: Algorithm 1 reversed (default n = 8), keeping each rank's first broadcast receipt "
+                "of a block (a capped repeat of block n-1 is dropped; none occurs, see traff_reduce.hpp)";
+  } else {
+    v.summary = "Observation 1.3 read literally: every transfer of Algorithm 1 reversed, capped repeats included "
+                "(identical to `reduce`: Algorithm 1 never repeats a block, Theorem 1)";
+  }
+  v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.3 (Algorithm 1 reversed)";
+  v.restriction = "0 <= root < p";
+  v.extra_properties = {"traff-conditions", "traff-bounds"};
+  v.options = {"n", "root"};
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (i.root >= i.p) return "root must be in 0..p-1";
+    return std::nullopt;
+  };
+  v.make = [dedup](const InstanceParams& i) {
+    return std::make_unique<TraffReduce>(i.p, i.n ? i.n : kTraffDefaultBlocks, i.root, dedup);
+  };
+  v.claim = [](const InstanceParams& i) {
+    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    const int q = ceil_log2(i.p);
+    return Claim{static_cast<int>(n) - 1 + q, n, "n-1+ceil(log2 p)",
+                 "n blocks (every non-root rank sends each partial block once; the root sends nothing)",
+                 "Träff Obs. 1.3: reversing Algorithm 1 gives n-1+q rounds; \"Each non-root process will send "
+                 "each partial result block exactly once\""};
+  };
+  return v;
+}
+
+VariantInfo traff_reduce_scatter() {
+  VariantInfo v;
+  v.name = "reduce-scatter";
+  v.summary = "Observation 1.4: Algorithm 7 reversed (default n = 8 blocks per rank), the p reductions of "
+              "Observation 1.3 in one message per round, first-receipt de-duplication per root";
+  v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.4, Appendix A (Algorithm 7)";
+  v.restriction = "no root (root must be 0)";
+  v.extra_properties = {"traff-conditions", "traff-bounds"};
+  v.options = {"n"};
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (i.root != 0) return "root does not apply to a reduce-scatter (every rank is a root)";
+    return std::nullopt;
+  };
+  v.make = [](const InstanceParams& i) {
+    return std::make_unique<TraffReduceScatter>(i.p, i.n ? i.n : kTraffDefaultBlocks);
+  };
+  v.claim = [](const InstanceParams& i) {
+    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    const int q = ceil_log2(i.p);
+    return Claim{static_cast<int>(n) - 1 + q, n * (i.p - 1), "n-1+ceil(log2 p)",
+                 "n(p-1) of the n*p blocks (every rank sends exactly this many)",
+                 "Träff Obs. 1.4: round-optimal; \"Each partial result block for all processes is sent and received "
+                 "once for a total volume of p-1 blocks\" (n = 1); n(p-1) for n blocks derived by collcheck"};
+  };
+  return v;
+}
+
+VariantInfo traff_allreduce() {
+  VariantInfo v;
+  v.name = "allreduce";
+  v.summary = "Observation 1.4's reduce-scatter followed by Algorithm 7's allgather (default n = 8 blocks per rank)";
+  v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.4, Appendix A (Algorithm 7)";
+  v.restriction = "no root (root must be 0)";
+  v.extra_properties = {"traff-conditions", "traff-bounds"};
+  v.options = {"n"};
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (i.root != 0) return "root does not apply to an allreduce";
+    return std::nullopt;
+  };
+  v.make = [](const InstanceParams& i) {
+    return std::make_unique<TraffAllreduce>(i.p, i.n ? i.n : kTraffDefaultBlocks);
+  };
+  v.claim = [](const InstanceParams& i) {
+    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    const int q = ceil_log2(i.p);
+    return Claim{2 * (static_cast<int>(n) - 1 + q), 2 * n * (i.p - 1), "2(n-1+ceil(log2 p))",
+                 "2n(p-1) of the n*p blocks (n(p-1) per phase, every rank)",
+                 "derived by collcheck: Obs. 1.4's reduce-scatter (n-1+q rounds, n(p-1) blocks) followed by "
+                 "Algorithm 7 (the same); the paper gives no allreduce schedule of its own"};
+  };
+  return v;
+}
+
 std::vector<AlgorithmInfo> build() {
   std::vector<AlgorithmInfo> r;
   r.push_back({"swing", Collective::allreduce, "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)",
@@ -296,14 +393,45 @@ std::vector<AlgorithmInfo> build() {
                {recdoub_latency(), recdoub_bandwidth()}});
   r.push_back({"ring", Collective::allreduce, "ring allreduce", {ring_bandwidth()}});
   r.push_back({"traff", Collective::broadcast,
-               "Träff's round-optimal circulant-graph schedules (more collectives to come)", {traff_broadcast()}});
+               "Träff's round-optimal circulant-graph broadcast (Algorithm 1); the other Träff collectives are "
+               "traff-allgather, traff-reduce, traff-reduce-scatter and traff-allreduce",
+               {traff_broadcast()}});
   // The registry's collective is per algorithm, so Algorithm 7 is its own entry.
   r.push_back({"traff-allgather", Collective::allgather,
                "Träff's round-optimal circulant-graph all-broadcast (allgather, Algorithm 7)", {traff_allgather()}});
+  r.push_back({"traff-reduce", Collective::reduce,
+               "Träff's round-optimal circulant-graph reduction to a root (Observation 1.3: Algorithm 1 reversed)",
+               {traff_reduce("reduce", TraffReduce::Dedup::first_receipt),
+                traff_reduce("paper-reversed", TraffReduce::Dedup::none)}});
+  r.push_back({"traff-reduce-scatter", Collective::reduce_scatter,
+               "Träff's round-optimal circulant-graph reduce-scatter (Observation 1.4: Algorithm 7 reversed)",
+               {traff_reduce_scatter()}});
+  r.push_back({"traff-allreduce", Collective::allreduce,
+               "Träff's circulant-graph allreduce: Observation 1.4's reduce-scatter, then Algorithm 7",
+               {traff_allreduce()}});
   return r;
 }
 
 }  // namespace
+
+std::string InstanceParams::label() const {
+  std::string out;
+  auto add = [&](const char* name, uint64_t v) {
+    if (v) out += (out.empty() ? "" : " ") + std::string(name) + "=" + std::to_string(v);
+  };
+  add("n", n);
+  add("root", root);
+  add("r", radix);
+  add("r2", radix2);
+  add("Q", ppn);
+  return out;
+}
+
+bool VariantInfo::takes(const std::string& option) const {
+  for (const auto& o : options)
+    if (o == option) return true;
+  return false;
+}
 
 const VariantInfo* AlgorithmInfo::find_variant(const std::string& v) const {
   for (const auto& x : variants)

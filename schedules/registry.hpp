@@ -15,8 +15,14 @@ namespace collcheck {
 
 struct InstanceParams {
   uint64_t p = 1;
-  Rank root = 0;   // broadcast / reduce root
-  uint32_t n = 0;  // blocks, for algorithms that take it (0: the algorithm's default)
+  Rank root = 0;        // broadcast / reduce root
+  uint32_t n = 0;       // blocks, for algorithms that take it (0: the algorithm's default)
+  uint32_t radix = 0;   // radix r (TRA; TRA2's intra-node r1), 0: the algorithm's default
+  uint32_t radix2 = 0;  // TRA2's inter-node radix r2, 0: the algorithm's default
+  uint32_t ppn = 0;     // processes per node Q (TRA2), 0: the algorithm's default
+  // The parameters besides p that were set, e.g. "r=5" or "n=3 root=2"; empty
+  // if none (reports print it next to p).
+  std::string label() const;
 };
 
 // What the paper (or, for corrections, collcheck) claims about an instance.
@@ -50,6 +56,10 @@ struct VariantInfo {
   // verify runs on every instance besides the generic ones, e.g. Träff's
   // "traff-conditions" and "traff-bounds" on the circulant tables of p.
   std::vector<std::string> extra_properties;
+  // The instance options (CLI --n, --root, --radix, --radix2, --ppn) this
+  // variant takes; giving any other is bad input, never silently ignored.
+  std::vector<std::string> options;
+  bool takes(const std::string& option) const;
 };
 
 struct AlgorithmInfo {

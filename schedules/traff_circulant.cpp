@@ -37,7 +37,7 @@ struct RecvState {
 
 // Algorithm 4, ALLBLOCKS(r, r', s, e, k, recvblock[q]); r is p + (the rank).
 // The bounds r - skip[k] and r - skip[k+1] change only with k, so they are
-// kept in lo_k / lo_k1 (a measured 1.4x on the whole computation) instead of
+// kept in lo_k / lo_k1 (measured: 1.15x on the whole computation) instead of
 // being re-read in every iteration as printed; x = r' + skip[e].
 int allblocks(RecvState& st, int64_t r, int64_t rp, int64_t s, int e, int k) {
   int64_t lo_k = r - st.sk(k), lo_k1 = r - st.sk(k + 1);

@@ -83,7 +83,9 @@ TEST(Formats, JunitFileIsWritten) {
   EXPECT_EQ(xml.rfind("<?xml", 0), 0u) << xml.substr(0, 80);
   size_t cases = 0;
   for (size_t pos = 0; (pos = xml.find("<testcase ", pos)) != std::string::npos; ++pos) ++cases;
-  EXPECT_EQ(cases, 5u * 16u);  // swing, recursive-doubling, ring, traff, traff-allgather: default variants
+  // swing, recursive-doubling, ring, traff, traff-allgather, traff-reduce,
+  // traff-reduce-scatter, traff-allreduce: default variants
+  EXPECT_EQ(cases, 8u * 16u);
 }
 
 // Removes every "seconds" field (wall time) from a JSON report.

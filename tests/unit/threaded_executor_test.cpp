@@ -1,7 +1,12 @@
 // Threaded executor (runtime/threaded_executor.hpp): real threads, real data.
 //
-//  * every registry variant that is expected to hold computes the right
-//    allreduce for p = 1..12, int64/float/double, in-place and out-of-place;
+//  * every registry variant that is expected to hold computes its collective
+//    (allreduce, broadcast, allgather, ...) for p = 1..12, int64/float/double,
+//    in-place and out-of-place, and, where it takes them, for other block
+//    counts n and non-zero roots;
+//  * the schedule files the MPI tests run (tests/mpi/schedules/: reduce,
+//    reduce-scatter and alltoall, which no registry algorithm covers, plus
+//    wrong schedules of several kinds) get the same verdict here as under MPI;
 //  * hand-mutated schedules (dropped, duplicated, unmatched transfers) are
 //    reported at the right rank and block, and deadlocks are found without
 //    hanging;
@@ -12,7 +17,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -22,6 +29,7 @@
 #include "schedules/recursive_doubling.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/ring_allreduce.hpp"
+#include "schedules/schedule_json.hpp"
 #include "schedules/swing_latency.hpp"
 
 namespace collcheck::runtime {
@@ -75,26 +83,52 @@ std::vector<VariantCase> holding_variants() {
 
 class RegistryVariant : public ::testing::TestWithParam<VariantCase> {};
 
+// The (rank, block) pairs the collective constrains: the executor checks these.
+uint64_t required_pairs(const CollectiveSpec& spec) {
+  uint64_t n = 0;
+  for (Rank r = 0; r < spec.p; ++r)
+    for (Block b = 0; b < spec.nblocks; ++b) n += spec.required(r, b).kind != Requirement::Kind::none;
+  return n;
+}
+
+// The instances of a variant at p: the defaults (n = 0, root = 0) and, for
+// collectives that take them, n = 1 and 3 and the roots p/2 and p-1.
+std::vector<InstanceParams> instances(const AlgorithmInfo& a, uint64_t p) {
+  std::vector<InstanceParams> out{{p, 0, 0}};
+  if (a.collective == Collective::allreduce) return out;
+  for (uint32_t n : {1u, 3u}) out.push_back({p, 0, n});
+  if (a.collective == Collective::broadcast || a.collective == Collective::reduce)
+    for (Rank root : {static_cast<Rank>(p / 2), static_cast<Rank>(p - 1)})
+      if (root != 0) out.push_back({p, root, root % 2 ? 3u : 0u});
+  return out;
+}
+
 TEST_P(RegistryVariant, CorrectForP1To12AllDtypesBothPlacements) {
   const auto& c = GetParam();
-  const VariantInfo* v = find_algorithm(c.algo)->find_variant(c.variant);
+  const AlgorithmInfo* a = find_algorithm(c.algo);
+  const VariantInfo* v = a->find_variant(c.variant);
   int runs = 0;
   for (uint64_t p = 1; p <= 12; ++p) {
-    InstanceParams ip{p, 0};
-    if (v->violates && v->violates(ip)) continue;
-    auto sched = v->make(ip);
-    for (DType d : {DType::int64, DType::float32, DType::float64})
-      for (bool in_place : {true, false}) {
-        ExecOptions o;
-        o.dtype = d;
-        o.in_place = in_place;
-        o.seed = 1000 + p;
-        ExecResult r = execute_threads(*sched, o);
-        EXPECT_EQ(r.verdict.status, Status::holds) << c.algo << "/" << c.variant << " p=" << p << ": " << describe(r);
-        EXPECT_FALSE(r.deadlock);
-        EXPECT_EQ(r.verdict.checks, p * sched->num_blocks());
-        ++runs;
-      }
+    for (const InstanceParams& ip : instances(*a, p)) {
+      if (v->violates && v->violates(ip)) continue;
+      auto sched = v->make(ip);
+      const bool defaults = ip.n == 0 && ip.root == 0;
+      for (DType d : {DType::int64, DType::float32, DType::float64})
+        for (bool in_place : {true, false}) {
+          // Other n and roots: one dtype per placement is enough.
+          if (!defaults && (d == DType::float32 || (d == DType::int64) != in_place)) continue;
+          ExecOptions o;
+          o.dtype = d;
+          o.in_place = in_place;
+          o.seed = 1000 + p;
+          ExecResult r = execute_threads(*sched, o);
+          EXPECT_EQ(r.verdict.status, Status::holds) << c.algo << "/" << c.variant << " p=" << p << " n=" << ip.n
+                                                     << " root=" << ip.root << ": " << describe(r);
+          EXPECT_FALSE(r.deadlock);
+          EXPECT_EQ(r.verdict.checks, required_pairs(sched->spec()));
+          ++runs;
+        }
+    }
   }
   EXPECT_GT(runs, 0);
 }
@@ -480,6 +514,85 @@ TEST(ThreadedExecutor, PaperVariantsFailAtTheirMinimalP) {
     }
   }
 }
+
+// ---- The MPI tests' schedule files (tests/mpi/schedules/) ---------------------
+
+// Same files, same verdicts as under collcheck-mpi (tests/mpi/CMakeLists.txt).
+struct FileCase {
+  std::string file;
+  Collective kind;
+  bool holds;
+  Rank rank = 0;                 // the counterexample's rank, for a violation
+  std::optional<Block> block;    // and block, when it names one
+  std::string message_part = "";  // a phrase the counterexample's message contains
+};
+
+void PrintTo(const FileCase& c, std::ostream* os) { *os << c.file; }
+
+MaterializedSchedule read_schedule_file(const std::string& name) {
+  std::ifstream f(std::string(COLLCHECK_SOURCE_DIR) + "/tests/mpi/schedules/" + name);
+  EXPECT_TRUE(f.good()) << name;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return schedule_from_json(ss.str());
+}
+
+class ScheduleFile : public ::testing::TestWithParam<FileCase> {};
+
+TEST_P(ScheduleFile, SameVerdictAsUnderMpi) {
+  const FileCase& c = GetParam();
+  MaterializedView view(read_schedule_file(c.file));
+  ASSERT_EQ(view.spec().kind, c.kind);
+  for (DType d : {DType::int64, DType::float64})
+    for (bool in_place : {true, false}) {
+      ExecOptions o;
+      o.dtype = d;
+      o.in_place = in_place;
+      o.deadlock_timeout = 5s;
+      ExecResult r = execute_threads(view, o);
+      EXPECT_FALSE(r.deadlock) << describe(r);
+      if (c.holds) {
+        EXPECT_EQ(r.verdict.status, Status::holds) << describe(r);
+        EXPECT_EQ(r.verdict.checks, required_pairs(view.spec()));
+        continue;
+      }
+      ASSERT_EQ(r.verdict.status, Status::violated) << describe(r);
+      EXPECT_EQ(cx(r).rank, c.rank) << describe(r);
+      EXPECT_EQ(cx(r).block, c.block) << describe(r);
+      EXPECT_NE(cx(r).message.find(c.message_part), std::string::npos) << describe(r);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Mpi, ScheduleFile,
+    ::testing::Values(
+        FileCase{"reduce-binomial-p5-root2.json", Collective::reduce, true, 0, std::nullopt, ""},
+        FileCase{"reduce-scatter-ring-p3.json", Collective::reduce_scatter, true, 0, std::nullopt, ""},
+        FileCase{"alltoall-pairwise-p5.json", Collective::alltoall, true, 0, std::nullopt, ""},
+        // The root's last receive is a copy: it loses its own and two other
+        // ranks' contributions.
+        FileCase{"reduce-root-copies-p5-root2.json", Collective::reduce, false, 2, 0, "rank 2 block 0 element 0"},
+        // Rank 0 sends rank 1's block to rank 2 and vice versa: rank 1 never
+        // receives block 1 = (0, 1).
+        FileCase{"alltoall-swapped-destinations-p3.json", Collective::alltoall, false, 1, 1,
+                 "rank 1 block 1 never received rank 0's input"},
+        // Rank 1 forwards the root's block in the step it receives it, so it
+        // sends data it does not hold yet.
+        FileCase{"broadcast-forwards-too-early-p3.json", Collective::broadcast, false, 1, 0,
+                 "before it holds any data"},
+        // Rank 0 sends block 2 = (1, 0) before receiving it; it lands at
+        // rank 1, where nothing is compared, so only the send is wrong.
+        FileCase{"alltoall-sends-undefined-p2.json", Collective::alltoall, false, 0, 2,
+                 "before it holds any data"},
+        // Rank 1 reduces rank 0's block into its own copy of block 0, which
+        // it never held.
+        FileCase{"allgather-reduces-into-undefined-p2.json", Collective::allgather, false, 1, 0,
+                 "does not hold the block (undefined buffer)"}),
+    [](const ::testing::TestParamInfo<FileCase>& info) {
+      std::string n = info.param.file.substr(0, info.param.file.find('.'));
+      std::replace(n.begin(), n.end(), '-', '_');
+      return n;
+    });
 
 }  // namespace
 }  // namespace collcheck::runtime
