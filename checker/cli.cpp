@@ -10,6 +10,7 @@
 #include <memory>
 #include <sstream>
 
+#include "checker/analyze.hpp"
 #include "checker/cli_support.hpp"
 #include "checker/dump.hpp"
 #include "checker/p_range.hpp"
@@ -37,6 +38,7 @@ const char* kUsage =
     "                               (--schedule-format traff-table: Träff's tables)\n"
     "  run --algo A --p N           execute on threads with real data and compare\n"
     "  prove --algo swing --p N     Z3 proofs for all ranks at once\n"
+    "  analyze --algo tra --p N     TRA's K, D and cost for every radix, the optimum and sqrt(p)\n"
     "  --version\n"
     "run 'collcheck <command> --help' for a command's options.\n";
 
@@ -374,11 +376,12 @@ int cli_main(int argc, char** argv) {
     if (cmd == "check-file") return cmd_check_file(args, cmdline);
     if (cmd == "run") return cmd_run(args, cmdline);
     if (cmd == "prove") return cmd_prove(args, cmdline);
+    if (cmd == "analyze") return cmd_analyze(args, cmdline);
     if (cmd.empty()) {
       std::cerr << kUsage;
       return 2;
     }
-    throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove)");
+    throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove, analyze)");
   } catch (const InputError& e) {
     std::cerr << "collcheck: error: " << e.what() << "\n";
     return 2;

@@ -4,7 +4,9 @@
 #include <optional>
 #include <stdexcept>
 
+#include "properties/alltoall_delivery.hpp"
 #include "properties/catalog.hpp"
+#include "properties/tra_formulas.hpp"
 #include "properties/traff_bounds.hpp"
 #include "properties/traff_conditions.hpp"
 #include "properties/traff_tables.hpp"
@@ -12,11 +14,12 @@
 namespace collcheck {
 
 bool is_algorithm_property(const std::string& name) {
-  return name == prop::traff_conditions || name == prop::traff_bounds;
+  return name == prop::traff_conditions || name == prop::traff_bounds || name == prop::alltoall_delivery ||
+         name == prop::tra_formulas;
 }
 
 std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& names, const InstanceParams& ip,
-                                                const std::string& /*algorithm*/, const std::string& /*variant*/) {
+                                                const std::string& algorithm, const std::string& variant) {
   const uint64_t p = ip.p;
   std::vector<Verdict> out;
   std::optional<traff::Tables> tables;  // shared by the traff-* properties
@@ -29,8 +32,26 @@ std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& 
     }
     return *tables;
   };
+  // One TRA simulation per call, shared by alltoall-delivery and tra-formulas;
+  // it moves data only if alltoall-delivery is asked for (else it counts).
+  std::optional<a2a::Simulation> sim;
+  auto tra_sim = [&]() -> const a2a::Simulation& {
+    if (!sim) {
+      std::string why;
+      const auto in = a2a::resolve(algorithm, variant, ip, &why);
+      if (!in) throw std::invalid_argument("TRA properties on " + algorithm + "/" + variant + ": " + why);
+      bool delivery = false;
+      for (const std::string& n : names) delivery = delivery || n == prop::alltoall_delivery;
+      sim = a2a::simulate(*in, delivery);
+    }
+    return *sim;
+  };
   for (const std::string& name : names) {
-    if (name == prop::traff_conditions) {
+    if (name == prop::alltoall_delivery) {
+      out.push_back(tra_sim().delivery);
+    } else if (name == prop::tra_formulas) {
+      out.push_back(tra_formulas(tra_sim()));
+    } else if (name == prop::traff_conditions) {
       out.push_back(traff_conditions(traff_tables()));
     } else if (name == prop::traff_bounds) {
       out.push_back(traff_bounds(traff_tables()));

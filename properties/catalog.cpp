@@ -13,6 +13,8 @@ const std::vector<PropertyInfo>& property_catalog() {
       {prop::swing_hops, "Swing: at step s every rank talks to a peer at ring distance delta(s) (Sec. 3.1.1)", false},
       {prop::traff_conditions, "Träff: the four correctness conditions of Sec. 2 on every rank's receive/send tables (Algorithms 2-6; check-file --schedule-format traff-table for tables from a file)", false},
       {prop::traff_bounds, "Träff: at most q-1 recursive ALLBLOCKS calls per rank (Lemma 5) and at most 4 send-schedule violations (Theorem 3), with their distributions", false},
+      {prop::alltoall_delivery, "TRA/TRA2: a buffer simulation of the paper's three phases on every rank, with tokens naming source rank and block index, delivers block i of rank j as block j of rank i, every token exactly once; K and D counted per round", false},
+      {prop::tra_formulas, "TRA/TRA2: the paper's Propositions 1-4 (K, D, Prop. 4's h per round) and Sec. IV's K1, K2 as printed equal the simulation's counts (K1, K2 judged with Q and N; the printed P reading is reported as a stat)", false},
   };
   return c;
 }

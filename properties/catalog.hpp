@@ -23,6 +23,8 @@ inline constexpr const char* cost = "cost";
 inline constexpr const char* swing_hops = "swing-hop-distance";
 inline constexpr const char* traff_conditions = "traff-conditions";
 inline constexpr const char* traff_bounds = "traff-bounds";
+inline constexpr const char* alltoall_delivery = "alltoall-delivery";
+inline constexpr const char* tra_formulas = "tra-formulas";
 }  // namespace prop
 
 const std::vector<PropertyInfo>& property_catalog();

@@ -48,10 +48,12 @@
 // Measured   : by Theorem 1 (correctness condition 3) the uncapped blocks a
 //              rank receives are all distinct and exactly one of them, b_r +
 //              n - 1, is >= n-1; so a rank receives block n-1 once and the
-//              de-duplication never drops anything: `collcheck verify --algo
-//              traff-reduce --variant all` finds both variants identical and
-//              correct (p = 1..1024, several n; tests/unit/traff_reduce_test).
-//              The filter stays as a guard for schedules that break condition 3.
+//              de-duplication never drops anything. Both variants hold under
+//              `collcheck verify --algo traff-reduce --variant all --p 1..1024`
+//              (n = 1, 2, 3, 8) and are the same schedule
+//              (tests/unit/traff_reduce_test.cpp, which also counts the capped
+//              receipts with capped_receipts below). The filter stays as a
+//              guard for schedules that break condition 3.
 // Volume     : every non-root rank sends each of its n partial blocks exactly
 //              once (n blocks); the root sends nothing and receives one block
 //              in every step. At most one send and one receive per rank and step.

@@ -429,5 +429,29 @@ TEST(RefutedVariants, PaperLatencyAtP6DoubleCounts) {
       << "both modes judge the same final values";
 }
 
+// TRA2's printed rules (paper-literal) and printed K1/K2 (paper-formulas), at
+// the registry's default Q, r1, r2: both hold below their minimal p and fail
+// there, paper-literal on the postcondition only (P = 3: three nodes of one
+// process, the printed inter-node shift and sign), paper-formulas on cost
+// only (P = 4 = 2 x 2: printed K1 + K2 = 6, measured 2). tra2_test pins every
+// (P, Q, r1, r2) with P <= 36.
+TEST(RefutedVariants, Tra2PaperVariantsFailAtTheirMinimalP) {
+  const AlgorithmInfo* a = find_algorithm("tra2");
+  ASSERT_NE(a, nullptr);
+  const Target lit{a, a->find_variant("paper-literal")}, formulas{a, a->find_variant("paper-formulas")};
+  ASSERT_NE(lit.variant, nullptr);
+  ASSERT_NE(formulas.variant, nullptr);
+  EXPECT_EQ(named_minimal_ps(*lit.variant), std::vector<uint64_t>{3});
+  EXPECT_EQ(named_minimal_ps(*formulas.variant), std::vector<uint64_t>{4});
+  expect_holds_below(lit, 3);
+  Outcome r = run(lit, 3, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << describe(r.ic);
+  EXPECT_EQ(verdict(r.ic, prop::postcondition).counterexample->location(), "p=3 rank=1 step=1 block=1");
+  expect_holds_below(formulas, 4);
+  Outcome f = run(formulas, 4, Exactness::exact);
+  EXPECT_EQ(violated(f.ic), std::set<std::string>{prop::cost}) << describe(f.ic);
+  EXPECT_EQ(verdict(f.ic, prop::cost).counterexample->actual, "2 steps");
+}
+
 }  // namespace
 }  // namespace collcheck

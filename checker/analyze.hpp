@@ -1,0 +1,68 @@
+#pragma once
+// collcheck analyze --algo tra --p P: K and D of the tunable-radix all-to-all
+// (Fan et al., Sec. III) for every radix r = 2..P, the paper's propositions
+// next to them, the Hockney cost alpha*K + beta*D*S, the radix minimising it
+// and where sqrt(P) falls (Sec. III-B, Fig. 4), as a text table, JSON (every
+// radix) or a self-contained HTML page with an inline SVG chart.
+//
+// Measured vs formula: "K" and "D" are counted by enumerating the positions
+// every round (x, z) sends (a2a::count_totals, the run enumeration of the
+// alltoall-delivery simulation, without data): that is O(P) per radix, so for
+// P <= kMeasureAllMaxP every radix is measured; above, the radices shown in
+// the table, the optimum (and its neighbours) and the sqrt(P) rows are
+// measured and the others use the propositions (JSON: "measured": false),
+// which every measurement so far agrees with. "K Prop." and "D Prop." are the
+// paper's Propositions 1-4 as printed (Prop. 4's double sum over (x, z); for
+// P above kMeasureAllMaxP its sum over z in closed form, the same number).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace collcheck {
+
+inline constexpr uint64_t kAnalyzeMaxP = uint64_t{1} << 20;
+inline constexpr uint64_t kMeasureAllMaxP = uint64_t{1} << 16;
+
+struct RadixRow {
+  uint64_t r = 0;
+  int w = 0;
+  uint64_t K = 0, D = 0;  // measured if `measured`, else the propositions' values
+  bool measured = false;
+  std::optional<uint64_t> K_prop, D_prop;  // nullopt: no proposition applies
+  std::string K_source, D_source;          // "Prop. 1", ...
+  double cost = 0;                         // alpha*K + beta*D*S, seconds
+};
+
+// One statement of Sec. III-B checked on this P.
+struct PaperStatement {
+  std::string statement;
+  bool holds = true;
+  std::string detail;
+};
+
+struct Analysis {
+  uint64_t p = 0;
+  double alpha = 2e-6, beta = 1e-10, block_bytes = 1024;
+  std::vector<RadixRow> rows;     // r = 2..P, rows[r - 2]
+  uint64_t optimum = 0;           // smallest r with the least cost
+  double sqrt_p = 0;
+  uint64_t sqrt_floor = 0, sqrt_ceil = 0;
+  uint64_t sqrt_cost_rank = 0;    // 1-based rank of r = ceil(sqrt P) by cost (ties share the better rank)
+  bool all_measured = true;
+  std::vector<std::string> disagreements;  // measured != proposition
+  std::vector<PaperStatement> statements;
+  const RadixRow& row(uint64_t r) const { return rows[r - 2]; }
+};
+
+// Throws InputError for p outside 2..kAnalyzeMaxP or negative / non-finite costs.
+Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes);
+
+std::string analysis_text(const Analysis& a);
+std::string analysis_json(const Analysis& a, const std::string& command);
+std::string analysis_html(const Analysis& a, const std::string& command);
+
+// The CLI command.
+int cmd_analyze(const std::vector<std::string>& args, const std::string& cmdline);
+
+}  // namespace collcheck
