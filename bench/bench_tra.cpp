@@ -16,7 +16,8 @@
 //     K and D counted for every radix (P <= 2^16), all cores.
 //     build/bench/bench_tra --benchmark_filter='TraAnalyze/16384'
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
+
+#include "bench/bench_support.hpp"
 
 #include "checker/analyze.hpp"
 #include "checker/sweep.hpp"
@@ -26,11 +27,7 @@
 namespace collcheck {
 namespace {
 
-double peak_rss_gib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
-}
+using bench::peak_rss_gib;
 
 void TraAllRadices(benchmark::State& state) {
   SweepRequest req;

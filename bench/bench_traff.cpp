@@ -19,7 +19,8 @@
 //     postcondition, n-1+q rounds), all cores; reports the peak RSS.
 //     build/bench/bench_traff --benchmark_filter='TraffBroadcastFlow/21/64'
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
+
+#include "bench/bench_support.hpp"
 #include <tbb/global_control.h>
 
 #include <array>
@@ -34,11 +35,7 @@
 namespace collcheck {
 namespace {
 
-double peak_rss_gib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB on Linux
-}
+using bench::peak_rss_gib;
 
 void TraffCompute(benchmark::State& state) {
   const uint64_t p = uint64_t{1} << state.range(0);

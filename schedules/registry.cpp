@@ -234,57 +234,71 @@ VariantInfo ring_bandwidth() {
 // ---- Träff's circulant schedules ------------------------------------------
 constexpr uint32_t kTraffDefaultBlocks = 8;
 
-VariantInfo traff_broadcast() {
+// What every Träff variant shares: the default block count, the table
+// properties, the instance options and the root rule.
+uint32_t traff_n(const InstanceParams& i) { return i.n ? i.n : kTraffDefaultBlocks; }
+
+VariantInfo traff_base(const std::string& name, bool rooted) {
   VariantInfo v;
-  v.name = "broadcast";
+  v.name = name;
+  v.extra_properties = {"traff-conditions", "traff-bounds"};
+  if (rooted) {
+    v.restriction = "0 <= root < p";
+    v.options = {"n", "root"};
+    v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+      if (i.root >= i.p) return "root must be in 0..p-1";
+      return std::nullopt;
+    };
+  } else {
+    v.restriction = "no root (root must be 0)";
+    v.options = {"n"};
+    v.violates = [name](const InstanceParams& i) -> std::optional<std::string> {
+      if (i.root != 0) return "root does not apply to " + name + " (every rank is a root)";
+      return std::nullopt;
+    };
+  }
+  return v;
+}
+
+// `phases` times n-1+q rounds, `volume` blocks per rank; nothing for p = 1.
+Claim traff_claim(const InstanceParams& i, int phases, uint64_t volume, std::string steps_formula,
+                  std::string volume_formula, std::string source) {
+  if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+  return Claim{phases * (static_cast<int>(traff_n(i)) - 1 + ceil_log2(i.p)), volume, std::move(steps_formula),
+               std::move(volume_formula), std::move(source)};
+}
+
+VariantInfo traff_broadcast() {
+  VariantInfo v = traff_base("broadcast", true);
   v.summary = "Algorithm 1: n-block broadcast (default n = 8) over the circulant graph with skips of Algorithm 2";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Algorithms 1-6, Sec. 2";
-  v.restriction = "0 <= root < p";
-  v.extra_properties = {"traff-conditions", "traff-bounds"};
-  v.options = {"n", "root"};
-  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
-    if (i.root >= i.p) return "root must be in 0..p-1";
-    return std::nullopt;
-  };
   v.make = [](const InstanceParams& i) {
-    return std::make_unique<TraffBroadcast>(i.p, i.n ? i.n : kTraffDefaultBlocks, i.root);
+    return std::make_unique<TraffBroadcast>(i.p, traff_n(i), i.root);
   };
   v.claim = [](const InstanceParams& i) {
-    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
-    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
-    const int q = ceil_log2(i.p);
-    return Claim{static_cast<int>(n) - 1 + q, n - 1 + static_cast<uint64_t>(q), "n-1+ceil(log2 p)",
+    const uint64_t n = traff_n(i);
+    return traff_claim(i, 1, n - 1 + static_cast<uint64_t>(ceil_log2(i.p)), "n-1+ceil(log2 p)",
                  "n-1+q blocks (one per round; the root sends in every round)",
-                 "Träff Sec. 1-2: n-1+q rounds, round-optimal"};
+                 "Träff Sec. 1-2: n-1+q rounds, round-optimal");
   };
   return v;
 }
 
 VariantInfo traff_allgather() {
-  VariantInfo v;
-  v.name = "allgather";
+  VariantInfo v = traff_base("allgather", false);
   v.summary = "Algorithm 7: n-block all-broadcast (default n = 8 blocks per rank), the p broadcasts of Algorithm 1 "
               "combined into one message per round";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Appendix A, Algorithm 7 (with Algorithms 1-5)";
-  v.restriction = "no root (root must be 0)";
-  v.extra_properties = {"traff-conditions", "traff-bounds"};
-  v.options = {"n"};
-  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
-    if (i.root != 0) return "root does not apply to an allgather (every rank is a root)";
-    return std::nullopt;
-  };
   v.make = [](const InstanceParams& i) {
-    return std::make_unique<TraffAllgather>(i.p, i.n ? i.n : kTraffDefaultBlocks);
+    return std::make_unique<TraffAllgather>(i.p, traff_n(i));
   };
   v.claim = [](const InstanceParams& i) {
-    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
-    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
-    const int q = ceil_log2(i.p);
-    return Claim{static_cast<int>(n) - 1 + q, n * (i.p - 1), "n-1+ceil(log2 p)",
+    const uint64_t n = traff_n(i);
+    return traff_claim(i, 1, n * (i.p - 1), "n-1+ceil(log2 p)",
                  "n(p-1) of the n*p blocks (every rank sends exactly this many)",
                  "Träff App. A: n-1+q rounds as Algorithm 1; volume derived by collcheck: rank r's sends over "
                  "all roots j are one whole Algorithm 1 broadcast (r' = r-j runs over all ranks), in which "
-                 "each non-root rank receives blocks 0..n-1 exactly once"};
+                 "each non-root rank receives blocks 0..n-1 exactly once");
   };
   return v;
 }
@@ -292,8 +306,7 @@ VariantInfo traff_allgather() {
 // Observation 1.3: Algorithm 1 reversed. `dedup` keeps only each rank's first
 // broadcast receipt of a block (default) or reverses every transfer (literal).
 VariantInfo traff_reduce(const std::string& name, TraffReduce::Dedup dedup) {
-  VariantInfo v;
-  v.name = name;
+  VariantInfo v = traff_base(name, true);
   if (dedup == TraffReduce::Dedup::first_receipt) {
     v.summary = "Observation 1.3: Algorithm 1 reversed (default n = 8), keeping each rank's first broadcast receipt "
                 "of a block (a capped repeat of block n-1 is dropped; none occurs, see traff_reduce.hpp)";
@@ -302,79 +315,50 @@ VariantInfo traff_reduce(const std::string& name, TraffReduce::Dedup dedup) {
                 "(identical to `reduce`: Algorithm 1 never repeats a block, Theorem 1)";
   }
   v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.3 (Algorithm 1 reversed)";
-  v.restriction = "0 <= root < p";
-  v.extra_properties = {"traff-conditions", "traff-bounds"};
-  v.options = {"n", "root"};
-  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
-    if (i.root >= i.p) return "root must be in 0..p-1";
-    return std::nullopt;
-  };
   v.make = [dedup](const InstanceParams& i) {
-    return std::make_unique<TraffReduce>(i.p, i.n ? i.n : kTraffDefaultBlocks, i.root, dedup);
+    return std::make_unique<TraffReduce>(i.p, traff_n(i), i.root, dedup);
   };
   v.claim = [](const InstanceParams& i) {
-    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
-    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
-    const int q = ceil_log2(i.p);
-    return Claim{static_cast<int>(n) - 1 + q, n, "n-1+ceil(log2 p)",
+    const uint64_t n = traff_n(i);
+    return traff_claim(i, 1, n, "n-1+ceil(log2 p)",
                  "n blocks (every non-root rank sends each partial block once; the root sends nothing)",
                  "Träff Obs. 1.3: reversing Algorithm 1 gives n-1+q rounds; \"Each non-root process will send "
-                 "each partial result block exactly once\""};
+                 "each partial result block exactly once\"");
   };
   return v;
 }
 
 VariantInfo traff_reduce_scatter() {
-  VariantInfo v;
-  v.name = "reduce-scatter";
+  VariantInfo v = traff_base("reduce-scatter", false);
   v.summary = "Observation 1.4: Algorithm 7 reversed (default n = 8 blocks per rank), the p reductions of "
               "Observation 1.3 in one message per round, first-receipt de-duplication per root";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.4, Appendix A (Algorithm 7)";
-  v.restriction = "no root (root must be 0)";
-  v.extra_properties = {"traff-conditions", "traff-bounds"};
-  v.options = {"n"};
-  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
-    if (i.root != 0) return "root does not apply to a reduce-scatter (every rank is a root)";
-    return std::nullopt;
-  };
   v.make = [](const InstanceParams& i) {
-    return std::make_unique<TraffReduceScatter>(i.p, i.n ? i.n : kTraffDefaultBlocks);
+    return std::make_unique<TraffReduceScatter>(i.p, traff_n(i));
   };
   v.claim = [](const InstanceParams& i) {
-    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
-    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
-    const int q = ceil_log2(i.p);
-    return Claim{static_cast<int>(n) - 1 + q, n * (i.p - 1), "n-1+ceil(log2 p)",
+    const uint64_t n = traff_n(i);
+    return traff_claim(i, 1, n * (i.p - 1), "n-1+ceil(log2 p)",
                  "n(p-1) of the n*p blocks (every rank sends exactly this many)",
                  "Träff Obs. 1.4: round-optimal; \"Each partial result block for all processes is sent and received "
-                 "once for a total volume of p-1 blocks\" (n = 1); n(p-1) for n blocks derived by collcheck"};
+                 "once for a total volume of p-1 blocks\" (n = 1); n(p-1) for n blocks derived by collcheck");
   };
   return v;
 }
 
 VariantInfo traff_allreduce() {
-  VariantInfo v;
-  v.name = "allreduce";
+  VariantInfo v = traff_base("allreduce", false);
   v.summary = "Observation 1.4's reduce-scatter followed by Algorithm 7's allgather (default n = 8 blocks per rank)";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.4, Appendix A (Algorithm 7)";
-  v.restriction = "no root (root must be 0)";
-  v.extra_properties = {"traff-conditions", "traff-bounds"};
-  v.options = {"n"};
-  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
-    if (i.root != 0) return "root does not apply to an allreduce";
-    return std::nullopt;
-  };
   v.make = [](const InstanceParams& i) {
-    return std::make_unique<TraffAllreduce>(i.p, i.n ? i.n : kTraffDefaultBlocks);
+    return std::make_unique<TraffAllreduce>(i.p, traff_n(i));
   };
   v.claim = [](const InstanceParams& i) {
-    const uint64_t n = i.n ? i.n : kTraffDefaultBlocks;
-    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
-    const int q = ceil_log2(i.p);
-    return Claim{2 * (static_cast<int>(n) - 1 + q), 2 * n * (i.p - 1), "2(n-1+ceil(log2 p))",
+    const uint64_t n = traff_n(i);
+    return traff_claim(i, 2, 2 * n * (i.p - 1), "2(n-1+ceil(log2 p))",
                  "2n(p-1) of the n*p blocks (n(p-1) per phase, every rank)",
                  "derived by collcheck: Obs. 1.4's reduce-scatter (n-1+q rounds, n(p-1) blocks) followed by "
-                 "Algorithm 7 (the same); the paper gives no allreduce schedule of its own"};
+                 "Algorithm 7 (the same); the paper gives no allreduce schedule of its own");
   };
   return v;
 }

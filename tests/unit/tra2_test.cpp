@@ -17,6 +17,7 @@
 #include "schedules/registry.hpp"
 #include "schedules/tra.hpp"
 #include "schedules/tra2.hpp"
+#include "tests/support/alltoall.hpp"
 #include "tests/support/mutations.hpp"
 
 namespace collcheck {
@@ -24,20 +25,10 @@ namespace {
 
 using mutation::describe;
 using mutation::violated;
+using test::blk;
+using test::blocks;
 
-Block blk(uint64_t P, uint64_t src, uint64_t dst) { return static_cast<Block>(src * P + dst); }
-
-BlockSet blocks(uint64_t P, std::vector<std::pair<uint64_t, uint64_t>> pairs) {
-  std::vector<Block> b;
-  for (auto [s, d] : pairs) b.push_back(blk(P, s, d));
-  return BlockSet::from_blocks(b);
-}
-
-const VariantInfo& variant(const std::string& name) {
-  const AlgorithmInfo* a = find_algorithm("tra2");
-  if (!a || !a->find_variant(name)) throw std::logic_error("no tra2 variant " + name);
-  return *a->find_variant(name);
-}
+const VariantInfo& variant(const std::string& name) { return test::registered_variant("tra2", name); }
 
 InstanceParams params(uint64_t p, uint32_t q, uint32_t r1, uint32_t r2) {
   InstanceParams ip;

@@ -15,6 +15,7 @@
 #include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/tra.hpp"
+#include "tests/support/alltoall.hpp"
 #include "tests/support/mutations.hpp"
 
 namespace collcheck {
@@ -22,21 +23,10 @@ namespace {
 
 using mutation::describe;
 using mutation::violated;
+using test::blk;
+using test::blocks;
 
-// Block id of (src, dst) for P processes.
-Block blk(uint64_t P, uint64_t src, uint64_t dst) { return static_cast<Block>(src * P + dst); }
-
-BlockSet blocks(uint64_t P, std::vector<std::pair<uint64_t, uint64_t>> pairs) {
-  std::vector<Block> b;
-  for (auto [s, d] : pairs) b.push_back(blk(P, s, d));
-  return BlockSet::from_blocks(b);
-}
-
-const VariantInfo& variant(const std::string& name) {
-  const AlgorithmInfo* a = find_algorithm("tra");
-  if (!a || !a->find_variant(name)) throw std::logic_error("no tra variant " + name);
-  return *a->find_variant(name);
-}
+const VariantInfo& variant(const std::string& name) { return test::registered_variant("tra", name); }
 
 InstanceParams params(uint64_t p, uint32_t r) {
   InstanceParams ip;
