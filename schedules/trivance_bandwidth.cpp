@@ -1,0 +1,128 @@
+#include "schedules/trivance_bandwidth.hpp"
+
+#include <algorithm>
+
+#include "schedules/check.hpp"
+#include "schedules/trivance_latency.hpp"
+
+namespace collcheck {
+
+OffsetRoutingRing::OffsetRoutingRing(uint64_t n, std::vector<std::vector<Move>> steps, bool two_phase, int ports)
+    : spec_{Collective::allreduce, n, static_cast<uint32_t>(n), 0},
+      steps_(std::move(steps)),
+      two_phase_(two_phase),
+      ports_(ports) {
+  for (auto& st : steps_)
+    for (auto& mv : st) std::sort(mv.offsets.begin(), mv.offsets.end());
+}
+
+namespace {
+void add_merged(std::vector<Transfer>& list, Rank peer, const BlockSet& b, Combine c) {
+  for (Transfer& t : list)
+    if (t.peer == peer) {
+      t.blocks.insert_all(b);
+      return;
+    }
+  list.push_back({peer, b, c});
+}
+BlockSet shifted(uint64_t n, uint64_t base, const std::vector<uint64_t>& offsets) {
+  std::vector<Block> bl;
+  bl.reserve(offsets.size());
+  for (uint64_t c : offsets) bl.push_back(static_cast<Block>((base + c) % n));
+  return BlockSet::from_blocks(std::move(bl));
+}
+}  // namespace
+
+void OffsetRoutingRing::rank_step(Rank r, int s, RankStep& out) const {
+  out.clear();
+  const int L = rs_steps();
+  if (s < 0 || s >= num_steps()) return;
+  const uint64_t n = spec_.p;
+  const bool rs = s < L;
+  const int k = rs ? s : 2 * L - 1 - s;
+  const Combine c = rs ? Combine::reduce : Combine::copy;
+  for (const Move& mv : steps_[k]) {
+    if (mv.offsets.empty()) continue;
+    const Rank fwd = static_cast<Rank>((r + mv.shift) % n);      // r -> fwd in the reduce-scatter
+    const Rank back = static_cast<Rank>((r + n - mv.shift) % n);  // back -> r in the reduce-scatter
+    const BlockSet out_blocks = shifted(n, r, mv.offsets);
+    const BlockSet in_blocks = shifted(n, back, mv.offsets);
+    if (rs) {
+      add_merged(out.sends, fwd, out_blocks, c);
+      add_merged(out.recvs, back, in_blocks, c);
+    } else {  // reversed: fwd -> r carries out_blocks, r -> back carries in_blocks
+      add_merged(out.recvs, fwd, out_blocks, c);
+      add_merged(out.sends, back, in_blocks, c);
+    }
+  }
+}
+
+std::vector<uint64_t> trivance_distances(uint64_t n, TrivanceRule rule) {
+  const int s = trivance::ceil_log3(n);
+  std::vector<uint64_t> d;
+  for (int k = 0; k < s; ++k) d.push_back(trivance::pow3(k));
+  if (s > 0 && !trivance::is_pow3(n))
+    d.back() = rule == TrivanceRule::paper ? trivance::paper_last_distance(n) : trivance::corrected_last_distance(n);
+  return d;
+}
+
+std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, TrivanceRule rule) {
+  const std::vector<uint64_t> d = trivance_distances(n, rule);
+  const int s = static_cast<int>(d.size());
+  // S[k]: remainders reachable with digits k..s-1 (S[s] = {0}).
+  std::vector<std::vector<char>> S(s + 1, std::vector<char>(n, 0));
+  S[s][0] = 1;
+  for (int k = s - 1; k >= 0; --k)
+    for (uint64_t x = 0; x < n; ++x)
+      if (S[k + 1][x]) {
+        const uint64_t dk = d[k] % n;
+        S[k][x] = 1;
+        S[k][(x + dk) % n] = 1;
+        S[k][(x + n - dk) % n] = 1;
+      }
+  std::vector<std::vector<OffsetRoutingRing::Move>> steps(s);
+  if (rule == TrivanceRule::paper) {
+    // Algorithm 1 literally: to p = r +- d_k the blocks Pi(n, r, p, k) = p + S[k+1].
+    for (int k = 0; k < s; ++k) {
+      const uint64_t dk = d[k] % n;
+      OffsetRoutingRing::Move right{dk, {}}, left{n - dk, {}};
+      for (uint64_t x = 0; x < n; ++x)
+        if (S[k + 1][x]) {
+          right.offsets.push_back((x + dk) % n);
+          left.offsets.push_back((x + n - dk) % n);
+        }
+      steps[k] = {right, left};
+    }
+    return steps;
+  }
+  // Corrected: H = remainders a node holds tokens for; each moves by one choice.
+  std::vector<char> H(n, 1);
+  for (int k = 0; k < s; ++k) {
+    const uint64_t dk = d[k] % n;
+    OffsetRoutingRing::Move right{dk, {}}, left{n - dk, {}};
+    std::vector<char> next(n, 0);
+    for (uint64_t c = 0; c < n; ++c) {
+      if (!H[c]) continue;
+      if (S[k + 1][c]) {
+        next[c] = 1;
+      } else if (S[k + 1][(c + n - dk) % n]) {
+        right.offsets.push_back(c);
+        next[(c + n - dk) % n] = 1;
+      } else if (S[k + 1][(c + dk) % n]) {
+        left.offsets.push_back(c);
+        next[(c + dk) % n] = 1;
+      } else {
+        next[c] = 1;  // unreachable remainder: stays (the postcondition reports it)
+      }
+    }
+    steps[k] = {right, left};
+    H.swap(next);
+  }
+  return steps;
+}
+
+std::unique_ptr<Schedule> make_trivance_bandwidth(uint64_t n, TrivanceRule rule) {
+  return std::make_unique<OffsetRoutingRing>(n, trivance_moves(n, rule), true, 2);
+}
+
+}  // namespace collcheck
