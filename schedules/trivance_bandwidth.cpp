@@ -17,12 +17,9 @@ OffsetRoutingRing::OffsetRoutingRing(uint64_t n, std::vector<std::vector<Move>> 
 }
 
 namespace {
+// One transfer per move (port), never merged: where a rule sends twice to the
+// same peer in one step (Rule::paper at n = 2), both transfers are listed.
 void add_merged(std::vector<Transfer>& list, Rank peer, const BlockSet& b, Combine c) {
-  for (Transfer& t : list)
-    if (t.peer == peer) {
-      t.blocks.insert_all(b);
-      return;
-    }
   list.push_back({peer, b, c});
 }
 BlockSet shifted(uint64_t n, uint64_t base, const std::vector<uint64_t>& offsets) {

@@ -41,7 +41,7 @@ namespace collcheck {
 // step a list of moves (shift sigma, offsets C): node r sends to r + sigma the
 // blocks { r + c mod n : c in C } (reduce), receives from r - sigma the blocks
 // { r - sigma + c : c in C }; then (two_phase) the allgather, every transfer
-// reversed as a copy, steps reversed. Transfers to the same peer are merged.
+// reversed as a copy, steps reversed. One transfer per move, never merged.
 class OffsetRoutingRing final : public Schedule {
  public:
   struct Move {

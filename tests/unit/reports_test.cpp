@@ -566,3 +566,37 @@ TEST(HtmlReport, EmptyReportIsStillAPage) {
 
 }  // namespace
 }  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+// Histogram stats are summed bucket by bucket and max_ stats maximised over a
+// group, in every format that has a summary; malformed values are left out.
+TEST(Distributions, SummedOverTheSweepInEveryFormat) {
+  auto bounds = [](const std::string& hist, const std::string& max) {
+    Verdict v = holds("traff-bounds");
+    v.stats["violations_histogram"] = hist;
+    v.stats["max_violations"] = max;
+    v.stats["recursion_bound"] = "3";  // neither _histogram nor max_: not aggregated
+    return v;
+  };
+  Report r;
+  r.instances.push_back(instance("traff", "broadcast", 9, Status::holds, {bounds("0:1 1:6 2:2", "2")}));
+  r.instances.push_back(instance("traff", "broadcast", 17, Status::holds, {bounds("0:1 1:10 2:6 3:0", "2")}));
+  r.instances.push_back(instance("traff", "broadcast", 18, Status::holds, {bounds("0:2 x 1:3", "7")}));
+  const std::string want = "max_violations 7; violations_histogram 0:2 1:16 2:8 3:0";
+  EXPECT_NE(render(r, Format::text, false).find("traff-bounds over the sweep: " + want), std::string::npos)
+      << render(r, Format::text, false);
+  EXPECT_NE(render(r, Format::markdown, false).find("max\\_violations 7; violations\\_histogram 0:2 1:16 2:8 3:0"),
+            std::string::npos)
+      << render(r, Format::markdown, false);
+  EXPECT_NE(render(r, Format::html, false).find(want), std::string::npos);
+  const json j = json::parse(render(r, Format::json, false));
+  const json& d = j.at("groups").at(0).at("distributions").at("traff-bounds");
+  EXPECT_EQ(d.at("violations_histogram"), "0:2 1:16 2:8 3:0");
+  EXPECT_EQ(d.at("max_violations"), "7");
+  EXPECT_FALSE(d.contains("recursion_bound"));
+}
+
+}  // namespace
+}  // namespace collcheck
