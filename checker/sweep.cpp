@@ -71,7 +71,8 @@ void check_property_selection(const SweepRequest& req) {
 }
 
 std::vector<uint32_t> SweepTarget::radices(uint64_t p) const {
-  if (!all_radices) return {0};
+  // p = 1 has no radix 2 <= r <= p: its one instance uses the variant's default.
+  if (!all_radices || p < 2) return {0};
   std::vector<uint32_t> out;
   for (uint64_t r = 2; r <= p; ++r) out.push_back(static_cast<uint32_t>(r));
   return out;
@@ -82,7 +83,7 @@ namespace {
 size_t count_instances(const SweepRequest& req) {
   size_t n = 0;
   for (const auto& t : req.targets)
-    for (uint64_t p : req.ps) n += t.all_radices ? (p >= 2 ? p - 1 : 0) : 1;
+    for (uint64_t p : req.ps) n += t.all_radices && p >= 2 ? p - 1 : 1;
   return n;
 }
 

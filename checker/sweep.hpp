@@ -23,7 +23,8 @@ struct SweepTarget {
   bool all_radices = false;                 // --radix all: one instance per r = 2..p
   // The instance for p (and radix r, when all_radices).
   InstanceParams params(uint64_t p, uint32_t r = 0) const { return {p, root, n, r ? r : radix, radix2, ppn}; }
-  // The radices to instantiate for p: {0} (the target's own) unless all_radices.
+  // The radices to instantiate for p: {0} (the target's own) unless
+  // all_radices, then 2..p (p = 1: {0}, the variant's default).
   std::vector<uint32_t> radices(uint64_t p) const;
 };
 
