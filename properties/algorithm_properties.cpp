@@ -10,12 +10,13 @@
 #include "properties/traff_bounds.hpp"
 #include "properties/traff_conditions.hpp"
 #include "properties/traff_tables.hpp"
+#include "properties/trivance_coverage.hpp"
 
 namespace collcheck {
 
 bool is_algorithm_property(const std::string& name) {
   return name == prop::traff_conditions || name == prop::traff_bounds || name == prop::alltoall_delivery ||
-         name == prop::tra_formulas;
+         name == prop::tra_formulas || name == prop::trivance_coverage;
 }
 
 std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& names, const InstanceParams& ip,
@@ -51,6 +52,12 @@ std::vector<Verdict> check_algorithm_properties(const std::vector<std::string>& 
       out.push_back(tra_sim().delivery);
     } else if (name == prop::tra_formulas) {
       out.push_back(tra_formulas(tra_sim()));
+    } else if (name == prop::trivance_coverage) {
+      const AlgorithmInfo* a = find_algorithm(algorithm);
+      const VariantInfo* v = a ? a->find_variant(variant.empty() ? a->default_variant().name : variant) : nullptr;
+      if (!v) throw std::invalid_argument("trivance-coverage needs a registry algorithm and variant, got " + algorithm +
+                                          "/" + variant);
+      out.push_back(trivance_coverage(*v->make(ip)));
     } else if (name == prop::traff_conditions) {
       out.push_back(traff_conditions(traff_tables()));
     } else if (name == prop::traff_bounds) {

@@ -25,6 +25,7 @@ inline constexpr const char* traff_conditions = "traff-conditions";
 inline constexpr const char* traff_bounds = "traff-bounds";
 inline constexpr const char* alltoall_delivery = "alltoall-delivery";
 inline constexpr const char* tra_formulas = "tra-formulas";
+inline constexpr const char* trivance_coverage = "trivance-coverage";
 }  // namespace prop
 
 const std::vector<PropertyInfo>& property_catalog();

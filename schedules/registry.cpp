@@ -5,6 +5,9 @@
 #include "schedules/fold.hpp"
 #include "schedules/recursive_doubling.hpp"
 #include "schedules/ring_allreduce.hpp"
+#include "schedules/bruck_allreduce.hpp"
+#include "schedules/trivance_bandwidth.hpp"
+#include "schedules/trivance_latency.hpp"
 #include "schedules/swing_bandwidth.hpp"
 #include "schedules/swing_bandwidth_contiguous.hpp"
 #include "schedules/swing_latency.hpp"
@@ -227,6 +230,155 @@ VariantInfo ring_bandwidth() {
   v.claim = [](const InstanceParams& i) {
     return Claim{static_cast<int>(2 * (i.p - 1)), 2 * (i.p - 1), "2(p-1)", "2(p-1) blocks of n/p",
                  "Sec. 2.3.1"};
+  };
+  return v;
+}
+
+// ---- Trivance and Bruck's allreduce (../shared/papers/trivance.txt) --------
+const char* const kTrivanceRef = "Trivance (trivance.txt) Sec. 4.1-4.4, Algorithm 1, Lemmas 4.1-4.2, Theorem 4.3, App. A";
+const char* const kBruckRef = "Trivance paper (trivance.txt) Sec. 2.4 'Bruck', Table 1, App. B.1; Bruck et al. 1994";
+
+// Whole-vector variants (Trivance latency, Bruck latency): s steps and 2 vectors
+// per step (one per port) at n = 3^s; other n fold onto m = 3^t (t + 2 steps;
+// core rank 0 also copies the result back to one or two extra ranks).
+Claim whole_vector_claim(uint64_t n, const std::string& source) {
+  if (n == 1) return Claim{0, 0, "0", "0", "trivial"};
+  const int t = trivance::floor_log3(n);
+  if (trivance::is_pow3(n))
+    return Claim{t, static_cast<uint64_t>(2 * t), "ceil(log3 n)", "2 ceil(log3 n) vectors",
+                 source + " (steps); volume derived by collcheck: one whole vector per port and step "
+                          "(Sec. 4.2 prints m log3 n, counting one port)"};
+  const uint64_t m = trivance::pow3(t);
+  return Claim{t + 2, static_cast<uint64_t>(2 * t + (n - m > m ? 2 : 1)), "floor(log3 n) + 2",
+               "2 floor(log3 n) + (n > 2*3^t ? 2 : 1) vectors",
+               "derived by collcheck: fold onto 3^floor(log3 n) (the paper has no exactly-once whole-vector rule "
+               "for n not a power of three)"};
+}
+
+Claim two_phase_claim(uint64_t n, const std::string& source) {
+  if (n == 1) return Claim{0, 0, "0", "0", "trivial"};
+  const int s = trivance::ceil_log3(n);
+  return Claim{2 * s, 2 * (n - 1), "2 ceil(log3 n)", "2(n-1) blocks of m/n (Lemma 4.1: m(1-1/n) per phase)",
+               source};
+}
+
+VariantInfo trivance_latency() {
+  VariantInfo v;
+  v.name = "latency";
+  v.summary = "whole-vector exchange with r -+ 3^k, both receipts reduced (Sec. 4.2); n not a power of three: "
+              "corrected by folding onto 3^floor(log3 n) (the printed last step is variant paper-last-step)";
+  v.reference = kTrivanceRef;
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_trivance_latency(i.p); };
+  v.claim = [](const InstanceParams& i) { return whole_vector_claim(i.p, "Trivance Sec. 4.2, Theorem 4.3"); };
+  v.extra_properties = {"trivance-coverage"};
+  return v;
+}
+
+VariantInfo trivance_bandwidth() {
+  VariantInfo v;
+  v.name = "bandwidth";
+  v.summary = "reduce-scatter with Algorithm 1's block propagation de-duplicated (one path per contribution), "
+              "allgather reversed; n not a power of three: corrected last distance ceil((n - 3^t)/2) of the "
+              "text and Fig. 4";
+  v.reference = kTrivanceRef;
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p, TrivanceRule::corrected); };
+  v.claim = [](const InstanceParams& i) {
+    return two_phase_claim(i.p, trivance::is_pow3(i.p) ? "Trivance Sec. 4.1, Lemma 4.1"
+                                                       : "Trivance Sec. 4.1, Lemma 4.1 (for n not a power of three "
+                                                         "derived by collcheck: one path per contribution)");
+  };
+  v.extra_properties = {"trivance-coverage"};
+  return v;
+}
+
+// Sec. 4.4, printed: "In the final step, each node r communicates in both
+// directions with a distance of ceil((3^ceil(log3 n) - n) / 2) to obtain the
+// remaining blocks required for the reduction." With whole vectors.
+VariantInfo trivance_paper_last_step() {
+  VariantInfo v;
+  v.name = "paper-last-step";
+  v.summary = "Sec. 4.4 read literally: whole vectors, last step at distance ceil((3^ceil(log3 n) - n)/2)";
+  v.reference = "Trivance (trivance.txt) Sec. 4.2, Sec. 4.4";
+  v.expected_to_hold = false;
+  v.known_failure =
+      "minimal p = 2: exactly-once (rank 0 reduces rank 1's vector on both ports: both peers at distance 1 are rank 1); "
+      "every n that is not a power of three double-counts (the peers' windows overlap r's own)";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_trivance_latency_paper(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    const int s = trivance::ceil_log3(i.p);
+    return Claim{s, static_cast<uint64_t>(2 * s), "ceil(log3 n)", "2 ceil(log3 n) vectors",
+                 "Trivance Sec. 4 ('completes in ceil(log3 n) steps', Theorem 4.3)"};
+  };
+  v.extra_properties = {"trivance-coverage"};
+  return v;
+}
+
+// Algorithm 1 (BlockPropagation) read literally: to each peer p the blocks of
+// every node p reaches in steps k+1.., a set, no matter by how many paths;
+// last step at Sec. 4.4's printed distance.
+VariantInfo trivance_paper_bandwidth() {
+  VariantInfo v;
+  v.name = "paper-bandwidth";
+  v.summary = "Algorithm 1 / Pi(n, r, p, k) literally (every reach path, no de-duplication), Sec. 4.4's printed "
+              "last distance ceil((3^ceil(log3 n) - n)/2), allgather reversed";
+  v.reference = "Trivance (trivance.txt) Sec. 4.1, 4.3 (Algorithm 1), 4.4";
+  v.expected_to_hold = false;
+  v.known_failure =
+      "minimal p = 2: exactly-once and causality (both ports send block 0 to rank 0, which adds rank 1's contribution twice); "
+      "fails at every n that is not a power of three";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p, TrivanceRule::paper); };
+  v.claim = [](const InstanceParams& i) { return two_phase_claim(i.p, "Trivance Sec. 4.1, Lemma 4.1"); };
+  v.extra_properties = {"trivance-coverage"};
+  return v;
+}
+
+// The de-duplicated routing of `bandwidth` with Sec. 4.4's printed distance
+// ceil((3^ceil(log3 n) - n) / 2) instead of the text's ceil((n - 3^t) / 2).
+VariantInfo trivance_paper_distance() {
+  VariantInfo v;
+  v.name = "paper-distance";
+  v.summary = "the bandwidth variant's de-duplicated routing with Sec. 4.4's printed last distance "
+              "ceil((3^ceil(log3 n) - n)/2) (Fig. 4 and the text use ceil((n - 3^t)/2))";
+  v.reference = "Trivance (trivance.txt) Sec. 4.4, Fig. 4";
+  v.expected_to_hold = false;
+  v.known_failure =
+      "minimal p = 7: postcondition (distance 1 instead of Fig. 4's 2: the digit sums reach only 5 of the 7 offsets, "
+      "rank 0 never gets block 0 from ranks 3 and 4); fails exactly where 2*3^t < n < 3^(t+1)";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p, TrivanceRule::paper_distance); };
+  v.claim = [](const InstanceParams& i) { return two_phase_claim(i.p, "Trivance Sec. 4.1, Lemma 4.1"); };
+  v.extra_properties = {"trivance-coverage"};
+  return v;
+}
+
+VariantInfo bruck_allreduce_latency() {
+  VariantInfo v;
+  v.name = "latency";
+  v.summary = "whole vector from r + 3^k and r + 2*3^k (one direction); n not a power of three folds onto "
+              "3^floor(log3 n)";
+  v.reference = kBruckRef;
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_bruck_allreduce_latency(i.p); };
+  v.claim = [](const InstanceParams& i) { return whole_vector_claim(i.p, "Trivance paper Sec. 2.4, Table 1"); };
+  return v;
+}
+
+VariantInfo bruck_allreduce_bandwidth() {
+  VariantInfo v;
+  v.name = "bandwidth";
+  v.summary = "reduce-scatter moving contributions by the base-3 digits of (b - u) mod n times 3^k, allgather "
+              "reversed; every n";
+  v.reference = kBruckRef;
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_bruck_allreduce_bandwidth(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    return two_phase_claim(i.p, "Trivance paper Sec. 2.4 (2 log3 n steps, 2m per node); for n not a power of "
+                                "three derived by collcheck");
   };
   return v;
 }
@@ -577,6 +729,13 @@ std::vector<AlgorithmInfo> build() {
                "recursive doubling allreduce (latency) and Rabenseifner's reduce-scatter + allgather (bandwidth)",
                {recdoub_latency(), recdoub_bandwidth()}});
   r.push_back({"ring", Collective::allreduce, "ring allreduce", {ring_bandwidth()}});
+  r.push_back({"trivance", Collective::allreduce,
+               "Trivance allreduce on a bidirectional ring: both ports, peers r -+ 3^k, joint reductions",
+               {trivance_latency(), trivance_bandwidth(), trivance_paper_last_step(), trivance_paper_bandwidth(),
+                trivance_paper_distance()}});
+  r.push_back({"bruck-allreduce", Collective::allreduce,
+               "Bruck's allreduce on a ring with two ports (distances 3^k and 2*3^k), the Trivance paper's baseline",
+               {bruck_allreduce_latency(), bruck_allreduce_bandwidth()}});
   r.push_back({"traff", Collective::broadcast,
                "Träff's round-optimal circulant-graph broadcast (Algorithm 1); the other Träff collectives are "
                "traff-allgather, traff-reduce, traff-reduce-scatter and traff-allreduce",

@@ -22,11 +22,15 @@ namespace {
 void add_merged(std::vector<Transfer>& list, Rank peer, const BlockSet& b, Combine c) {
   list.push_back({peer, b, c});
 }
+// { base + c mod n : c in offsets }, offsets sorted: the wrapped part
+// (c >= n - base) comes first in block order, then the rest; both ascending,
+// so every insert appends.
 BlockSet shifted(uint64_t n, uint64_t base, const std::vector<uint64_t>& offsets) {
-  std::vector<Block> bl;
-  bl.reserve(offsets.size());
-  for (uint64_t c : offsets) bl.push_back(static_cast<Block>((base + c) % n));
-  return BlockSet::from_blocks(std::move(bl));
+  BlockSet out;
+  const auto split = std::lower_bound(offsets.begin(), offsets.end(), n - base);
+  for (auto it = split; it != offsets.end(); ++it) out.insert(static_cast<Block>(*it + base - n));
+  for (auto it = offsets.begin(); it != split; ++it) out.insert(static_cast<Block>(*it + base));
+  return out;
 }
 }  // namespace
 
@@ -59,7 +63,7 @@ std::vector<uint64_t> trivance_distances(uint64_t n, TrivanceRule rule) {
   std::vector<uint64_t> d;
   for (int k = 0; k < s; ++k) d.push_back(trivance::pow3(k));
   if (s > 0 && !trivance::is_pow3(n))
-    d.back() = rule == TrivanceRule::paper ? trivance::paper_last_distance(n) : trivance::corrected_last_distance(n);
+    d.back() = rule != TrivanceRule::corrected ? trivance::paper_last_distance(n) : trivance::corrected_last_distance(n);
   return d;
 }
 

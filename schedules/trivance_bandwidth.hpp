@@ -63,7 +63,11 @@ class OffsetRoutingRing final : public Schedule {
   int ports_;
 };
 
-enum class TrivanceRule { corrected, paper };
+// corrected: one path per contribution, last distance ceil((n - 3^t)/2);
+// paper: Algorithm 1 literally (every reach path), printed last distance;
+// paper_distance: one path per contribution, printed last distance (isolates
+// the printed formula: it leaves remainders unreachable from n = 7 on).
+enum class TrivanceRule { corrected, paper, paper_distance };
 
 // Distances d_0..d_{s-1} of the rule (s = ceil(log3 n)).
 std::vector<uint64_t> trivance_distances(uint64_t n, TrivanceRule rule);

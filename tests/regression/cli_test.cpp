@@ -84,8 +84,9 @@ TEST(Formats, JunitFileIsWritten) {
   size_t cases = 0;
   for (size_t pos = 0; (pos = xml.find("<testcase ", pos)) != std::string::npos; ++pos) ++cases;
   // swing, recursive-doubling, ring, traff, traff-allgather, traff-reduce,
-  // traff-reduce-scatter, traff-allreduce, tra, tra2: default variants
-  EXPECT_EQ(cases, 10u * 16u);
+  // traff-reduce-scatter, traff-allreduce, tra, tra2, trivance,
+  // bruck-allreduce: default variants
+  EXPECT_EQ(cases, 12u * 16u);
 }
 
 // Removes every "seconds" field (wall time) from a JSON report.

@@ -1,0 +1,47 @@
+// Speed goal of issue 5 (Trivance on a ring), measured here and never in
+// tests. Run on an otherwise idle machine:
+//   * TrivanceSweep/<log2 max n>: every n in 1..2^K, both Trivance variants
+//     (latency, bandwidth), every property (the generic ones -- matching,
+//     ports, causality, exactly-once, postcondition, cost -- and
+//     trivance-coverage), all cores, as
+//     `collcheck verify --algo trivance --variant latency --p 1..4096` plus the
+//     same with `--variant bandwidth`
+//     (goal: K = 12 under 5 minutes on 2 cores; exact mode up to 1024,
+//     fingerprint above, the CLI's default).
+//     build/bench/bench_trivance --benchmark_filter='TrivanceSweep/12'
+//   * BruckSweep/<log2 max n>: the same for bruck-allreduce (generic properties).
+//     build/bench/bench_trivance --benchmark_filter='BruckSweep/12'
+#include <benchmark/benchmark.h>
+
+#include "bench/bench_support.hpp"
+#include "checker/sweep.hpp"
+
+namespace collcheck {
+namespace {
+
+using bench::peak_rss_gib;
+
+void sweep(benchmark::State& state, const std::string& algo) {
+  SweepRequest req;
+  for (const char* v : {"latency", "bandwidth"})
+    for (const SweepTarget& t : resolve_targets(algo, v)) req.targets.push_back(t);
+  for (uint64_t n = 1; n <= (uint64_t{1} << state.range(0)); ++n) req.ps.push_back(n);
+  req.progress = false;
+  for (auto _ : state) {
+    Report r = run_sweep(req);
+    if (r.status() != Status::holds) state.SkipWithError("a property is violated");
+  }
+  state.counters["instances"] = static_cast<double>(2 * req.ps.size());
+  state.counters["peak_rss_gib"] = peak_rss_gib();
+}
+
+void TrivanceSweep(benchmark::State& state) { sweep(state, "trivance"); }
+BENCHMARK(TrivanceSweep)->Arg(8)->Arg(12)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+
+void BruckSweep(benchmark::State& state) { sweep(state, "bruck-allreduce"); }
+BENCHMARK(BruckSweep)->Arg(8)->Arg(12)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
+}  // namespace collcheck
+
+BENCHMARK_MAIN();
