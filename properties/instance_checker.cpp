@@ -27,6 +27,8 @@ bool CheckOptions::selected(const std::string& name) const {
 }
 
 bool CheckOptions::any_generic_selected() const {
+  // Swing's hop distance is algorithm-specific but computed by check_schedule.
+  if (selected(prop::swing_hops)) return true;
   for (const auto& info : property_catalog())
     if (info.generic && selected(info.name)) return true;
   return false;

@@ -44,8 +44,8 @@ struct CheckOptions {
   uint64_t memory_budget = 4ULL << 30;    // bytes of contribution state per instance
   uint64_t seed = 0x5eed;                 // fingerprint weights
   // Catalog names of the properties to report (verify --properties); empty:
-  // all that apply. The generic flow simulation runs only if a generic
-  // property is selected.
+  // all that apply. check_schedule (the generic properties and Swing's hop
+  // distance) runs only if one of the properties it computes is selected.
   std::vector<std::string> properties;
   bool selected(const std::string& name) const;
   bool any_generic_selected() const;

@@ -74,6 +74,15 @@ TEST(TraffVerify, EveryTraffAlgorithmRunsTheTableProperties) {
   EXPECT_NE(r.out.find("none of the selected properties applies"), std::string::npos) << r.out;
 }
 
+// Swing's hop distance is computed with the generic properties: selecting it
+// alone still runs it (and only it is reported).
+TEST(TraffVerify, SwingHopDistanceAloneIsChecked) {
+  Outcome r = run("verify --algo swing --p 2..16 --properties swing-hop-distance --quiet -v");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("p=16: holds: swing-hop-distance holds"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("exactly-once"), std::string::npos) << r.out;
+}
+
 void expect_bad_input(const std::string& args, const std::string& needle) {
   SCOPED_TRACE(args);
   Outcome r = run(args);
