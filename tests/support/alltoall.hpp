@@ -1,13 +1,14 @@
 #pragma once
 // Shared by the all-to-all generator tests: block ids of (source, destination)
-// pairs (Collective::alltoall numbers block src * P + dst) and registry lookup.
+// pairs (Collective::alltoall numbers block src * P + dst); registry lookup
+// is in schedule_lookup.hpp.
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "schedules/block_set.hpp"
-#include "schedules/registry.hpp"
+#include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck::test {
 
@@ -20,10 +21,5 @@ inline BlockSet blocks(uint64_t P, std::vector<std::pair<uint64_t, uint64_t>> pa
   return BlockSet::from_blocks(b);
 }
 
-inline const VariantInfo& registered_variant(const std::string& algorithm, const std::string& name) {
-  const AlgorithmInfo* a = find_algorithm(algorithm);
-  if (!a || !a->find_variant(name)) throw std::logic_error("no " + algorithm + " variant " + name);
-  return *a->find_variant(name);
-}
 
 }  // namespace collcheck::test

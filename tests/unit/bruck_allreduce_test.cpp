@@ -18,6 +18,7 @@
 #include "schedules/registry.hpp"
 #include "schedules/trivance_latency.hpp"
 #include "tests/support/mutations.hpp"
+#include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck {
 namespace {
@@ -25,24 +26,11 @@ namespace {
 using mutation::CheckArgs;
 using mutation::describe;
 using mutation::violated;
+using test::peers;
 
-const VariantInfo& variant(const std::string& name) {
-  const AlgorithmInfo* a = find_algorithm("bruck-allreduce");
-  if (!a || !a->find_variant(name)) throw std::logic_error("no bruck-allreduce variant " + name);
-  return *a->find_variant(name);
-}
+const VariantInfo& variant(const std::string& name) { return test::registered_variant("bruck-allreduce", name); }
 
-std::set<Rank> peers(const std::vector<Transfer>& l) {
-  std::set<Rank> out;
-  for (const Transfer& t : l) out.insert(t.peer);
-  return out;
-}
 
-const Transfer& to(const RankStep& rs, Rank peer) {
-  for (const Transfer& t : rs.sends)
-    if (t.peer == peer) return t;
-  throw std::logic_error("no send to " + std::to_string(peer));
-}
 
 TEST(BruckKnownAnswers, LatencyDistancesOneDirection) {
   EXPECT_EQ(find_algorithm("bruck-allreduce")->default_variant().name, "latency");
@@ -63,11 +51,11 @@ TEST(BruckKnownAnswers, BandwidthDigitsN9AndN10) {
   ASSERT_EQ(s->num_steps(), 4);
   RankStep rs;
   s->rank_step(0, 0, rs);
-  EXPECT_EQ(to(rs, 1).blocks, BlockSet::from_blocks({1, 4, 7}));
-  EXPECT_EQ(to(rs, 2).blocks, BlockSet::from_blocks({2, 5, 8}));
+  EXPECT_EQ(test::send_to(rs, 1).blocks, BlockSet::from_blocks({1, 4, 7}));
+  EXPECT_EQ(test::send_to(rs, 2).blocks, BlockSet::from_blocks({2, 5, 8}));
   s->rank_step(0, 1, rs);
-  EXPECT_EQ(to(rs, 3).blocks, BlockSet::single(3));
-  EXPECT_EQ(to(rs, 6).blocks, BlockSet::single(6));
+  EXPECT_EQ(test::send_to(rs, 3).blocks, BlockSet::single(3));
+  EXPECT_EQ(test::send_to(rs, 6).blocks, BlockSet::single(6));
   // n = 10: s = 3; step 2 moves only block offset 9 (digit 1 of 3^2).
   auto t = variant("bandwidth").make({10, 0});
   ASSERT_EQ(t->num_steps(), 6);

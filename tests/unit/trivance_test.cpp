@@ -25,6 +25,7 @@
 #include "schedules/trivance_bandwidth.hpp"
 #include "schedules/trivance_latency.hpp"
 #include "tests/support/mutations.hpp"
+#include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck {
 namespace {
@@ -33,24 +34,11 @@ using mutation::CheckArgs;
 using mutation::describe;
 using mutation::verdict;
 using mutation::violated;
+using test::peers;
 
-const VariantInfo& variant(const std::string& name) {
-  const AlgorithmInfo* a = find_algorithm("trivance");
-  if (!a || !a->find_variant(name)) throw std::logic_error("no trivance variant " + name);
-  return *a->find_variant(name);
-}
+const VariantInfo& variant(const std::string& name) { return test::registered_variant("trivance", name); }
 
-std::set<Rank> peers(const std::vector<Transfer>& l) {
-  std::set<Rank> out;
-  for (const Transfer& t : l) out.insert(t.peer);
-  return out;
-}
 
-const Transfer& to(const RankStep& rs, Rank peer) {
-  for (const Transfer& t : rs.sends)
-    if (t.peer == peer) return t;
-  throw std::logic_error("no send to " + std::to_string(peer));
-}
 
 TEST(TrivanceMath, LogsAndDistances) {
   EXPECT_EQ(trivance::ceil_log3(1), 0);
@@ -93,17 +81,17 @@ TEST(TrivanceKnownAnswers, Algorithm1BlocksN9AndN27) {
   ASSERT_EQ(s->num_steps(), 4);
   RankStep rs;
   s->rank_step(0, 0, rs);  // Pi(9, 0, 1, 0) = 1 + {-3, 0, 3}
-  EXPECT_EQ(to(rs, 1).blocks, BlockSet::from_blocks({1, 4, 7}));
-  EXPECT_EQ(to(rs, 8).blocks, BlockSet::from_blocks({8, 2, 5}));
+  EXPECT_EQ(test::send_to(rs, 1).blocks, BlockSet::from_blocks({1, 4, 7}));
+  EXPECT_EQ(test::send_to(rs, 8).blocks, BlockSet::from_blocks({8, 2, 5}));
   s->rank_step(0, 1, rs);
-  EXPECT_EQ(to(rs, 3).blocks, BlockSet::single(3));
-  EXPECT_EQ(to(rs, 6).blocks, BlockSet::single(6));
+  EXPECT_EQ(test::send_to(rs, 3).blocks, BlockSet::single(3));
+  EXPECT_EQ(test::send_to(rs, 6).blocks, BlockSet::single(6));
   s->rank_step(0, 2, rs);  // allgather: step 1 reversed, copies
   EXPECT_EQ(peers(rs.sends), (std::set<Rank>{3, 6}));
-  EXPECT_EQ(to(rs, 3).blocks, BlockSet::single(0));
-  EXPECT_EQ(to(rs, 3).combine, Combine::copy);
+  EXPECT_EQ(test::send_to(rs, 3).blocks, BlockSet::single(0));
+  EXPECT_EQ(test::send_to(rs, 3).combine, Combine::copy);
   s->rank_step(0, 3, rs);
-  EXPECT_EQ(to(rs, 1).blocks, BlockSet::from_blocks({0, 3, 6}));
+  EXPECT_EQ(test::send_to(rs, 1).blocks, BlockSet::from_blocks({0, 3, 6}));
   // n = 27: 3^(s-1-k) blocks per peer (Sec. 4.3): 9, 3, 1; peers 1, 3, 9 away.
   auto t = variant("bandwidth").make({27, 0});
   ASSERT_EQ(t->num_steps(), 6);
@@ -111,8 +99,8 @@ TEST(TrivanceKnownAnswers, Algorithm1BlocksN9AndN27) {
   const Rank right[] = {1, 3, 9}, left[] = {26, 24, 18};
   for (int k = 0; k < 3; ++k) {
     t->rank_step(0, k, rs);
-    EXPECT_EQ(to(rs, right[k]).blocks.size(), want[k]) << k;
-    EXPECT_EQ(to(rs, left[k]).blocks.size(), want[k]) << k;
+    EXPECT_EQ(test::send_to(rs, right[k]).blocks.size(), want[k]) << k;
+    EXPECT_EQ(test::send_to(rs, left[k]).blocks.size(), want[k]) << k;
   }
   Verdict v = trivance_coverage(*t);
   EXPECT_EQ(v.status, Status::holds);
