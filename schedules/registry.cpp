@@ -774,6 +774,11 @@ std::string InstanceParams::label() const {
   add("r", radix);
   add("r2", radix2);
   add("Q", ppn);
+  if (!dims.empty()) {
+    std::string shape;
+    for (uint32_t d : dims) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    out += (out.empty() ? "" : " ") + std::string("dims=") + shape;
+  }
   return out;
 }
 
