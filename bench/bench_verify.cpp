@@ -6,10 +6,17 @@
 //     step, fingerprint mode, to find the largest p verified within 60 s and
 //     8 GiB (the contiguous variant; the default variant is the same schedule
 //     up to block numbering for powers of two).
+//   * SwingLatencySingleP/21: swing latency p = 2^21 (issue 6), every rank
+//     and step, the CLI's default options (fingerprint above p = 1024; the
+//     memory guard at 75% of physical memory).
+//   * SwingMemoryEstimate/<variant>/21: the memory guard's estimate for p =
+//     2^21 (counter estimate_gib), nothing allocated: the dense bandwidth
+//     checkers need p * nblocks = 2^42 cells.
 // Run: build/bench/bench_verify --benchmark_filter=SwingSweep
 //      build/bench/bench_verify --benchmark_filter='SwingSingleP/1[0-4]'
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_support.hpp"
 #include "checker/sweep.hpp"
 
 namespace collcheck {
@@ -44,6 +51,34 @@ void SwingSingleP(benchmark::State& state) {
   state.counters["p"] = static_cast<double>(p);
 }
 BENCHMARK(SwingSingleP)->DenseRange(10, 16)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+void SwingLatencySingleP(benchmark::State& state) {
+  const uint64_t p = uint64_t{1} << state.range(0);
+  const SweepTarget t = resolve_targets("swing", "latency").front();
+  CheckOptions o;
+  o.max_memory = default_max_memory();
+  for (auto _ : state) {
+    InstanceResult r = check_instance(t, p, o);
+    if (r.status != Status::holds) state.SkipWithError(("not holds: " + r.skip_reason).c_str());
+    state.SetLabel(r.stats["mode"] + (r.stats.count("method") ? " (" + r.stats["method"] + ")" : ""));
+  }
+  state.counters["peak_rss_gib"] = bench::peak_rss_gib();
+}
+BENCHMARK(SwingLatencySingleP)->Arg(21)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+void SwingMemoryEstimate(benchmark::State& state, const char* variant) {
+  const uint64_t p = uint64_t{1} << state.range(0);
+  const SweepTarget t = resolve_targets("swing", variant).front();
+  InstanceParams ip;
+  ip.p = p;
+  CheckOptions o;
+  MemoryEstimate m;
+  for (auto _ : state) m = estimate_memory(*t.variant->make(ip), o);
+  state.counters["estimate_gib"] = static_cast<double>(m.bytes) / (1ULL << 30);
+  state.SetLabel(m.how);
+}
+BENCHMARK_CAPTURE(SwingMemoryEstimate, bandwidth, "bandwidth")->Arg(21)->Iterations(1);
+BENCHMARK_CAPTURE(SwingMemoryEstimate, contiguous, "bandwidth-contiguous")->Arg(21)->Iterations(1);
 
 }  // namespace
 }  // namespace collcheck

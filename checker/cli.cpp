@@ -7,16 +7,23 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <cctype>
+#include <cmath>
 #include <memory>
 #include <sstream>
 
 #include "checker/analyze.hpp"
 #include "checker/cli_support.hpp"
+#include "checker/dims_option.hpp"
 #include "checker/dump.hpp"
+#include "checker/file_claims.hpp"
+#include "checker/estimate.hpp"
 #include "checker/p_range.hpp"
+#include "checker/report_command.hpp"
 #include "checker/subcommands.hpp"
 #include "checker/sweep.hpp"
 #include "collcheck_version.hpp"
+#include "importers/msccl_check.hpp"
 #include "properties/catalog.hpp"
 #include "properties/traff_conditions.hpp"
 #include "schedules/input_error.hpp"
@@ -28,17 +35,23 @@ namespace po = boost::program_options;
 namespace collcheck {
 namespace {
 
+// Set by cli_main: how verify runs a sweep other than in this process alone.
+SweepRunner g_sweep_runner;
+
 const char* kUsage =
     "usage: collcheck <command> [options]\n"
     "commands:\n"
     "  list                         algorithms, variants, restrictions, properties\n"
     "  verify --algo A --p RANGE    check every property for every p, rank, step and block\n"
-    "  dump --algo A --p N          print the schedule (--format text|json)\n"
-    "  check-file FILE              check a schedule in collcheck's JSON format\n"
+    "  dump --algo A --p N          print the schedule (--format text|json|jsonl)\n"
+    "  check-file FILE              check a schedule in collcheck's format (JSON or JSON lines)\n"
     "                               (--schedule-format traff-table: Träff's tables)\n"
+    "                               (--schedule-format msccl: MSCCL algorithm XML)\n"
     "  run --algo A --p N           execute on threads with real data and compare\n"
-    "  prove --algo swing --p N     Z3 proofs for all ranks at once\n"
+    "  prove --algo A --p RANGE     Z3 proofs for all ranks at once (--list: the queries;\n"
+    "                               --query, --timeout-ms, --smt2-dir DIR)\n"
     "  analyze --algo tra --p N     TRA's K, D and cost for every radix, the optimum and sqrt(p)\n"
+    "  report --db FILE             render a sweep stored by 'verify --db FILE' (any --format)\n"
     "  --version\n"
     "run 'collcheck <command> --help' for a command's options.\n";
 
@@ -118,6 +131,9 @@ void add_check_options(po::options_description& desc) {
       ("mode", po::value<std::string>()->default_value("auto"), "auto | exact | fingerprint")
       ("exact-max-p", po::value<std::string>()->default_value("1024"), "auto mode: exact bookkeeping up to this p")
       ("memory-gib", po::value<double>()->default_value(4.0), "contribution-state budget per instance (GiB)")
+      ("max-memory", po::value<std::string>(),
+       "memory guard: refuse (before allocating) any instance whose estimated memory exceeds SIZE "
+       "(e.g. 6G, 512MiB, 1.5G; 'none': no guard; default 75% of physical memory); a refusal exits 3")
       ("seed", po::value<std::string>()->default_value("24301"), "fingerprint weight seed")
       ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
@@ -139,6 +155,30 @@ std::vector<std::string> split_list(const std::string& option, const std::string
   return out;
 }
 
+// "6G", "512MiB", "1.5g", "1048576" (bytes) -> bytes (binary units); "none" -> 0
+// (no guard). Anything else, or a size below 1 MiB, is bad input.
+uint64_t parse_memory_size(const std::string& option, const std::string& text) {
+  if (text == "none") return 0;
+  size_t used = 0;
+  double v = -1;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+  }
+  std::string unit = text.substr(std::min(used, text.size()));
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (unit.size() == 3 && unit.substr(1) == "ib") unit = unit.substr(0, 1);
+  if (unit.size() == 2 && unit[1] == 'b') unit = unit.substr(0, 1);
+  const std::string units = "bkmgt";
+  const size_t k = unit.empty() ? 0 : (unit.size() == 1 ? units.find(unit[0]) : std::string::npos);
+  const double bytes = v * static_cast<double>(uint64_t{1} << (10 * (k == std::string::npos ? 0 : k)));
+  if (used == 0 || k == std::string::npos || !(v >= 0) || !(bytes >= (1 << 20)) || bytes > 1e18 ||
+      !std::isdigit(static_cast<unsigned char>(text[0])))
+    throw InputError("--" + option + " must be a size of at least 1 MiB such as 6G, 512MiB or 1.5G (or 'none'), not '" +
+                     text + "'");
+  return static_cast<uint64_t>(bytes);
+}
+
 CheckOptions check_options(const po::variables_map& vm) {
   CheckOptions o;
   std::string mode = vm["mode"].as<std::string>();
@@ -151,6 +191,8 @@ CheckOptions check_options(const po::variables_map& vm) {
   if (!(gib >= 1.0 / 1024) || gib > 1024) throw InputError("--memory-gib must be in [1/1024, 1024]");
   o.memory_budget = static_cast<uint64_t>(gib * (1ULL << 30));
   o.seed = parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX);
+  o.max_memory = vm.count("max-memory") ? parse_memory_size("max-memory", vm["max-memory"].as<std::string>())
+                                        : default_max_memory();
   return o;
 }
 
@@ -161,6 +203,30 @@ std::unique_ptr<tbb::global_control> thread_limit(const po::variables_map& vm) {
   return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, t);
 }
 
+// verify --estimate: the projection of the request (checker/estimate.hpp), text or json.
+int cmd_estimate(const po::variables_map& vm, const SweepRequest& req) {
+  if (vm.count("db") || vm.count("resume")) throw InputError("--estimate runs no sweep: --db and --resume do not apply");
+  EstimateOptions eo;
+  if (vm.count("calibrate-seconds")) {
+    const std::string text = vm["calibrate-seconds"].as<std::string>();
+    size_t used = 0;
+    double v = -1;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != text.size() || !(v >= 0.01 && v <= 3600))
+      throw InputError("--calibrate-seconds must be a number in [0.01, 3600], not '" + text + "'");
+    eo.calibrate_seconds = v;
+  }
+  if (const int t = vm["threads"].as<int>(); t > 0) eo.cores = static_cast<unsigned>(t);
+  const std::string f = vm["format"].as<std::string>();
+  if (f != "text" && f != "json") throw InputError("--estimate prints text or json, not '" + f + "'");
+  const Estimate e = estimate_sweep(req, eo);
+  write_text(f == "json" ? render_estimate_json(e) : render_estimate_text(e, req), vm["out"].as<std::string>());
+  return 0;
+}
+
 int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline) {
   po::options_description desc("collcheck verify");
   desc.add_options()("help,h", "this help")
@@ -169,7 +235,13 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
       ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
       ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)")
       ("properties", po::value<std::string>(),
-       "comma list of properties to check (default: all that apply; see 'collcheck list')");
+       "comma list of properties to check (default: all that apply; see 'collcheck list')")
+      ("db", po::value<std::string>(), "results store (SQLite): record every instance as it finishes")
+      ("resume", "with --db: skip instances already recorded with the same options")
+      ("estimate", "do not verify: print the projected core-hours, wall time and memory of this sweep, "
+                   "from a short calibration run (text or json)")
+      ("calibrate-seconds", po::value<std::string>(),
+       "with --estimate: CPU seconds of calibration per algorithm/variant and checker mode (default 0.5)");
   add_instance_options(desc);
   add_check_options(desc);
   auto vm = parse_args(desc, args);
@@ -178,24 +250,39 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
     return 0;
   }
   if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
-  if (!vm.count("p")) throw InputError("verify needs --p RANGE");
+  if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
   apply_instance_options(vm, req.targets);
-  req.ps = parse_p_range(vm["p"].as<std::string>());
+  // --estimate plans sweeps beyond one run's 2^20 p values (checker/estimate.hpp).
+  req.ps = vm.count("estimate") && vm.count("p") && !vm.count("dims")
+               ? parse_p_range_for_estimate(vm["p"].as<std::string>())
+               : instance_ps(vm, "verify needs --p RANGE");
   req.skip_restricted = vm.count("skip-restricted") > 0;
   req.progress = !vm.count("quiet");
   req.check = check_options(vm);
   if (vm.count("properties")) req.check.properties = split_list("properties", vm["properties"].as<std::string>());
   auto limit = thread_limit(vm);
-  Report r = run_sweep(req);
-  r.tool_version = COLLCHECK_VERSION;
-  r.command = cmdline;
-  r.threads = vm["threads"].as<int>();
-  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
-  return exit_code(r);
+  if (vm.count("estimate")) return cmd_estimate(vm, req);
+  if (vm.count("calibrate-seconds")) throw InputError("--calibrate-seconds applies only with --estimate");
+  if (g_sweep_runner && vm.count("db"))
+    throw InputError("--db under mpirun is not supported: run the sharded sweep without --db, or --db without mpirun");
+  auto store = attach_results_store(vm.count("db") ? vm["db"].as<std::string>() : "", vm.count("resume") > 0, req,
+                                    cmdline, vm["threads"].as<int>());
+  auto finish = [&](Report r) {
+    r.tool_version = COLLCHECK_VERSION;
+    r.command = cmdline;
+    r.threads = vm["threads"].as<int>();
+    if (store) store->finish_sweep(r);
+    emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
+    return exit_code(r);
+  };
+  // Under mpirun (checker/mpi_shard.hpp) the sweep is sharded over the ranks
+  // and `finish` runs on rank 0 only.
+  if (g_sweep_runner) return g_sweep_runner(req, finish);
+  return finish(run_sweep(req));
 }
 
 int cmd_dump(const std::vector<std::string>& args) {
@@ -204,7 +291,8 @@ int cmd_dump(const std::vector<std::string>& args) {
       ("algo", po::value<std::string>(), "algorithm")
       ("variant", po::value<std::string>()->default_value("default"), "variant")
       ("p", po::value<std::string>(), "one p")
-      ("format", po::value<std::string>()->default_value("text"), "text | json | traff-table (traff only)")
+      ("format", po::value<std::string>()->default_value("text"),
+       "text | json | jsonl (JSON lines, for large p) | traff-table (traff only)")
       ("out", po::value<std::string>()->default_value("-"), "output file");
   add_instance_options(desc);
   auto vm = parse_args(desc, args);
@@ -212,14 +300,17 @@ int cmd_dump(const std::vector<std::string>& args) {
     std::cout << desc;
     return 0;
   }
-  if (!vm.count("algo") || !vm.count("p")) throw InputError("dump needs --algo and --p");
+  if (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))) throw InputError("dump needs --algo and --p");
   SweepTarget t = single_target(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
   {
     std::vector<SweepTarget> one{t};
     apply_instance_options(vm, one);
     t = one.front();
   }
-  uint64_t p = single_p(vm["p"].as<std::string>());
+  const std::vector<uint64_t> dump_ps = vm.count("dims") ? instance_ps(vm, "dump needs --algo and --p")
+                                                         : std::vector<uint64_t>{single_p(vm["p"].as<std::string>())};
+  if (dump_ps.size() != 1 || t.shapes.size() > 1) throw InputError("dump takes one p (one --dims shape)");
+  uint64_t p = dump_ps.front();
   std::string f = vm["format"].as<std::string>();
   if (f == "traff-table") {
     if (t.algorithm->name != "traff") throw InputError("--format traff-table is only for --algo traff");
@@ -229,8 +320,10 @@ int cmd_dump(const std::vector<std::string>& args) {
   require_allowed(t, p);
   if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
   auto s = t.variant->make(t.params(p));
-  // Bound the output before producing it: count block ranges first.
-  constexpr uint64_t kMaxDumpRanges = uint64_t{1} << 22;
+  // Bound the output before producing it: count block ranges first (the
+  // schedule format: 2^26, enough for every algorithm at p = 4096).
+  const int max_log = f == "json" || f == "jsonl" ? 26 : 22;
+  const uint64_t kMaxDumpRanges = uint64_t{1} << max_log;
   uint64_t ranges = 0;
   RankStep rs;
   for (int st = 0; st < s->num_steps() && ranges <= kMaxDumpRanges; ++st)
@@ -241,11 +334,12 @@ int cmd_dump(const std::vector<std::string>& args) {
     }
   if (ranges > kMaxDumpRanges)
     throw InputError("dump of " + t.algorithm->name + "/" + t.variant->name + " at p = " + std::to_string(p) +
-                     " would list more than 2^22 block ranges; use a smaller p");
+                     " would list more than 2^" + std::to_string(max_log) + " block ranges; use a smaller p");
   std::string title = t.algorithm->name + "/" + t.variant->name;
   if (f == "text") write_text(dump_text(*s, title), vm["out"].as<std::string>());
-  else if (f == "json") write_text(to_json(materialize(*s), 1) + "\n", vm["out"].as<std::string>());
-  else throw InputError("unknown dump format '" + f + "' (known: text, json, traff-table)");
+  else if (f == "json" || f == "jsonl")
+    dump_schedule_file(*s, registry_file_meta(*t.algorithm, *t.variant, t.params(p)), f, vm["out"].as<std::string>());
+  else throw InputError("unknown dump format '" + f + "' (known: text, json, jsonl, traff-table)");
   return 0;
 }
 
@@ -266,6 +360,10 @@ Report file_report(const std::string& cmdline, const std::string& path, const st
   res.verdicts = std::move(ic.verdicts);
   res.stats = std::move(ic.stats);
   res.status = combined_status(res.verdicts);
+  if (ic.refused) {  // the memory guard: nothing was checked (exit 3)
+    res.status = Status::skipped;
+    res.skip_reason = *ic.refused;
+  }
   r.instances.push_back(std::move(res));
   return r;
 }
@@ -310,11 +408,33 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
   return exit_code(r);
 }
 
+// check-file --schedule-format msccl (or a file whose root element is <algo>):
+// an MSCCL algorithm XML, checked by importers/msccl_check.hpp.
+int check_msccl_file(const po::variables_map& vm, const std::string& path, const std::string& text,
+                     const std::string& cmdline) {
+  const msccl::Program prog = msccl::parse_program(text, path);
+  auto start = std::chrono::steady_clock::now();
+  msccl::CheckResult cr = msccl::check_program(prog);
+  static const Collective kinds[] = {Collective::allreduce, Collective::allgather, Collective::reduce_scatter,
+                                     Collective::alltoall};
+  InstanceCheck ic{std::move(cr.verdicts), "msccl simulation (multiplicity)", std::move(cr.stats)};
+  Report r = file_report(cmdline, path, "msccl", kinds[static_cast<int>(prog.coll)], prog.ngpus, std::move(ic), 0);
+  r.notes.push_back("MSCCL XML '" + prog.name + "' (" + std::to_string(prog.chunk_factor) +
+                    " chunk(s) per rank): FIFO matching per (gpu, peer, channel), happens-before (tb order, "
+                    "depid/deps, messages) with races, and contribution multisets against the collective; unbounded "
+                    "connection buffers, no protocol or timing model; step = the step's s in its threadblock");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
+  return exit_code(r);
+}
+
 int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdline) {
   po::options_description desc("collcheck check-file");
   desc.add_options()("help,h", "this help")("file", po::value<std::string>(), "schedule JSON file")
-      ("schedule-format", po::value<std::string>()->default_value("json"),
-       "input format: json | traff-table (the layout of 'dump --algo traff --format traff-table')");
+      ("schedule-format", po::value<std::string>()->default_value("auto"),
+       "input format: auto (by content: collcheck's JSON, JSON lines or MSCCL XML) | json | jsonl | traff-table "
+       "(the layout of 'dump --algo traff --format traff-table') | msccl "
+       "(MSCCL algorithm XML; also detected by its <algo> root element)");
   add_instance_options(desc);
   add_check_options(desc);
   po::positional_options_description pos;
@@ -326,10 +446,11 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   }
   if (!vm.count("file")) throw InputError("check-file needs a FILE");
   const std::string sfmt = vm["schedule-format"].as<std::string>();
-  if (sfmt != "json" && sfmt != "traff-table")
-    throw InputError("unknown --schedule-format '" + sfmt + "' (known: json, traff-table)");
-  if (sfmt == "json" && (vm.count("n") || vm.count("root")))
+  if (sfmt != "auto" && sfmt != "json" && sfmt != "jsonl" && sfmt != "traff-table" && sfmt != "msccl")
+    throw InputError("unknown --schedule-format '" + sfmt + "' (known: auto, json, jsonl, traff-table, msccl)");
+  if (sfmt != "traff-table" && (vm.count("n") || vm.count("root")))
     throw InputError("--n and --root apply only to --schedule-format traff-table");
+  if (vm.count("dims")) throw InputError("--dims applies to registry algorithms (verify, dump, run), not to check-file");
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   std::string path = vm["file"].as<std::string>();
@@ -339,17 +460,34 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
     throw InputError("'" + path + "' is larger than 1 GiB; not a schedule collcheck can check densely");
   std::ifstream f(path);
   if (!f) throw InputError("cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  if (sfmt == "traff-table") return check_traff_table_file(vm, path, ss.str(), cmdline);
-  MaterializedView view(schedule_from_json(ss.str()));
+  // Only the whole-text formats are read whole; collcheck's own is streamed.
+  std::string head(64 * 1024, '\0');
+  f.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(f.gcount()));
+  const bool xml = sfmt == "msccl" || ((sfmt == "auto" || sfmt == "json") && msccl::looks_like_msccl(head));
+  if (sfmt == "traff-table" || xml) {
+    f.clear();
+    f.seekg(0);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    if (xml) return check_msccl_file(vm, path, ss.str(), cmdline);
+    return check_traff_table_file(vm, path, ss.str(), cmdline);
+  }
+  f.close();
+  ScheduleDocument doc = read_schedule_file(
+      path, sfmt == "json" ? std::optional(ScheduleEncoding::json)
+                           : sfmt == "jsonl" ? std::optional(ScheduleEncoding::jsonl) : std::nullopt);
+  if (doc.claims) validate_file_claims(*doc.claims);
+  MaterializedView view(std::move(doc.schedule));
   auto limit = thread_limit(vm);
   CheckOptions o = check_options(vm);
   if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
-  InstanceCheck ic = check_schedule(view, nullptr, {}, o);
-  Report r = file_report(cmdline, path, "-", view.spec().kind, view.p(), std::move(ic), o.seed);
-  r.notes.push_back("no claimed cost for a file: the cost property is skipped");
+  const std::optional<Claim> cost = doc.claims ? file_cost_claim(*doc.claims, view.data()) : std::nullopt;
+  InstanceCheck ic = check_schedule(view, cost ? &*cost : nullptr, {}, o);
+  if (doc.claims) judge_file_claims(*doc.claims, ic);
+  Report r = file_report(cmdline, path, doc.format, view.spec().kind, view.p(), std::move(ic), o.seed);
+  for (std::string& n : file_claim_notes(doc)) r.notes.push_back(std::move(n));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
   return exit_code(r);
@@ -357,7 +495,8 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
 
 }  // namespace
 
-int cli_main(int argc, char** argv) {
+int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
+  g_sweep_runner = std::move(sweep_runner);
   std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
   std::string cmd = argc > 1 ? argv[1] : "";
   const std::string cmdline = command_line(argc, argv);
@@ -377,11 +516,12 @@ int cli_main(int argc, char** argv) {
     if (cmd == "run") return cmd_run(args, cmdline);
     if (cmd == "prove") return cmd_prove(args, cmdline);
     if (cmd == "analyze") return cmd_analyze(args, cmdline);
+    if (cmd == "report") return cmd_report(args, cmdline);
     if (cmd.empty()) {
       std::cerr << kUsage;
       return 2;
     }
-    throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove, analyze)");
+    throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove, analyze, report)");
   } catch (const InputError& e) {
     std::cerr << "collcheck: error: " << e.what() << "\n";
     return 2;

@@ -2,8 +2,20 @@
 // The collcheck command line: list, verify, dump, check-file, run, prove.
 // Every subcommand returns a DESIGN.md exit code; bad input is one line on
 // stderr and exit code 2.
+#include <functional>
+
+#include "checker/sweep.hpp"
+#include "reports/report.hpp"
+
 namespace collcheck {
 
-int cli_main(int argc, char** argv);
+// How `verify` runs its sweep when this process is one of several: under
+// mpirun, checker/mpi_shard.hpp shards the request over the MPI ranks and
+// calls `finish` (render the report, return its exit code) with the whole
+// report on rank 0 only; the runner returns the exit code every rank exits
+// with. Empty: run_sweep in this process.
+using SweepRunner = std::function<int(const SweepRequest& req, const std::function<int(Report)>& finish)>;
+
+int cli_main(int argc, char** argv, SweepRunner sweep_runner = {});
 
 }  // namespace collcheck

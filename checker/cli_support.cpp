@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "checker/dims_option.hpp"
 #include "schedules/input_error.hpp"
 
 namespace po = boost::program_options;
@@ -36,11 +37,13 @@ void add_instance_options(po::options_description& desc) {
       ("radix", po::value<std::string>(), "radix r, for algorithms that take one (tra: r; tra2: intra-node r1); "
                                           "'all' = every r in 2..p")
       ("radix2", po::value<std::string>(), "inter-node radix r2 (tra2)")
-      ("ppn", po::value<std::string>(), "processes per node Q (tra2)");
+      ("ppn", po::value<std::string>(), "processes per node Q (tra2)")
+      ("dims", po::value<std::string>(), "torus shapes (trivance-torus), e.g. 3x3 or 3x3,9x9,4x4x4; "
+                                         "each sets p = the product (may replace --p)");
 }
 
 void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget>& targets) {
-  static const char* const kOptions[] = {"n", "root", "radix", "radix2", "ppn"};
+  static const char* const kOptions[] = {"n", "root", "radix", "radix2", "ppn", "dims"};
   for (const char* o : kOptions) {
     if (!vm.count(o)) continue;
     for (const SweepTarget& t : targets)
@@ -60,7 +63,10 @@ void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget
   const uint32_t radix = all_radices ? 0 : value("radix", 2, 1u << 24);
   const uint32_t radix2 = value("radix2", 2, 1u << 24);
   const uint32_t ppn = value("ppn", 1, 1u << 24);
+  const auto shapes = vm.count("dims") ? parse_dims_list(vm["dims"].as<std::string>())
+                                       : std::vector<std::vector<uint32_t>>{};
   for (SweepTarget& t : targets) {
+    t.shapes = shapes;
     t.n = n;
     t.root = root;
     t.radix = radix;

@@ -19,7 +19,8 @@ boost::program_options::variables_map parse_args(const boost::program_options::o
 // all digits and within [lo, hi] (Boost would wrap "-1" around silently).
 uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi);
 
-// --n (blocks) and --root, for the algorithms that take them.
+// --n (blocks), --root, --radix, --radix2, --ppn and --dims (torus shapes), for
+// the algorithms that take them.
 void add_instance_options(boost::program_options::options_description& desc);
 // Applies --n / --root to every target; InputError if a target's collective
 // has no use for them (allreduce) or a value is out of range.

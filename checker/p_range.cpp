@@ -17,9 +17,14 @@ constexpr uint64_t kMaxValues = uint64_t{1} << 20;
 uint64_t parse_value(const std::string& t, const std::string& whole) {
   if (t.empty()) bad(whole, "empty value");
   auto digits = [&](const std::string& s) {
-    if (s.empty() || s.size() > 12 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+    if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
       bad(whole, "'" + t + "' is not a number or 2^K");
-    return std::stoull(s);
+    // Too many digits for any p (or exponent) collcheck takes: say so, instead
+    // of calling a well-formed number malformed (stoull would overflow).
+    const size_t nz = s.find_first_not_of('0');
+    const std::string sig = nz == std::string::npos ? "0" : s.substr(nz);
+    if (sig.size() > 12) bad(whole, t + " exceeds the maximum p = 2^24");
+    return std::stoull(sig);
   };
   uint64_t v;
   auto caret = t.find('^');

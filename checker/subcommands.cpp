@@ -2,18 +2,22 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iostream>
 
 #include "checker/cli_support.hpp"
+#include "checker/dims_option.hpp"
 #include "checker/p_range.hpp"
 #include "checker/sweep.hpp"
 #include "collcheck_version.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/input_error.hpp"
-#include "smt/swing_proofs.hpp"
+#include "smt/query_registry.hpp"
 
 namespace po = boost::program_options;
 
@@ -41,7 +45,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
     std::cout << desc;
     return 0;
   }
-  if (!vm.count("algo") || !vm.count("p")) throw InputError("run needs --algo and --p");
+  if (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))) throw InputError("run needs --algo and --p");
   runtime::ExecOptions eo;
   auto dt = runtime::dtype_from_string(vm["dtype"].as<std::string>());
   if (!dt) throw InputError("unknown --dtype '" + vm["dtype"].as<std::string>() + "' (known: int64, float, double)");
@@ -59,7 +63,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
   apply_instance_options(vm, req.targets);
-  req.ps = parse_p_range(vm["p"].as<std::string>());
+  req.ps = instance_ps(vm, "run needs --algo and --p");
   req.skip_restricted = vm.count("skip-restricted") > 0;
   if (req.ps.back() > 1024) throw InputError("run starts one thread per rank; p = " + std::to_string(req.ps.back()) + " exceeds 1024");
   check_restrictions(req);
@@ -72,13 +76,14 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
   r.mode = runtime::mode_string(eo);
   r.seed = eo.seed;
   for (const auto& t : req.targets) {
-    for (uint64_t p : req.ps) {  // one instance at a time: each already runs p threads
-      InstanceResult res = instance_header(t, p);
+    for (uint64_t p : req.ps)  // one instance at a time: each already runs p threads
+    for (uint32_t shape : t.shapes.empty() ? std::vector<uint32_t>{0} : t.radices(p)) {  // --dims: every shape of p
+      InstanceResult res = instance_header(t, p, shape);
       if (res.status == Status::skipped) {
         r.instances.push_back(std::move(res));
         continue;
       }
-      InstanceParams ip = t.params(p);
+      InstanceParams ip = t.params(p, shape);
       auto sched = t.variant->make(ip);
       runtime::ExecResult er = runtime::execute_threads(*sched, eo);
       res.verdicts.push_back(er.verdict);
@@ -94,49 +99,227 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
   return exit_code(r);
 }
 
-// collcheck prove: Z3 proofs over a symbolic rank (all ranks at once).
+// collcheck prove: Z3 queries (smt/query_registry.hpp) over the same
+// instances as verify. Every selected query that applies to an (algorithm,
+// variant) runs once per instance (p, and r for --radix all), each with its
+// own --timeout-ms budget, sequentially (solve times stay comparable).
+// Exit codes as verify: 0 every query holds, 1 one is violated (its
+// counterexample was replayed concretely), 3 one is unknown (timeout, solver
+// error; stats name the reason), 2 bad input: unknown algorithm / query, an
+// algorithm with no encoding, or an instance outside a query's encoding (p
+// too large, not a power of three, ...), reported before any solver runs.
+// The last case applies to queries named with --query; a default query that
+// cannot encode an instance gives a skipped verdict with the reason, and it
+// is bad input only if no query at all can run. With --skip-restricted every
+// refused pair is a skipped verdict, and 77 means everything was skipped (as
+// verify --skip-restricted).
+namespace {
+
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c != ',') {
+      cur += c;
+      continue;
+    }
+    if (cur.empty()) throw InputError("--query: empty name in '" + text + "'");
+    out.push_back(cur);
+    cur.clear();
+  }
+  return out;
+}
+
+// The queries --query selects (default: those with by_default).
+std::vector<const smt::Query*> select_queries(const po::variables_map& vm) {
+  std::vector<const smt::Query*> out;
+  const auto& all = smt::queries();
+  if (!vm.count("query")) {
+    for (const auto& q : all)
+      if (q.by_default) out.push_back(&q);
+    return out;
+  }
+  for (const std::string& name : split_names(vm["query"].as<std::string>())) {
+    if (name == "all") {
+      for (const auto& q : all) out.push_back(&q);
+      continue;
+    }
+    const smt::Query* found = nullptr;
+    for (const auto& q : all)
+      if (q.name == name) found = &q;
+    if (!found) {
+      std::string known;
+      for (const auto& q : all) known += (known.empty() ? "" : ", ") + q.name;
+      throw InputError("unknown query '" + name + "' (known: " + known + ", all)");
+    }
+    out.push_back(found);
+  }
+  return out;
+}
+
+// Algorithms with at least one query, for the "no encoding" message.
+std::string algorithms_with_queries(const std::vector<const smt::Query*>& qs) {
+  std::string out;
+  for (const AlgorithmInfo& a : registry()) {
+    bool any = false;
+    for (const VariantInfo& v : a.variants)
+      for (const smt::Query* q : qs) any = any || q->applies(a.name, v.name);
+    if (any) out += (out.empty() ? "" : ", ") + a.name;
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::optional<std::string> why_unsupported(const smt::Query& q, const SweepTarget& t, const InstanceParams& ip) {
+  if (q.unsupported)
+    if (auto why = q.unsupported(ip)) return why;
+  if (q.unsupported_variant) return q.unsupported_variant(t.algorithm->name, t.variant->name, ip);
+  return std::nullopt;
+}
+
+}  // namespace
+
 int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) {
   po::options_description desc("collcheck prove");
   desc.add_options()("help,h", "this help")
-      ("algo", po::value<std::string>(), "algorithm with an SMT encoding: swing")
-      ("p", po::value<std::string>(), "p-range")
-      ("timeout-ms", po::value<std::string>()->default_value("60000"), "solver timeout per property (exit 3 on timeout)")
-      ("format", po::value<std::string>()->default_value("text"), "report format")
+      ("list", "list the queries (name, algorithms, statement) and exit")
+      ("algo", po::value<std::string>(), "algorithm, or 'all' (those with an SMT encoding)")
+      ("variant", po::value<std::string>()->default_value("default"), "variant, 'default' or 'all'")
+      ("p", po::value<std::string>(), "p-range, as for verify")
+      ("query", po::value<std::string>(), "comma list of queries (default: every query that applies and runs by "
+                                          "default; 'all' adds the symbolic-p ones); see --list")
+      ("timeout-ms", po::value<std::string>()->default_value("60000"),
+       "wall-clock budget per query and instance, minimisation included (exit 3 on timeout)")
+      ("smt2-dir", po::value<std::string>(), "also write every solver query there as SMT-LIB2 (one file per check)")
+      ("skip-restricted", "skip instances outside a query's encoding instead of failing (exit 77 if nothing remains)")
+      ("format", po::value<std::string>()->default_value("text"), "report format: text, json, markdown, junit, html")
       ("out", po::value<std::string>()->default_value("-"), "report file");
+  add_instance_options(desc);
   po::variables_map vm = parse_args(desc, args);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
   }
-  if (!vm.count("algo") || !vm.count("p")) throw InputError("prove needs --algo and --p");
-  std::string algo = vm["algo"].as<std::string>();
-  if (algo != "swing") {
-    if (!find_algorithm(algo)) throw InputError("unknown algorithm '" + algo + "'");
-    throw InputError("no SMT encoding for '" + algo + "' yet (available: swing)");
+  if (vm.count("list")) {
+    for (const auto& q : smt::queries())
+      std::cout << q.name << (q.by_default ? "" : " (only with --query)") << "\n    " << q.summary
+                << "\n    algorithms: " << algorithms_with_queries({&q}) << "\n";
+    return 0;
   }
-  auto ps = parse_p_range(vm["p"].as<std::string>());
-  auto timeout = static_cast<unsigned>(parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000));
-  if (ps.front() < 2) throw InputError("prove needs p >= 2 (Eq. 2 has no steps for p = 1)");
+  if (!vm.count("algo") || (!vm.count("p") && !vm.count("dims")))
+    throw InputError("prove needs --algo and --p (see 'collcheck prove --list')");
+  const std::string format = vm["format"].as<std::string>();
+  if (!format_from_string(format))
+    throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
+  const std::string algo = vm["algo"].as<std::string>();
+  std::vector<SweepTarget> targets = resolve_targets(algo, vm["variant"].as<std::string>());
+  apply_instance_options(vm, targets);
+  const std::vector<const smt::Query*> selected = select_queries(vm);
+  const std::vector<uint64_t> ps = instance_ps(vm, "prove needs --algo and --p");
+  smt::QueryContext ctx;
+  ctx.timeout_ms =
+      static_cast<unsigned>(parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000));
+  if (vm.count("smt2-dir")) {
+    ctx.smt2_dir = vm["smt2-dir"].as<std::string>();
+    if (ctx.smt2_dir.empty()) throw InputError("--smt2-dir needs a directory");
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.smt2_dir, ec);
+    if (!std::filesystem::is_directory(ctx.smt2_dir))
+      throw InputError("--smt2-dir: cannot create directory '" + ctx.smt2_dir + "'");
+  }
+  const bool skip_restricted = vm.count("skip-restricted") > 0;
+
+  // Which queries each target gets; an explicitly named algorithm (or query)
+  // that nothing applies to is bad input.
+  struct Planned {
+    const SweepTarget* target;
+    std::vector<const smt::Query*> queries;
+  };
+  std::vector<Planned> plan;
+  for (const SweepTarget& t : targets) {
+    Planned pl{&t, {}};
+    for (const smt::Query* q : selected)
+      if (q->applies(t.algorithm->name, t.variant->name)) pl.queries.push_back(q);
+    if (!pl.queries.empty()) plan.push_back(std::move(pl));
+  }
+  if (plan.empty()) {
+    if (vm.count("query"))
+      throw InputError("no SMT encoding for '" + algo + "' among the selected queries (they cover: " +
+                       algorithms_with_queries(selected) + ")");
+    throw InputError("no SMT encoding for '" + algo + "' (available: " + algorithms_with_queries(selected) + ")");
+  }
+  if (vm.count("query") && vm["query"].as<std::string>() != "all")
+    for (const smt::Query* q : selected) {
+      bool used = false;
+      for (const Planned& pl : plan)
+        for (const smt::Query* x : pl.queries) used = used || x == q;
+      if (!used) throw InputError("query '" + q->name + "' does not apply to '" + algo + "'");
+    }
+
+  // Instances, and every (instance, query) checked against the encodings'
+  // limits before any solver runs.
+  struct Job {
+    InstanceResult header;
+    InstanceParams params;
+    std::vector<const smt::Query*> run;
+    std::vector<Verdict> refused;  // --skip-restricted: skipped verdicts
+  };
+  // A query named with --query that cannot encode an instance is bad input;
+  // among the default queries such pairs are skipped verdicts, and only if
+  // nothing at all can run is it bad input.
+  const bool named = vm.count("query") > 0;
+  std::string first_refusal;
+  std::vector<Job> jobs;
+  for (const Planned& pl : plan)
+    for (uint64_t p : ps)
+      for (uint32_t radix : pl.target->radices(p)) {
+        Job job;
+        job.params = pl.target->params(p, radix);
+        job.header.algorithm = pl.target->algorithm->name;
+        job.header.variant = pl.target->variant->name;
+        job.header.collective = to_string(pl.target->algorithm->collective);
+        job.header.p = p;
+        job.header.params = job.params.label();
+        for (const smt::Query* q : pl.queries) {
+          if (auto why = why_unsupported(*q, *pl.target, job.params)) {
+            const std::string msg = q->name + " (" + job.header.algorithm + ", p = " + std::to_string(p) + "): " + *why;
+            if (!skip_restricted && named) throw InputError(msg);
+            if (first_refusal.empty()) first_refusal = msg;
+            Verdict v;
+            v.property = q->name;
+            v.mode = "z3";
+            v.status = Status::skipped;
+            v.stats["reason"] = *why;
+            job.refused.push_back(std::move(v));
+          } else {
+            job.run.push_back(q);
+          }
+        }
+        jobs.push_back(std::move(job));
+      }
+
+  const bool nothing_runs = std::all_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.run.empty(); });
+  if (nothing_runs && !skip_restricted) throw InputError(first_refusal);
+
   auto start = std::chrono::steady_clock::now();
   Report r;
   r.kind = "prove";
   r.tool_version = COLLCHECK_VERSION;
   r.command = cmdline;
   r.mode = "z3";
-  for (uint64_t p : ps) {
+  r.threads = 1;
+  for (Job& job : jobs) {
     auto t0 = std::chrono::steady_clock::now();
-    InstanceResult res;
-    res.algorithm = "swing";
-    res.variant = "pi (Eq. 2)";
-    res.collective = "allreduce";
-    res.p = p;
-    res.verdicts = smt::prove_swing(p, timeout);
+    InstanceResult res = std::move(job.header);
+    for (const smt::Query* q : job.run) res.verdicts.push_back(q->run(res.algorithm, res.variant, job.params, ctx));
+    for (Verdict& v : job.refused) res.verdicts.push_back(std::move(v));
     res.status = combined_status(res.verdicts);
+    if (res.status == Status::skipped && !res.verdicts.empty())
+      res.skip_reason = res.verdicts.front().stats["reason"];
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.instances.push_back(std::move(res));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), true);
+  emit_report(r, format, vm["out"].as<std::string>(), true);
   return exit_code(r);
 }
 

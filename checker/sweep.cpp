@@ -31,6 +31,8 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
     algos.push_back(a);
   }
   for (const AlgorithmInfo* a : algos) {
+    // --algo all leaves out the torus algorithms: they need --dims, which no other algorithm takes.
+    if (algos.size() > 1 && a->default_variant().takes("dims")) continue;
     if (variant.empty() || variant == "default") {
       out.push_back({a, &a->default_variant()});
     } else if (variant == "all") {
@@ -71,6 +73,16 @@ void check_property_selection(const SweepRequest& req) {
 }
 
 std::vector<uint32_t> SweepTarget::radices(uint64_t p) const {
+  if (!shapes.empty()) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      uint64_t prod = 1;
+      for (uint32_t x : shapes[i]) prod *= x;
+      if (prod == p) out.push_back(static_cast<uint32_t>(i + 1));
+    }
+    if (out.empty()) out.push_back(0);
+    return out;
+  }
   // p = 1 has no radix 2 <= r <= p: its one instance uses the variant's default.
   if (!all_radices || p < 2) return {0};
   std::vector<uint32_t> out;
@@ -132,20 +144,32 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
   InstanceResult res = instance_header(t, p, radix);
   if (res.status == Status::skipped) return res;
   InstanceParams ip = t.params(p, radix);
+  std::vector<std::string> extras;
+  for (const std::string& name : t.variant->extra_properties)
+    if (o.selected(name)) extras.push_back(name);
+  // The memory guard (--max-memory), before anything large is allocated:
+  // the algorithm-specific properties here, the generic ones in check_schedule.
+  auto refuse = [&](const std::string& why) {
+    res.status = Status::skipped;
+    res.skip_reason = why;
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return res;
+  };
+  for (const std::string& name : extras)
+    if (const uint64_t need = property_memory(name, p); o.max_memory && need > o.max_memory)
+      return refuse(refusal({need, name + " state"}, o.max_memory));
   if (o.any_generic_selected()) {
     auto schedule = t.variant->make(ip);
     Claim claim = t.variant->claim(ip);
     HopFn hops;
     if (t.variant->hops) hops = [&](int step) { return t.variant->hops(ip, step); };
     InstanceCheck ic = check_schedule(*schedule, &claim, hops, o);
+    if (ic.refused) return refuse(*ic.refused);
     for (Verdict& v : ic.verdicts)
       if (o.selected(v.property)) res.verdicts.push_back(std::move(v));
     res.stats = std::move(ic.stats);
     res.stats["mode"] = ic.mode;
   }
-  std::vector<std::string> extras;
-  for (const std::string& name : t.variant->extra_properties)
-    if (o.selected(name)) extras.push_back(name);
   for (Verdict& v : check_algorithm_properties(extras, ip, t.algorithm->name, t.variant->name)) res.verdicts.push_back(std::move(v));
   if (res.verdicts.empty()) {
     res.status = Status::skipped;
@@ -211,32 +235,42 @@ class Progress {
 
 }  // namespace
 
-Report run_sweep(const SweepRequest& req) {
-  check_restrictions(req);
-  auto start = std::chrono::steady_clock::now();
-  struct Job {
-    size_t target;
-    uint64_t p;
-    uint32_t radix;
-  };
-  std::vector<Job> jobs;
+std::vector<SweepJob> sweep_jobs(const SweepRequest& req) {
+  std::vector<SweepJob> jobs;
   for (size_t t = 0; t < req.targets.size(); ++t)
     for (uint64_t p : req.ps)
       for (uint32_t r : req.targets[t].radices(p)) jobs.push_back({t, p, r});
+  return jobs;
+}
+
+Report run_sweep(const SweepRequest& req) {
+  check_restrictions(req);
+  auto start = std::chrono::steady_clock::now();
+  using Job = SweepJob;
+  const std::vector<Job> jobs = sweep_jobs(req);
   auto work = [](uint64_t p) { return static_cast<double>(p) * static_cast<double>(p) + 1000.0; };
+  // Larger instances first keeps both cores busy to the end; results land in
+  // fixed slots (a shard's `order` holds only its own jobs).
+  std::vector<size_t> order;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (!req.run_here || req.run_here(i)) order.push_back(i);
   double total = 0;
-  for (const Job& j : jobs) total += work(j.p);
+  for (size_t i : order) total += work(jobs[i].p);
   std::vector<InstanceResult> slots(jobs.size());
   {
     Progress progress(req.progress, total);
-    progress.set_instances(jobs.size());
-    // Larger instances first keeps both cores busy to the end; results land in fixed slots.
-    std::vector<size_t> order(jobs.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    progress.set_instances(order.size());
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].p > jobs[b].p; });
     tbb::parallel_for(size_t{0}, order.size(), [&](size_t k) {
       const Job& j = jobs[order[k]];
-      slots[order[k]] = check_instance(req.targets[j.target], j.p, req.check, j.radix);
+      std::optional<InstanceResult> stored;
+      if (req.reuse) stored = req.reuse(order[k], instance_header(req.targets[j.target], j.p, j.radix));
+      if (stored) {
+        slots[order[k]] = std::move(*stored);
+      } else {
+        slots[order[k]] = check_instance(req.targets[j.target], j.p, req.check, j.radix);
+        if (req.on_finished) req.on_finished(order[k], slots[order[k]]);
+      }
       progress.add(work(j.p));
     });
   }
@@ -255,8 +289,16 @@ Report run_sweep(const SweepRequest& req) {
   return r;
 }
 
+bool refused_by_memory_guard(const InstanceResult& i) {
+  return i.status == Status::skipped && i.skip_reason.rfind(kRefusedPrefix, 0) == 0;
+}
+
 int exit_code(const Report& r) {
-  switch (r.status()) {
+  // An instance the memory guard refused was not decided: exit 3 (unknown)
+  // unless a property is violated elsewhere, never 0 or 77.
+  const Status s = r.status();
+  if (s != Status::violated && std::any_of(r.instances.begin(), r.instances.end(), refused_by_memory_guard)) return 3;
+  switch (s) {
     case Status::holds: return 0;
     case Status::violated: return 1;
     case Status::unknown: return 3;

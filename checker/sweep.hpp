@@ -5,6 +5,8 @@
 // slot, so the report is identical for any thread count, and each property's
 // reported counterexample is the minimal one.
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +23,31 @@ struct SweepTarget {
   Rank root = 0;   // --root
   uint32_t radix = 0, radix2 = 0, ppn = 0;  // --radix, --radix2, --ppn (0: the default)
   bool all_radices = false;                 // --radix all: one instance per r = 2..p
-  // The instance for p (and radix r, when all_radices).
-  InstanceParams params(uint64_t p, uint32_t r = 0) const { return {p, root, n, r ? r : radix, radix2, ppn}; }
+  // --dims: torus shapes (checker/dims_option.hpp). A torus variant takes no
+  // radix, so with shapes the per-p index r of radices() and params() names a
+  // shape instead: r = 1 + its index in `shapes` (its product is p).
+  std::vector<std::vector<uint32_t>> shapes;
+  // The instance for p (and radix r, when all_radices; shape r - 1 with
+  // shapes). r = 0 with shapes: the first shape with product p, else the first
+  // shape (which violates() then rejects).
+  InstanceParams params(uint64_t p, uint32_t r = 0) const {
+    if (shapes.empty()) return {p, root, n, r ? r : radix, radix2, ppn};
+    InstanceParams ip{p, root, n, radix, radix2, ppn};
+    if (r >= 1 && r <= shapes.size()) {
+      ip.dims = shapes[r - 1];
+      return ip;
+    }
+    for (const auto& s : shapes) {
+      uint64_t prod = 1;
+      for (uint32_t x : s) prod *= x;
+      if (prod == p || ip.dims.empty()) ip.dims = s;
+      if (prod == p) break;
+    }
+    return ip;
+  }
   // The radices to instantiate for p: {0} (the target's own) unless
-  // all_radices, then 2..p (p = 1: {0}, the variant's default).
+  // all_radices, then 2..p (p = 1: {0}, the variant's default). With shapes:
+  // 1 + the index of every shape with product p ({0} if none has).
   std::vector<uint32_t> radices(uint64_t p) const;
 };
 
@@ -34,7 +57,25 @@ struct SweepRequest {
   bool skip_restricted = false;  // false: a restricted p is bad input (exit 2)
   bool progress = true;          // progress + ETA on stderr for long sweeps
   CheckOptions check;
+  // Results-store hooks (checker/results_store.hpp, verify --db/--resume);
+  // `job` is the instance's index in the request's order (targets, p, radix).
+  // reuse: a stored result for the instance (then it is not run), or nullopt.
+  // on_finished: called with every instance result as soon as it is checked.
+  std::function<std::optional<InstanceResult>(size_t job, const InstanceResult& header)> reuse;
+  std::function<void(size_t job, const InstanceResult& result)> on_finished;
+  // Sharding (checker/mpi_shard.hpp): when set, only the jobs i (sweep_jobs
+  // order) with run_here(i) are checked; the other report slots stay empty.
+  std::function<bool(size_t job)> run_here;
 };
+
+// One instance of a request: target index, p, radix (0: the target's own).
+struct SweepJob {
+  size_t target;
+  uint64_t p;
+  uint32_t radix;
+};
+// The request's instances in report order: targets, then p, then radices.
+std::vector<SweepJob> sweep_jobs(const SweepRequest& req);
 
 // Resolves --algo / --variant ("all" allowed for both) into targets; throws
 // InputError for unknown names.
@@ -53,7 +94,12 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
 
 Report run_sweep(const SweepRequest& req);
 
-// DESIGN.md exit codes: 0 holds, 1 violated, 3 unknown, 77 all skipped.
+// Whether the memory guard (--max-memory) refused this instance (status
+// skipped, reason starting with kRefusedPrefix).
+bool refused_by_memory_guard(const InstanceResult& i);
+
+// DESIGN.md exit codes: 0 holds, 1 violated, 3 unknown, 77 all skipped; an
+// instance refused by the memory guard makes it 3 unless something is violated.
 int exit_code(const Report& r);
 
 }  // namespace collcheck

@@ -1,6 +1,7 @@
 #include "properties/instance_checker.hpp"
 
 #include <tbb/blocked_range.h>
+#include <unistd.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
@@ -9,12 +10,15 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
+#include <cstdio>
 #include <tuple>
 
 #include "properties/catalog.hpp"
 #include "properties/causality.hpp"
 #include "properties/cost.hpp"
 #include "properties/exactly_once.hpp"
+#include "properties/flow_common.hpp"
+#include "properties/flow_rotation.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 #include "properties/postcondition.hpp"
@@ -49,8 +53,7 @@ const char* to_string(Exactness e) {
 
 namespace {
 
-enum Slot { kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHops, kSlots };
-using Verdicts = std::array<Verdict, kSlots>;
+using namespace flow;
 
 constexpr uint64_t kPrime = (uint64_t{1} << 61) - 1;
 
@@ -66,66 +69,8 @@ uint64_t addmod(uint64_t a, uint64_t b) {
 }
 
 // ---- cell policies ---------------------------------------------------------
-// A cell is `words` uint64_t. Exact: a bitset over ranks. Fingerprint: {count, sum}.
-// Exact: `bits` words of a bitset over contributing ranks, then one flag word
-// that is non-zero once the value contains some contribution more than once
-// (it propagates through reduces and copies, so the postcondition sees it).
-struct ExactCells {
-  uint64_t p;
-  size_t bits;
-  size_t words;
-  explicit ExactCells(uint64_t p_) : p(p_), bits((p_ + 63) / 64), words(bits + 1) {}
-  // Cells start zeroed (empty); init only adds the initial contributor.
-  void init(uint64_t* c, std::optional<Rank> who) const {
-    if (who) c[*who / 64] |= uint64_t{1} << (*who % 64);
-  }
-  bool empty(const uint64_t* c) const {
-    uint64_t any = 0;  // branch-free so that the loop vectorizes
-    for (size_t i = 0; i < bits; ++i) any |= c[i];
-    return any == 0;
-  }
-  uint64_t count(const uint64_t* c) const {
-    uint64_t n = 0;
-    for (size_t i = 0; i < bits; ++i) n += static_cast<uint64_t>(std::popcount(c[i]));
-    return n;
-  }
-  bool multiple(const uint64_t* c) const { return c[bits] != 0; }
-  // Reduce `in` into `c`; returns the lowest rank counted twice, if any.
-  // `held` tells whether `c` held anything before (one pass over memory).
-  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in, bool& held) const {
-    uint64_t both = 0, any = 0;
-    for (size_t i = 0; i < bits; ++i) {
-      both |= c[i] & in[i];
-      any |= c[i];
-    }
-    held = any != 0;
-    std::optional<Rank> twice;
-    if (both) {
-      for (size_t i = 0; i < bits && !twice; ++i)
-        if (uint64_t w = c[i] & in[i]) twice = static_cast<Rank>(i * 64 + std::countr_zero(w));
-    }
-    for (size_t i = 0; i < bits; ++i) c[i] |= in[i];
-    c[bits] |= in[bits] | (twice ? 1 : 0);
-    return twice;
-  }
-  // Copy `in` over `c`; describes the loss if the copy has fewer
-  // contributions than `c` (the same count-based rule as fingerprint mode, so
-  // the verdict never depends on the mode).
-  std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
-    uint64_t gone = 0;  // fast path: `in` contains everything `c` holds
-    for (size_t i = 0; i < bits; ++i) gone |= c[i] & ~in[i];
-    if (!gone) {
-      std::copy(in, in + words, c);
-      return std::nullopt;
-    }
-    uint64_t had = count(c), got = count(in);
-    std::copy(in, in + words, c);
-    if (got >= had) return std::nullopt;
-    return std::to_string(had - got) + " contribution(s) (holds " + std::to_string(had) + ", copy has " +
-           std::to_string(got) + ")";
-  }
-};
-
+// A cell is `words` uint64_t. Exact: flow::ExactCells (flow_common.hpp).
+// Fingerprint: {count, sum}.
 struct FingerprintCells {
   size_t words = 2;
   std::vector<uint64_t> weights;  // one random field element per rank
@@ -230,21 +175,7 @@ class FlowSimulator {
       StepView sv{st, p_, s_.ports(), nb_, &ops};
       std::optional<HopClaim> hop = hops_ ? hops_(st) : std::nullopt;
       // Step-local properties and cost accounting (first chunk only).
-      if (step_local) {
-        bool active = false;
-        for (Rank r = 0; r < p_ && !active; ++r) active = !ops[r].empty();
-        if (active) last_active = st;
-        tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
-          Verdicts& v = tls_.local();
-          for (Rank r = rr.begin(); r != rr.end(); ++r) {
-            check_matching(sv, r, v[kMatching]);
-            check_ports(sv, r, v[kPorts]);
-            check_receive_races(sv, r, v[kCausality]);
-            if (hop) check_swing_hops(sv, r, *hop, v[kHops]);
-            for (const Transfer& t : ops[r].sends) volume[r] += t.blocks.size();
-          }
-        });
-      }
+      if (step_local) step_local_checks(sv, hop, tls_, volume, last_active);
       // Sends read the values before the step. If no rank receives into a
       // block it also sends in this step, no cell that is read is written,
       // and receives can read the sender's cells directly; otherwise every
@@ -254,7 +185,7 @@ class FlowSimulator {
         for (Rank r = rr.begin(); r != rr.end() && !overlap.load(std::memory_order_relaxed); ++r)
           for (const Transfer& snd : ops[r].sends)
             for (const Transfer& rcv : ops[r].recvs)
-              if (!snd.blocks.intersect(rcv.blocks).intersect(lo, hi).empty()) overlap = true;
+              if (snd.blocks.intersects(rcv.blocks, lo, hi)) overlap = true;
       });
       const bool snapshot = overlap.load();
       // Causality (a): every sent block is held by its sender before the
@@ -383,34 +314,9 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
   if (p_ % 64) full.back() = (uint64_t{1} << (p_ % 64)) - 1;
   tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
     Verdicts& v = tls_.local();
-    for (Rank r = rr.begin(); r != rr.end(); ++r) {
-      for (Block b = lo; b < hi; ++b) {
-        Requirement req = spec.required(r, b);
-        if (req.kind == Requirement::Kind::none) continue;
-        ++v[kPostcondition].checks;
-        const uint64_t* c = cell(state, r, b, lo, width);
-        const bool doubled = cells_.multiple(c);
-        if (!doubled && req.kind == Requirement::Kind::all_ranks && std::equal(c, c + cells_.bits, full.begin()))
-          continue;
-        std::vector<Rank> missing, extra;
-        for (uint64_t x = 0; x < p_; ++x) {
-          bool has = (c[x / 64] >> (x % 64)) & 1;
-          bool need = req.kind == Requirement::Kind::all_ranks || x == req.origin;
-          if (need && !has && missing.size() < 9) missing.push_back(static_cast<Rank>(x));
-          if (!need && has && extra.size() < 9) extra.push_back(static_cast<Rank>(x));
-        }
-        if (missing.empty() && extra.empty() && !doubled) continue;
-        std::string expected = req.kind == Requirement::Kind::all_ranks
-                                   ? "all " + std::to_string(p_) + " contributions"
-                                   : "block from rank " + std::to_string(req.origin);
-        std::string actual;
-        if (!missing.empty()) actual += "missing ranks " + describe_ranks(missing);
-        if (!extra.empty())
-          actual += std::string(actual.empty() ? "" : "; ") + "unexpected ranks " + describe_ranks(extra);
-        if (doubled) actual += std::string(actual.empty() ? "" : "; ") + "some contribution counted more than once";
-        postcondition_wrong(v[kPostcondition], p_, r, last, b, expected, actual);
-      }
-    }
+    for (Rank r = rr.begin(); r != rr.end(); ++r)
+      for (Block b = lo; b < hi; ++b)
+        judge_exact_cell(v[kPostcondition], spec, p_, r, last, b, cell(state, r, b, lo, width), cells_.bits, full);
   });
 }
 
@@ -447,12 +353,8 @@ void FlowSimulator<FingerprintCells>::judge_final(std::vector<uint64_t>& state, 
   });
 }
 
-template <class Cells>
-InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim, const HopFn& hops,
-                       const CheckOptions& o, const std::string& mode) {
-  FlowSimulator<Cells> sim(s, cells, o, true, claim, hops);
-  CostMeasurement cost;
-  Verdicts v = sim.run(cost);
+InstanceCheck assemble(const Schedule& s, Verdicts v, const CostMeasurement& cost, const Claim* claim,
+                       const HopFn& hops, const std::string& mode) {
   const char* names[kSlots] = {prop::matching,     prop::ports,         prop::causality,
                                prop::exactly_once, prop::postcondition, prop::swing_hops};
   InstanceCheck out;
@@ -465,9 +367,19 @@ InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim
   for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition}) out.verdicts.push_back(v[i]);
   out.verdicts.push_back(judge_cost(s.p(), cost, claim));
   if (hops) out.verdicts.push_back(v[kHops]);
-  out.stats["chunks"] = std::to_string(sim.chunks());
   out.stats["steps"] = std::to_string(cost.steps);
   out.stats["max_volume_blocks"] = std::to_string(cost.max_volume);
+  return out;
+}
+
+template <class Cells>
+InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim, const HopFn& hops,
+                       const CheckOptions& o, const std::string& mode) {
+  FlowSimulator<Cells> sim(s, cells, o, true, claim, hops);
+  CostMeasurement cost;
+  Verdicts v = sim.run(cost);
+  InstanceCheck out = assemble(s, std::move(v), cost, claim, hops, mode);
+  out.stats["chunks"] = std::to_string(sim.chunks());
   return out;
 }
 
@@ -487,9 +399,141 @@ std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckO
   return std::nullopt;
 }
 
+namespace {
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g GiB", static_cast<double>(bytes) / (1ULL << 30));
+  return buf;
+}
+
+// The process itself (code, TBB's threads, the report), charged once.
+constexpr uint64_t kProcessBaseline = uint64_t{32} << 20;
+
+// The largest per-step range count and sent-block count of rank 0 (the
+// estimate takes every rank to be like rank 0; exact for the rotation-
+// invariant schedules, an assumption otherwise, stated in the estimate).
+struct RankZeroSize {
+  uint64_t ranges = 0, transfers = 0, sent_blocks = 0, recv_blocks = 0;
+};
+RankZeroSize rank_zero_size(const Schedule& s) {
+  RankZeroSize z;
+  RankStep rs;
+  for (int st = 0; st < s.num_steps(); ++st) {
+    s.rank_step(0, st, rs);
+    uint64_t ranges = 0, sent = 0, recv = 0;
+    for (const Transfer& t : rs.sends) ranges += t.blocks.ranges().size(), sent += t.blocks.size();
+    for (const Transfer& t : rs.recvs) ranges += t.blocks.ranges().size(), recv += t.blocks.size();
+    z.ranges = std::max(z.ranges, ranges);
+    z.transfers = std::max<uint64_t>(z.transfers, rs.sends.size() + rs.recvs.size());
+    z.sent_blocks = std::max(z.sent_blocks, sent);
+    z.recv_blocks = std::max(z.recv_blocks, recv);
+  }
+  return z;
+}
+
+MemoryEstimate generic_estimate(const Schedule& s, const CheckOptions& o, Exactness e, const RankZeroSize& z) {
+  const uint64_t p = s.p(), nb = s.num_blocks();
+  const uint64_t cell_bytes = e == Exactness::exact ? ((p + 63) / 64 + 1) * 8 : 16;
+  const uint64_t per_block = std::max<uint64_t>(1, p * cell_bytes);
+  const uint64_t chunk = std::clamp<uint64_t>(o.memory_budget / per_block, 1, std::max<uint64_t>(nb, 1));
+  MemoryEstimate m;
+  const uint64_t state = chunk * per_block;
+  // Heap blocks carry ~16 bytes of malloc overhead and round up to 32.
+  const uint64_t ops = p * (sizeof(RankStep) + 2 * 16 + z.transfers * (sizeof(Transfer) + 32) +
+                            z.ranges * sizeof(BlockSet::Range));
+  const uint64_t outbox = p * (sizeof(RankStep) + z.transfers * (2 * 40 + 2 * 32)) +
+                          p * std::min<uint64_t>(z.sent_blocks, chunk) * (sizeof(Block) + cell_bytes);
+  const uint64_t per_rank = p * 8 * 2 + kProcessBaseline;  // send volume, fingerprint weights
+  m.bytes = state + ops + outbox + per_rank;
+  m.how = std::string(e == Exactness::exact ? "exact" : "fingerprint") + " simulation: contribution state " +
+          gib(state) + " (" + std::to_string(chunk) + " of " + std::to_string(nb) + " blocks per chunk), transfers " +
+          gib(ops) + ", outbox " + gib(outbox) + ", process 0.0312 GiB (every rank taken to be like rank 0)";
+  return m;
+}
+
+MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
+  const uint64_t p = s.p(), nb = s.num_blocks();
+  const uint64_t words = (p + 63) / 64 + 1;
+  MemoryEstimate m;
+  const uint64_t state = uint64_t{nb} * words * 8;
+  const uint64_t inbox = 2 * z.recv_blocks * words * 8;
+  // RankStep headers for every rank; rank 0, its peers and one per thread in full.
+  const uint64_t ops = p * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + sizeof(Transfer) + 32);
+  m.bytes = state + inbox + ops + kProcessBaseline;
+  m.how = "exact by symmetry: rank 0's contribution state " + gib(state) + ", received cells " + gib(inbox) +
+          ", transfers " + gib(ops) + ", process 0.0312 GiB";
+  return m;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
+  Exactness e = o.exactness;
+  if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
+  const RankZeroSize z = rank_zero_size(s);
+  MemoryEstimate gen = generic_estimate(s, o, e, z);
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && flow::probe_rotation(s) &&
+      flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget) {
+    MemoryEstimate rot = rotation_estimate(s, z);
+    rot.fallback_bytes = gen.bytes;
+    return rot;
+  }
+  return gen;
+}
+
+uint64_t property_memory(const std::string& property, uint64_t p) {
+  if (property == prop::trivance_coverage && p <= (uint64_t{1} << 16)) return 2 * p * ((p + 63) / 64) * 8;
+  return 0;
+}
+
+uint64_t default_max_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;  // unknown: no guard
+  return static_cast<uint64_t>(pages) / 4 * 3 * static_cast<uint64_t>(page);
+}
+
+std::string refusal(const MemoryEstimate& m, uint64_t limit) {
+  return std::string(kRefusedPrefix) + " before allocating: needs an estimated " + gib(m.bytes) + " (" + m.how +
+         "), more than --max-memory " + gib(limit);
+}
+
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
+  // Translation-invariant schedules: exact, by the verified symmetry of
+  // flow_rotation.hpp, whatever p (an explicit --mode fingerprint keeps the
+  // generic fingerprint simulation).
+  // The memory guard: the estimate of the mode that will run, before
+  // anything is allocated (the symmetry mode may fall back to the generic
+  // simulation, which is estimated again before it starts).
+  const RankZeroSize z = o.max_memory ? rank_zero_size(s) : RankZeroSize{};
+  auto refused = [&](const MemoryEstimate& m) {
+    InstanceCheck out;
+    out.refused = refusal(m, o.max_memory);
+    out.stats["memory_estimate_bytes"] = std::to_string(m.bytes);
+    return out;
+  };
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint) {
+    if (auto h = flow::probe_rotation(s);
+        h && flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget) {
+      if (o.max_memory) {
+        const MemoryEstimate m = rotation_estimate(s, z);
+        if (m.bytes > o.max_memory) return refused(m);
+      }
+      if (auto rot = flow::run_rotation(s, *h, hops)) {
+        InstanceCheck out = assemble(s, std::move(rot->verdicts), rot->cost, claim, hops, "exact");
+        out.stats["method"] = kRotationMethod;
+        out.stats["invariance_checks"] = std::to_string(rot->invariance_checks);
+        out.stats["block_shift"] = std::to_string(*h);
+        return out;
+      }
+    }
+  }
+  if (o.max_memory) {
+    const MemoryEstimate m = generic_estimate(s, o, e, z);
+    if (m.bytes > o.max_memory) return refused(m);
+  }
   if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hops, o, "exact");
   return run_with(s, FingerprintCells(o.seed, s.p()), claim, hops, o,
                   "fingerprint (count + 61-bit weighted sum; false pass <= 2^-61 per check)");

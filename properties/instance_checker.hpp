@@ -43,6 +43,14 @@ struct CheckOptions {
   uint64_t exact_max_p = 1024;            // automatic: exact up to this p, fingerprint above
   uint64_t memory_budget = 4ULL << 30;    // bytes of contribution state per instance
   uint64_t seed = 0x5eed;                 // fingerprint weights
+  // Translation-invariant schedules (flow_rotation.hpp): verify the symmetry
+  // on every rank, then simulate rank 0 exactly. false: always the generic
+  // simulation (tests compare both).
+  bool use_symmetry = true;
+  // The memory guard (--max-memory): an instance whose estimated memory
+  // exceeds this many bytes is refused before anything is allocated
+  // (InstanceCheck::refused). 0: no guard.
+  uint64_t max_memory = 0;
   // Catalog names of the properties to report (verify --properties); empty:
   // all that apply. check_schedule (the generic properties and Swing's hop
   // distance) runs only if one of the properties it computes is selected.
@@ -53,11 +61,40 @@ struct CheckOptions {
 
 using HopFn = std::function<std::optional<HopClaim>(int step)>;
 
+// The symmetry-based check (flow_rotation.hpp) is exact: its mode is "exact"
+// and stats["method"] says how it ran (the generic simulation sets no
+// "method").
+inline constexpr const char* kRotationMethod =
+    "symmetry: translation invariance verified on every rank and step, rank 0 simulated with p-bit sets";
+
 struct InstanceCheck {
   std::vector<Verdict> verdicts;  // catalog order; hop distance only when `hops` is given
-  std::string mode;               // "exact" or "fingerprint"
+  std::string mode;               // "exact" or "fingerprint ..."
   std::map<std::string, std::string> stats;
+  // Set (and nothing checked) when the memory guard refused the instance:
+  // one line with the estimate and the limit.
+  std::optional<std::string> refused;
 };
+
+// What check_schedule would allocate for `s` with `o`, before allocating it:
+// the contribution state, every rank's transfers of one step, the outbox.
+// Every rank's transfers are taken to be as large as rank 0's (exact for the
+// translation-invariant schedules; stated in `how`).
+struct MemoryEstimate {
+  uint64_t bytes = 0;
+  std::string how;              // the breakdown, one clause per part
+  uint64_t fallback_bytes = 0;  // symmetry mode: the generic simulation's, if it falls back
+};
+MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o);
+// The one-line reason of a refusal; it starts with kRefusedPrefix.
+inline constexpr const char* kRefusedPrefix = "refused by the memory guard";
+std::string refusal(const MemoryEstimate& m, uint64_t limit);
+// The estimated memory of an algorithm-specific property at p (bytes), for
+// the memory guard: trivance-coverage keeps two p x p bitsets (p <= 2^16);
+// the others keep O(p) or less and are charged 0.
+uint64_t property_memory(const std::string& property, uint64_t p);
+// The default --max-memory: 75% of the physical memory (sysconf).
+uint64_t default_max_memory();
 
 // Why an instance cannot be checked with these options (nullopt if it can):
 // exact mode needs one block's state (p * (p/64 + 1) words) within the memory

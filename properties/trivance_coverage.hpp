@@ -23,6 +23,9 @@
 //              covered at every rank, per reducing step), claimed_radius_per_step,
 //              one_port_rank_steps (rank-steps using fewer than 2 ports).
 // Limit      : n <= 2^16 (n^2 bits); larger n are skipped.
+// Torus      : for a TrivanceTorus (Sec. 5) it runs trivance_torus_coverage
+//              (trivance_torus_coverage.hpp): the product of per-dimension
+//              windows, Fig. 5's dimension switching, both ports per dimension.
 #include "properties/verdict.hpp"
 #include "schedules/schedule.hpp"
 

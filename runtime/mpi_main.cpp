@@ -130,8 +130,9 @@ int run(int argc, char** argv, int me, int size) {
       if (auto why = v->violates(params)) {
         // A restriction on p alone (it holds without --n/--root) is a skip;
         // one the user's --n/--root causes is bad usage, as in collcheck run.
-        if (!v->violates(InstanceParams{params.p, 0, 0})) {
+        if (vm.count("dims") || !v->violates(InstanceParams{params.p, 0, 0})) {
           std::string given;
+          if (vm.count("dims")) given += " --dims " + vm["dims"].as<std::string>();
           if (vm.count("n")) given += " --n " + vm["n"].as<std::string>();
           if (vm.count("root")) given += " --root " + vm["root"].as<std::string>();
           throw UsageError{name + " at p = " + std::to_string(size) + ":" + given + ": " + *why};

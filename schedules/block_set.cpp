@@ -17,16 +17,7 @@ BlockSet BlockSet::from_blocks(std::vector<Block> blocks) {
   return s;
 }
 
-void BlockSet::insert_range(Block lo, Block hi) {
-  if (lo >= hi) return;
-  if (ranges_.empty() || ranges_.back().hi < lo) {  // fast path: append
-    ranges_.push_back({lo, hi});
-    return;
-  }
-  if (ranges_.back().lo <= lo) {  // extends the last range
-    ranges_.back().hi = std::max(ranges_.back().hi, hi);
-    return;
-  }
+void BlockSet::insert_range_slow(Block lo, Block hi) {
   // General case: insert in order, then merge overlapping or adjacent ranges.
   auto pos = std::lower_bound(ranges_.begin(), ranges_.end(), lo,
                               [](const Range& r, Block x) { return r.lo < x; });
@@ -105,6 +96,19 @@ BlockSet BlockSet::intersect(const BlockSet& other) const {
     (a.hi < b.hi) ? ++i : ++j;
   }
   return s;
+}
+
+bool BlockSet::intersects(const BlockSet& other, Block lo, Block hi) const {
+  size_t i = 0, j = 0;
+  while (i < ranges_.size() && j < other.ranges_.size()) {
+    const Range& a = ranges_[i];
+    const Range& b = other.ranges_[j];
+    const Block x = std::max({a.lo, b.lo, lo}), z = std::min({a.hi, b.hi, hi});
+    if (x < z) return true;
+    if (a.lo >= hi || b.lo >= hi) return false;
+    (a.hi < b.hi) ? ++i : ++j;
+  }
+  return false;
 }
 
 BlockSet BlockSet::minus(const BlockSet& other) const {

@@ -35,7 +35,21 @@ class BlockSet {
     COLLCHECK_CHECK(b != UINT32_MAX, "block index must be < 2^32 - 1");
     insert_range(b, b + 1);
   }
-  void insert_range(Block lo, Block hi);
+  void insert_range(Block lo, Block hi) {
+    if (lo >= hi) return;
+    if (ranges_.empty() || ranges_.back().hi < lo) {  // fast path: append
+      ranges_.push_back({lo, hi});
+      return;
+    }
+    if (ranges_.back().lo <= lo) {  // extends the last range
+      if (hi > ranges_.back().hi) ranges_.back().hi = hi;
+      return;
+    }
+    insert_range_slow(lo, hi);
+  }
+  // Empties the set, keeping its capacity (generators refill RankSteps).
+  void clear() { ranges_.clear(); }
+  void reserve(size_t ranges) { ranges_.reserve(ranges); }
   void insert_all(const BlockSet& other);
   // Removes one block; O(ranges).
   void erase(Block b);
@@ -49,6 +63,8 @@ class BlockSet {
   BlockSet intersect(Block lo, Block hi) const;  // restriction to [lo, hi)
   BlockSet intersect(const BlockSet& other) const;
   BlockSet minus(const BlockSet& other) const;
+  // Whether this set and `other` share a block in [lo, hi); no allocation.
+  bool intersects(const BlockSet& other, Block lo = 0, Block hi = UINT32_MAX) const;
 
   uint64_t hash() const;
   std::string to_string() const;  // "{1-2,5,9-10}"
@@ -62,6 +78,7 @@ class BlockSet {
   }
 
  private:
+  void insert_range_slow(Block lo, Block hi);
   std::vector<Range> ranges_;
 };
 

@@ -8,6 +8,7 @@
 #include "schedules/bruck_allreduce.hpp"
 #include "schedules/trivance_bandwidth.hpp"
 #include "schedules/trivance_latency.hpp"
+#include "schedules/trivance_torus.hpp"
 #include "schedules/swing_bandwidth.hpp"
 #include "schedules/swing_bandwidth_contiguous.hpp"
 #include "schedules/swing_latency.hpp"
@@ -383,6 +384,57 @@ VariantInfo bruck_allreduce_bandwidth() {
   return v;
 }
 
+// ---- Trivance on a D-dimensional torus (trivance.txt Sec. 5) --------------
+// Steps and volume compose the ring claims per dimension (T = sum_d S_d).
+// The paper states them only for equal sides that are powers of three.
+Claim trivance_torus_claim(const InstanceParams& i, bool bandwidth) {
+  if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+  const uint64_t D = i.dims.size();
+  bool paper = true;
+  int T = 0;
+  uint64_t vectors = 0;
+  for (uint32_t n : i.dims) {
+    paper = paper && n == i.dims.front() && trivance::is_pow3(n);
+    const Claim ring = whole_vector_claim(n, "");
+    T += bandwidth ? trivance::ceil_log3(n) : ring.steps;
+    vectors += ring.volume_blocks;
+  }
+  Claim c;
+  if (bandwidth) {
+    c = Claim{2 * T, 2 * D * (i.p - 1), "2 sum_d ceil(log3 n_d)",
+              "2D(p-1) blocks of m/(Dp) (Lemma 4.1 per dimension, telescoped: 2m(p-1)/p per node)", ""};
+  } else {
+    c = Claim{T, D * vectors, "sum_d S_d, S_d = ceil(log3 n_d) (n_d = 3^k) else floor(log3 n_d) + 2",
+              "D sum_d V_d blocks of m/D (V_d: the ring's whole vectors, 2 S_d for n_d = 3^k)", ""};
+  }
+  c.source = paper ? "Trivance Sec. 5 (D collectives with 1/D of the vector; 'no effect on the latency': log3 p steps; "
+                     "'total transmitted data ... remains also unchanged') with Sec. 4.1-4.2 and Lemma 4.1 per "
+                     "dimension; volume counts both ports (as the ring claim)"
+                   : "collcheck's derivation (the paper states Sec. 5 for equal sides that are powers of three): "
+                     "the corrected ring claim per dimension, summed";
+  return c;
+}
+
+VariantInfo trivance_torus_variant(bool bandwidth) {
+  VariantInfo v;
+  v.name = bandwidth ? "bandwidth" : "latency";
+  v.summary = bandwidth
+                  ? "D collectives (1/D each), collective c in step j on dimension (c+j) mod D: per dimension the ring "
+                    "reduce-scatter (corrected rule) over blocks indexed by torus node, allgather reversed"
+                  : "D collectives (1/D each), collective c in step j on dimension (c+j) mod D: per dimension the "
+                    "ring's whole-vector step (fold onto 3^floor(log3 n_d) for other sides)";
+  v.reference = "Trivance (trivance.txt) Sec. 5, Fig. 5, Table 2; per dimension Sec. 4.1-4.4";
+  v.restriction = "--dims n_0x..xn_{D-1} with every n_d >= 1 and product p (D <= 16)";
+  v.options = {"dims"};
+  v.violates = [](const InstanceParams& i) { return torus_shape_problem(i.dims, i.p); };
+  v.make = [bandwidth](const InstanceParams& i) {
+    return make_trivance_torus(i.dims, bandwidth ? TrivanceTorus::Kind::bandwidth : TrivanceTorus::Kind::latency);
+  };
+  v.claim = [bandwidth](const InstanceParams& i) { return trivance_torus_claim(i, bandwidth); };
+  v.extra_properties = {"trivance-coverage"};
+  return v;
+}
+
 // ---- Träff's circulant schedules ------------------------------------------
 constexpr uint32_t kTraffDefaultBlocks = 8;
 
@@ -733,6 +785,10 @@ std::vector<AlgorithmInfo> build() {
                "Trivance allreduce on a bidirectional ring: both ports, peers r -+ 3^k, joint reductions",
                {trivance_latency(), trivance_bandwidth(), trivance_paper_last_step(), trivance_paper_bandwidth(),
                 trivance_paper_distance()}});
+  r.push_back({"trivance-torus", Collective::allreduce,
+               "Trivance allreduce on a D-dimensional torus (--dims): one collective per dimension, switching "
+               "dimensions each step (Sec. 5)",
+               {trivance_torus_variant(false), trivance_torus_variant(true)}});
   r.push_back({"bruck-allreduce", Collective::allreduce,
                "Bruck's allreduce on a ring with two ports (distances 3^k and 2*3^k), the Trivance paper's baseline",
                {bruck_allreduce_latency(), bruck_allreduce_bandwidth()}});

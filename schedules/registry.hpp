@@ -59,7 +59,7 @@ struct VariantInfo {
   // verify runs on every instance besides the generic ones, e.g. Träff's
   // "traff-conditions" and "traff-bounds" on the circulant tables of p.
   std::vector<std::string> extra_properties;
-  // The instance options (CLI --n, --root, --radix, --radix2, --ppn) this
+  // The instance options (CLI --n, --root, --radix, --radix2, --ppn, --dims) this
   // variant takes; giving any other is bad input, never silently ignored.
   std::vector<std::string> options;
   bool takes(const std::string& option) const;

@@ -17,44 +17,52 @@ OffsetRoutingRing::OffsetRoutingRing(uint64_t n, std::vector<std::vector<Move>> 
 }
 
 namespace {
-// One transfer per move (port), never merged: where a rule sends twice to the
-// same peer in one step (Rule::paper at n = 2), both transfers are listed.
-void add_merged(std::vector<Transfer>& list, Rank peer, const BlockSet& b, Combine c) {
-  list.push_back({peer, b, c});
-}
 // { base + c mod n : c in offsets }, offsets sorted: the wrapped part
 // (c >= n - base) comes first in block order, then the rest; both ascending,
 // so every insert appends.
-BlockSet shifted(uint64_t n, uint64_t base, const std::vector<uint64_t>& offsets) {
-  BlockSet out;
+void shifted_into(BlockSet& out, uint64_t n, uint64_t base, const std::vector<uint64_t>& offsets) {
+  out.clear();  // keeps the capacity of the caller's previous step (perf)
+  out.reserve(offsets.size());
   const auto split = std::lower_bound(offsets.begin(), offsets.end(), n - base);
   for (auto it = split; it != offsets.end(); ++it) out.insert(static_cast<Block>(*it + base - n));
   for (auto it = offsets.begin(); it != split; ++it) out.insert(static_cast<Block>(*it + base));
-  return out;
 }
 }  // namespace
 
 void OffsetRoutingRing::rank_step(Rank r, int s, RankStep& out) const {
-  out.clear();
+  if (s < 0 || s >= num_steps()) {
+    out.clear();
+    return;
+  }
   const int L = rs_steps();
-  if (s < 0 || s >= num_steps()) return;
   const uint64_t n = spec_.p;
   const bool rs = s < L;
   const int k = rs ? s : 2 * L - 1 - s;
   const Combine c = rs ? Combine::reduce : Combine::copy;
+  // One transfer per move (port), never merged: where a rule sends twice to
+  // the same peer in one step (Rule::paper at n = 2), both are listed. The
+  // transfers of `out` are refilled in place so that their block vectors keep
+  // their capacity from one call to the next (perf only).
+  size_t active = 0;
+  for (const Move& mv : steps_[k]) active += !mv.offsets.empty();
+  out.sends.resize(active);
+  out.recvs.resize(active);
+  size_t i = 0;
   for (const Move& mv : steps_[k]) {
     if (mv.offsets.empty()) continue;
     const Rank fwd = static_cast<Rank>((r + mv.shift) % n);      // r -> fwd in the reduce-scatter
     const Rank back = static_cast<Rank>((r + n - mv.shift) % n);  // back -> r in the reduce-scatter
-    const BlockSet out_blocks = shifted(n, r, mv.offsets);
-    const BlockSet in_blocks = shifted(n, back, mv.offsets);
-    if (rs) {
-      add_merged(out.sends, fwd, out_blocks, c);
-      add_merged(out.recvs, back, in_blocks, c);
-    } else {  // reversed: fwd -> r carries out_blocks, r -> back carries in_blocks
-      add_merged(out.recvs, fwd, out_blocks, c);
-      add_merged(out.sends, back, in_blocks, c);
-    }
+    // Reduce-scatter: r -> fwd carries r + offsets, back -> r carries back + offsets.
+    // Allgather (reversed): fwd -> r carries r + offsets, r -> back carries back + offsets.
+    Transfer& mine = rs ? out.sends[i] : out.recvs[i];    // blocks r + offsets
+    Transfer& theirs = rs ? out.recvs[i] : out.sends[i];  // blocks back + offsets
+    mine.peer = fwd;
+    mine.combine = c;
+    shifted_into(mine.blocks, n, r, mv.offsets);
+    theirs.peer = back;
+    theirs.combine = c;
+    shifted_into(theirs.blocks, n, back, mv.offsets);
+    ++i;
   }
 }
 

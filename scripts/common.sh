@@ -7,7 +7,10 @@ BUILD="${COLLCHECK_BUILD_DIR:-$ROOT/build}"
 PACKAGES=(cmake ninja-build g++ pkg-config
   libtbb-dev libboost-program-options-dev libz3-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
-  libopenmpi-dev openmpi-bin)
+  libopenmpi-dev openmpi-bin
+  libpugixml-dev chromium zlib1g-dev
+  libsqlite3-dev
+  python3-jsonschema)  # tests/regression/check_file_test.cpp: docs/schedule.schema.json (Draft 2020-12)
 
 install_missing() {
   local missing=()

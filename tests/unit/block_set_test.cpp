@@ -263,6 +263,10 @@ TEST(BlockSetAlgebra, RandomSetsAgainstStdSet) {
     for (Block x : ra)
       if (x >= lo && x < hi) rw.insert(x);
     ASSERT_EQ(ref_of(a.intersect(lo, hi)), rw);
+    // intersects(other, lo, hi) agrees with the allocating intersection.
+    ASSERT_EQ(a.intersects(b, lo, hi), !a.intersect(b).intersect(lo, hi).empty()) << a.to_string() << " & "
+                                                                                 << b.to_string();
+    ASSERT_EQ(a.intersects(b), !ri.empty());
     for (Block x = 0; x < 330; x += 7) ASSERT_EQ(a.contains(x), ra.count(x) == 1);
     std::vector<Block> seen;
     a.for_each([&](Block x) { seen.push_back(x); });

@@ -53,8 +53,16 @@ struct Outcome {
   Claim claim;
 };
 
-Outcome run(const Target& t, uint64_t p, Exactness mode) {
+// The instance of p a test builds: a torus variant (it takes --dims) gets the
+// 1-D torus of p nodes (trivance_torus_test covers the other shapes).
+InstanceParams base_params(const VariantInfo& v, uint64_t p) {
   InstanceParams ip{p, 0};
+  if (v.takes("dims")) ip.dims = {static_cast<uint32_t>(p)};
+  return ip;
+}
+
+Outcome run(const Target& t, uint64_t p, Exactness mode) {
+  InstanceParams ip = base_params(*t.variant, p);
   auto s = t.variant->make(ip);
   Outcome r;
   r.claim = t.variant->claim(ip);
@@ -138,7 +146,7 @@ TEST(RegistryBuild, EveryVariantBuildsForP1To64WithinItsRestriction) {
   for (const Target& t : all_targets(false)) {
     int built = 0;
     for (uint64_t p = 1; p <= 64; ++p) {
-      InstanceParams ip{p, 0};
+      InstanceParams ip = base_params(*t.variant, p);
       if (auto why = t.variant->violates(ip)) {
         EXPECT_FALSE(why->empty()) << t.name() << " p = " << p << " is rejected without a reason";
         EXPECT_FALSE(t.variant->restriction.empty()) << t.name() << " rejects p = " << p << " without a restriction";
@@ -197,7 +205,7 @@ TEST_P(HoldingVariant, EveryPropertyHoldsForP1To200Exact) {
   // tra2_test sweep every radix and node shape.
   const uint64_t max_p = t.algo->collective == Collective::alltoall ? 40 : 200;
   for (uint64_t p = 1; p <= max_p; ++p) {
-    if (t.variant->violates({p, 0})) continue;
+    if (t.variant->violates(base_params(*t.variant, p))) continue;
     Outcome r = run(t, p, Exactness::exact);
     ASSERT_EQ(r.ic.mode, "exact");
     const size_t want = t.variant->hops ? 7 : 6;
@@ -232,7 +240,7 @@ TEST_P(HoldingVariant, EveryPropertyHoldsForLargePFingerprint) {
                                        ? std::vector<uint64_t>{255, 256}
                                        : std::vector<uint64_t>{1000, 1024, 2047, 2048};
   for (uint64_t p : ps) {
-    if (t.variant->violates({p, 0})) continue;
+    if (t.variant->violates(base_params(*t.variant, p))) continue;
     Outcome r = run(t, p, Exactness::fingerprint);
     ASSERT_EQ(r.ic.mode.rfind("fingerprint", 0), 0u) << r.ic.mode;
     for (const auto& v : r.ic.verdicts)
@@ -242,7 +250,7 @@ TEST_P(HoldingVariant, EveryPropertyHoldsForLargePFingerprint) {
     // Every (rank, block) the collective constrains is judged at the end: all
     // of them for allreduce, broadcast, allgather; the root's for a reduce,
     // the owner's for a reduce-scatter.
-    const CollectiveSpec spec = t.variant->make({p, 0})->spec();
+    const CollectiveSpec spec = t.variant->make(base_params(*t.variant, p))->spec();
     uint64_t required = 0;
     for (Rank rk = 0; rk < p; ++rk)
       for (Block b = 0; b < spec.nblocks; ++b) required += spec.required(rk, b).kind != Requirement::Kind::none;
@@ -276,7 +284,7 @@ std::vector<uint64_t> named_minimal_ps(const VariantInfo& v) {
 // Holds (every property) for every admissible p below `p_min`.
 void expect_holds_below(const Target& t, uint64_t p_min) {
   for (uint64_t p = 1; p < p_min; ++p) {
-    if (t.variant->violates({p, 0})) continue;
+    if (t.variant->violates(base_params(*t.variant, p))) continue;
     Outcome r = run(t, p, Exactness::exact);
     EXPECT_TRUE(violated(r.ic).empty()) << t.name() << " already fails at p = " << p << "\n" << describe(r.ic);
   }

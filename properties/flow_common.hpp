@@ -1,0 +1,97 @@
+#pragma once
+// Internal to the instance checker (instance_checker.cpp, flow_rotation.cpp):
+// the verdict slots of check_schedule, the step-local checks that every
+// simulation mode runs on every rank, and the exact-mode final judgement of
+// one (rank, block) cell. Not a public interface.
+#include <tbb/enumerable_thread_specific.h>
+
+#include <array>
+#include <cstdint>
+#include <bit>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/step_view.hpp"
+#include "properties/verdict.hpp"
+#include "schedules/registry.hpp"
+
+namespace collcheck::flow {
+
+enum Slot { kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHops, kSlots };
+using Verdicts = std::array<Verdict, kSlots>;
+using VerdictTls = tbb::enumerable_thread_specific<Verdicts>;
+
+// Matching, ports, receive races (causality c), Swing hop distance (if
+// `hop`) and the per-rank send volume, for every rank of one step, in
+// parallel. Sets last_active = sv.step if any rank has a transfer.
+void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, VerdictTls& tls,
+                       std::vector<uint64_t>& volume, int& last_active);
+
+// Exact cells: `bits` words of a bitset over contributing ranks, then one flag
+// word that is non-zero once the value contains some contribution more than
+// once (it propagates through reduces and copies, so the postcondition sees
+// it).
+struct ExactCells {
+  uint64_t p;
+  size_t bits;
+  size_t words;
+  explicit ExactCells(uint64_t p_) : p(p_), bits((p_ + 63) / 64), words(bits + 1) {}
+  // Cells start zeroed (empty); init only adds the initial contributor.
+  void init(uint64_t* c, std::optional<Rank> who) const {
+    if (who) c[*who / 64] |= uint64_t{1} << (*who % 64);
+  }
+  bool empty(const uint64_t* c) const {
+    uint64_t any = 0;  // branch-free so that the loop vectorizes
+    for (size_t i = 0; i < bits; ++i) any |= c[i];
+    return any == 0;
+  }
+  uint64_t count(const uint64_t* c) const {
+    uint64_t n = 0;
+    for (size_t i = 0; i < bits; ++i) n += static_cast<uint64_t>(std::popcount(c[i]));
+    return n;
+  }
+  bool multiple(const uint64_t* c) const { return c[bits] != 0; }
+  // Reduce `in` into `c`; returns the lowest rank counted twice, if any.
+  // `held` tells whether `c` held anything before (one pass over memory).
+  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in, bool& held) const {
+    uint64_t both = 0, any = 0;
+    for (size_t i = 0; i < bits; ++i) {
+      both |= c[i] & in[i];
+      any |= c[i];
+    }
+    held = any != 0;
+    std::optional<Rank> twice;
+    if (both) {
+      for (size_t i = 0; i < bits && !twice; ++i)
+        if (uint64_t w = c[i] & in[i]) twice = static_cast<Rank>(i * 64 + std::countr_zero(w));
+    }
+    for (size_t i = 0; i < bits; ++i) c[i] |= in[i];
+    c[bits] |= in[bits] | (twice ? 1 : 0);
+    return twice;
+  }
+  // Copy `in` over `c`; describes the loss if the copy has fewer
+  // contributions than `c` (the same count-based rule as fingerprint mode, so
+  // the verdict never depends on the mode).
+  std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
+    uint64_t gone = 0;  // fast path: `in` contains everything `c` holds
+    for (size_t i = 0; i < bits; ++i) gone |= c[i] & ~in[i];
+    if (!gone) {
+      std::copy(in, in + words, c);
+      return std::nullopt;
+    }
+    uint64_t had = count(c), got = count(in);
+    std::copy(in, in + words, c);
+    if (got >= had) return std::nullopt;
+    return std::to_string(had - got) + " contribution(s) (holds " + std::to_string(had) + ", copy has " +
+           std::to_string(got) + ")";
+  }
+};
+
+// Exact mode's final judgement of one cell (a bitset over `bits` words plus
+// the "counted more than once" flag word), as the postcondition property.
+// `full` is the all-ranks bitset.
+void judge_exact_cell(Verdict& v, const CollectiveSpec& spec, uint64_t p, Rank r, int last_step, Block b,
+                      const uint64_t* cell, size_t bits, const std::vector<uint64_t>& full);
+
+}  // namespace collcheck::flow
