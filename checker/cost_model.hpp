@@ -1,0 +1,55 @@
+#pragma once
+// The work model of one sweep instance, shared by the MPI sharding
+// (checker/mpi_shard.hpp: balance ranks by cost, which grows with p) and the
+// --estimate projection (checker/estimate.hpp: fitted against measured times).
+//
+// The dense checker (properties/instance_checker.hpp) spends, per instance,
+//   * per (rank, step): generating the rank program and the step-local checks
+//     (matching, ports, hop distance)  -> `rank_steps` = p * steps
+//   * per (rank, block) cell touched: state init and the final judgement, and
+//     every block moved (snapshot + reduce/copy), each cell `words` 64-bit
+//     words long (exact: a p-bit bitset + a flag word, ceil(p/64) + 1;
+//     fingerprint: count + weighted sum, 2)  -> `cell_words` =
+//     (p * nblocks + p * volume) * words
+// where steps and volume (the most blocks one rank sends) come from the
+// registry's claim (the paper's formula, or collcheck's correction) and
+// nblocks from the schedule itself. p * volume over-counts algorithms whose
+// ranks send unequal amounts (it is the busiest rank's volume times p), which
+// only matters as a constant the fit absorbs. Nothing here runs the checker.
+#include <cstdint>
+#include <string>
+
+#include "checker/sweep.hpp"
+
+namespace collcheck {
+
+struct InstanceWork {
+  double rank_steps = 0;  // p * claimed steps
+  double cell_words = 0;  // (p * nblocks + p * claimed volume) * words per cell
+  uint32_t nblocks = 0;
+  uint64_t words = 0;     // 64-bit words per (rank, block) cell in the mode that runs
+  bool exact = false;     // the mode check_schedule picks for this p
+  // A scalar for balancing when no fitted constants are at hand: one cell
+  // word ~ 1 unit, one rank-step ~ 64 units (generating a rank's transfers
+  // costs about as much as moving a few blocks), plus 1000 per instance.
+  double units() const { return 1000.0 + 64.0 * rank_steps + cell_words; }
+};
+
+// True if check_schedule runs exact bookkeeping at this p under `o`.
+bool runs_exact(uint64_t p, const CheckOptions& o);
+
+// The work of instance (t, p, radix) given its block count. InputError /
+// exceptions from the claim propagate; call only for allowed instances.
+InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks,
+                           const CheckOptions& o);
+
+// The same, building the schedule once to learn its block count.
+InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o);
+
+// Bytes of contribution state the dense checker allocates for the instance:
+// p cells per block, blocks processed in chunks that fit the memory budget
+// (at least one block), plus the same again at most for the step's outbox
+// (sends snapshotted before receives) and ~256 bytes of rank program per rank.
+uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions& o);
+
+}  // namespace collcheck

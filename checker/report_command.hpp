@@ -1,0 +1,23 @@
+#pragma once
+// `collcheck report --db FILE`: renders a sweep stored by `verify --db` in
+// any report format (checker/results_store.hpp; docs/results-store.md), and
+// the glue that attaches a results store to a verify sweep.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "checker/results_store.hpp"
+#include "checker/sweep.hpp"
+
+namespace collcheck {
+
+int cmd_report(const std::vector<std::string>& args, const std::string& cmdline);
+
+// verify --db FILE [--resume]: opens (or creates) the store, validates it,
+// starts a sweep row and installs req.reuse (only with `resume`) and
+// req.on_finished. Runs check_restrictions(req) first, so a request that is
+// bad input writes nothing. Returns nullptr when `db` is empty (no --db).
+std::unique_ptr<ResultsStore> attach_results_store(const std::string& db, bool resume, SweepRequest& req,
+                                                   const std::string& cmdline, int threads);
+
+}  // namespace collcheck

@@ -1,0 +1,495 @@
+// The results store: schema, validation on open, one transaction per
+// recorded instance, and reading sweeps back (see results_store.hpp and
+// docs/results-store.md).
+#include "checker/results_store.hpp"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "schedules/input_error.hpp"
+
+namespace collcheck {
+
+std::string check_config(const CheckOptions& o) {
+  std::string props;
+  for (const std::string& p : o.properties) props += (props.empty() ? "" : ",") + p;
+  return "properties=" + (props.empty() ? std::string("all") : props) + "; exactness=" + to_string(o.exactness) +
+         "; exact_max_p=" + std::to_string(o.exact_max_p) + "; memory_budget=" + std::to_string(o.memory_budget) +
+         "; seed=" + std::to_string(o.seed) + "; symmetry=" + (o.use_symmetry ? "on" : "off");
+}
+
+std::string sweep_mode_text(const CheckOptions& o) {
+  std::string m = to_string(o.exactness);
+  if (o.exactness == Exactness::automatic) m += " (exact for p <= " + std::to_string(o.exact_max_p) + ", fingerprint above)";
+  return m;
+}
+
+namespace {
+
+constexpr int kRecordBusyMs = 30000;
+
+const char* const kSchema[] = {
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE sweeps("
+    " id INTEGER PRIMARY KEY, command TEXT NOT NULL, tool_version TEXT NOT NULL, config TEXT NOT NULL,"
+    " mode TEXT NOT NULL, seed INTEGER NOT NULL, threads INTEGER NOT NULL, planned INTEGER NOT NULL,"
+    " started TEXT NOT NULL, finished TEXT, seconds REAL, notes TEXT)",
+    "CREATE TABLE instances("
+    " id INTEGER PRIMARY KEY, algorithm TEXT NOT NULL, variant TEXT NOT NULL, p INTEGER NOT NULL,"
+    " params TEXT NOT NULL, config TEXT NOT NULL, collective TEXT NOT NULL, status TEXT NOT NULL,"
+    " skip_reason TEXT NOT NULL, mode TEXT NOT NULL, seconds REAL NOT NULL, stats TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL, sweep_id INTEGER NOT NULL REFERENCES sweeps(id), recorded TEXT NOT NULL,"
+    " UNIQUE(algorithm, variant, p, params, config))",
+    "CREATE TABLE verdicts("
+    " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
+    " property TEXT NOT NULL, status TEXT NOT NULL, checks INTEGER NOT NULL, violations INTEGER NOT NULL,"
+    " mode TEXT NOT NULL, stats TEXT NOT NULL, cx_p INTEGER, cx_rank INTEGER, cx_step INTEGER, cx_block INTEGER,"
+    " cx_peer INTEGER, cx_expected TEXT, cx_actual TEXT, cx_message TEXT,"
+    " PRIMARY KEY(instance_id, property)) WITHOUT ROWID",
+    "CREATE TABLE sweep_instances("
+    " sweep_id INTEGER NOT NULL REFERENCES sweeps(id), ord INTEGER NOT NULL,"
+    " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE,"
+    " PRIMARY KEY(sweep_id, ord)) WITHOUT ROWID",
+    "CREATE INDEX sweep_instances_by_instance ON sweep_instances(instance_id)",
+    // One row per (algorithm, variant, instance, property), for ad-hoc queries.
+    "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
+    " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
+    " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
+    " FROM verdicts v JOIN instances i ON i.id = v.instance_id",
+};
+
+// A prepared statement, reset and unbound when the scope ends.
+class Query {
+ public:
+  Query(sqlite3* db, const char* sql, const std::function<void(const std::string&, int)>& fail) : db_(db), fail_(fail) {
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st_, nullptr);
+    if (rc != SQLITE_OK) fail_(sqlite3_errmsg(db), rc);
+  }
+  ~Query() { sqlite3_finalize(st_); }
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+
+  Query& bind(int i, int64_t v) { return check(sqlite3_bind_int64(st_, i, v)); }
+  Query& bind(int i, uint64_t v) { return bind(i, static_cast<int64_t>(v)); }
+  Query& bind(int i, int v) { return bind(i, static_cast<int64_t>(v)); }
+  Query& bind(int i, double v) { return check(sqlite3_bind_double(st_, i, v)); }
+  Query& bind(int i, const std::string& v) {
+    return check(sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
+  template <class T>
+  Query& bind(int i, const std::optional<T>& v) {
+    return v ? bind(i, static_cast<int64_t>(*v)) : check(sqlite3_bind_null(st_, i));
+  }
+  Query& bind_null(int i) { return check(sqlite3_bind_null(st_, i)); }
+
+  // true: a row is available; false: done.
+  bool step() {
+    int rc = sqlite3_step(st_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail_(sqlite3_errmsg(db_), rc);
+    return false;
+  }
+  void run() {
+    while (step()) {
+    }
+  }
+  int64_t i64(int c) const { return sqlite3_column_int64(st_, c); }
+  uint64_t u64(int c) const { return static_cast<uint64_t>(i64(c)); }
+  double real(int c) const { return sqlite3_column_double(st_, c); }
+  bool null(int c) const { return sqlite3_column_type(st_, c) == SQLITE_NULL; }
+  std::string text(int c) const {
+    const unsigned char* t = sqlite3_column_text(st_, c);
+    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(st_, c)))
+             : std::string();
+  }
+
+ private:
+  Query& check(int rc) {
+    if (rc != SQLITE_OK) fail_(sqlite3_errmsg(db_), rc);
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* st_ = nullptr;
+  const std::function<void(const std::string&, int)>& fail_;
+};
+
+std::string stats_to_json(const std::map<std::string, std::string>& m) {
+  return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::map<std::string, std::string> stats_from_json(const std::string& s) {
+  return nlohmann::json::parse(s).get<std::map<std::string, std::string>>();
+}
+
+Status status_from_string(const std::string& s) {
+  for (Status x : {Status::holds, Status::violated, Status::unknown, Status::skipped})
+    if (s == to_string(x)) return x;
+  throw InputError("results store: unknown status '" + s + "'");
+}
+
+}  // namespace
+
+ResultsStore::ResultsStore(const std::string& path, Access access, const std::string& tool_version,
+                           int busy_timeout_ms)
+    : path_(path), tool_version_(tool_version) {
+  try {
+    open_and_validate(access, busy_timeout_ms);
+  } catch (...) {
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+ResultsStore::~ResultsStore() { sqlite3_close_v2(db_); }
+
+void ResultsStore::fail(const std::string& what, int rc) const {
+  const std::string f = "'" + path_ + "'";
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      throw InputError("results store " + f + " is locked by another process (gave up waiting); nothing was written");
+    case SQLITE_READONLY:
+      throw InputError("results store " + f + " is read-only (" + what + "); nothing was written");
+    case SQLITE_NOTADB:
+      throw InputError(f + " is not a SQLite database, so not a collcheck results store; nothing was written");
+    case SQLITE_CORRUPT:
+      throw InputError("results store " + f + " is corrupt (" + what + "); nothing was written");
+    case SQLITE_CANTOPEN: throw InputError("cannot open results store " + f + " (" + what + ")");
+    case SQLITE_FULL: throw InputError("results store " + f + ": disk full (" + what + ")");
+    default: throw InputError("results store " + f + ": " + what + " (" + sqlite3_errstr(rc) + ")");
+  }
+}
+
+void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
+  const std::string f = "'" + path_ + "'";
+  struct stat st {};
+  const bool exists = ::stat(path_.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) throw InputError("results store " + f + " is not a regular file");
+  if (!exists && access == Access::read_only) throw InputError("cannot open results store " + f + ": no such file");
+  // The file's mode is the user's word, also for root (who could write anyway).
+  if (exists && access == Access::read_write && (st.st_mode & 0222) == 0)
+    throw InputError("results store " + f + " is read-only (mode " + [&] {
+      char b[8];
+      std::snprintf(b, sizeof b, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+      return std::string(b);
+    }() + "); nothing was written");
+  if (!exists) {
+    std::error_code ec;
+    auto dir = std::filesystem::path(path_).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+      throw InputError("cannot create results store " + f + ": no directory '" + dir.string() + "'");
+  }
+  int flags = SQLITE_OPEN_NOMUTEX |
+              (access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) fail(db_ ? sqlite3_errmsg(db_) : "out of memory", rc);
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, busy_timeout_ms);
+  if (access == Access::read_write && sqlite3_db_readonly(db_, "main") == 1)
+    throw InputError("results store " + f + " is read-only (no write permission); nothing was written");
+
+  auto failer = [this](const std::string& w, int c) { fail(w, c); };
+  const std::function<void(const std::string&, int)> fn = failer;
+  auto pragma_int = [&](const char* sql) {
+    Query q(db_, sql, fn);
+    return q.step() ? q.i64(0) : 0;
+  };
+  // Reads only, until everything is known to be in order.
+  const int64_t app = pragma_int("PRAGMA application_id");
+  const int64_t schema = pragma_int("PRAGMA user_version");
+  const int64_t objects = pragma_int("SELECT count(*) FROM sqlite_schema");
+  {
+    Query q(db_, "PRAGMA quick_check(1)", fn);
+    std::string res = q.step() ? q.text(0) : "no answer";
+    std::replace(res.begin(), res.end(), '\n', ' ');
+    if (res != "ok") throw InputError("results store " + f + " is corrupt (" + res + "); nothing was written");
+  }
+  // SQLite reads a partial last page as zeros; a database file is whole pages.
+  if (exists && st.st_size > 0) {
+    const int64_t page = pragma_int("PRAGMA page_size");
+    if (page > 0 && st.st_size % page != 0)
+      throw InputError("results store " + f + " is truncated or damaged (" + std::to_string(st.st_size) +
+                       " bytes is not a whole number of " + std::to_string(page) + "-byte pages); nothing was written");
+  }
+  if (app == 0 && schema == 0 && objects == 0) {
+    if (access == Access::read_only) throw InputError("results store " + f + " is empty: no sweep was recorded in it");
+    create_schema();
+  } else if (app != kApplicationId) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(static_cast<uint32_t>(app)));
+    throw InputError(f + " is a SQLite database but not a collcheck results store (application_id " + b +
+                     "); nothing was written");
+  } else if (schema != kSchemaVersion) {
+    throw InputError("results store " + f + " has schema version " + std::to_string(schema) + "; this collcheck (" +
+                     tool_version_ + ") reads version " + std::to_string(kSchemaVersion) + "; nothing was written");
+  }
+  std::string written;
+  {
+    Query q(db_, "SELECT value FROM meta WHERE key = 'tool_version'", fn);
+    if (q.step()) written = q.text(0);
+  }
+  if (written != tool_version_)
+    throw InputError("results store " + f + " was written by collcheck " + (written.empty() ? "?" : written) +
+                     "; this is collcheck " + tool_version_ +
+                     ": results of different versions are not mixed (use another --db file); nothing was written");
+  if (access == Access::read_write) {
+    Query wal(db_, "PRAGMA journal_mode = WAL", fn);
+    std::string mode = wal.step() ? wal.text(0) : "";
+    if (mode != "wal") throw InputError("results store " + f + ": cannot use write-ahead logging (journal mode " + mode + ")");
+  }
+  sqlite3_exec(db_, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+}
+
+void ResultsStore::create_schema() {
+  auto exec = [&](const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+    std::string msg = err ? err : "";
+    sqlite3_free(err);
+    if (rc != SQLITE_OK) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      fail(msg, rc);
+    }
+  };
+  exec("PRAGMA journal_mode = WAL");
+  exec("BEGIN IMMEDIATE");
+  for (const char* s : kSchema) exec(s);
+  exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+  exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    fail(w, c);
+  };
+  Query q(db_,
+          "INSERT INTO meta(key, value) VALUES ('tool_version', ?1), ('schema_version', ?2),"
+          " ('created', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+          fn);
+  q.bind(1, tool_version_).bind(2, std::to_string(kSchemaVersion)).run();
+  exec("COMMIT");
+}
+
+int64_t ResultsStore::begin_sweep(const std::string& command, const std::string& config, const std::string& mode,
+                                  uint64_t seed, int threads, uint64_t planned) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_,
+          "INSERT INTO sweeps(command, tool_version, config, mode, seed, threads, planned, started)"
+          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+          fn);
+  q.bind(1, command).bind(2, tool_version_).bind(3, config).bind(4, mode).bind(5, seed).bind(6, threads).bind(7, planned);
+  q.run();
+  sweep_id_ = sqlite3_last_insert_rowid(db_);
+  config_ = config;
+  sqlite3_busy_timeout(db_, kRecordBusyMs);
+  return sweep_id_;
+}
+
+void ResultsStore::finish_sweep(const Report& r) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_,
+          "UPDATE sweeps SET finished = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), seconds = ?1, notes = ?2, mode = ?3"
+          " WHERE id = ?4",
+          fn);
+  q.bind(1, r.seconds)
+      .bind(2, nlohmann::json(r.notes).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .bind(3, r.mode)
+      .bind(4, sweep_id_)
+      .run();
+}
+
+int64_t ResultsStore::instance_id(const InstanceKey& key, const std::string& config) {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_,
+          "SELECT id FROM instances WHERE algorithm = ?1 AND variant = ?2 AND p = ?3 AND params = ?4 AND config = ?5",
+          fn);
+  q.bind(1, key.algorithm).bind(2, key.variant).bind(3, key.p).bind(4, key.params).bind(5, config);
+  return q.step() ? q.i64(0) : 0;
+}
+
+bool ResultsStore::has(const InstanceKey& key, const std::string& config) {
+  std::lock_guard<std::mutex> g(m_);
+  return instance_id(key, config) != 0;
+}
+
+std::optional<InstanceResult> ResultsStore::lookup(const InstanceKey& key, const std::string& config) {
+  std::lock_guard<std::mutex> g(m_);
+  int64_t id = instance_id(key, config);
+  if (!id) return std::nullopt;
+  return load_instance(id);
+}
+
+std::optional<InstanceResult> ResultsStore::reuse(size_t ord, const InstanceResult& header) {
+  std::lock_guard<std::mutex> g(m_);
+  int64_t id = instance_id(InstanceKey::of(header), config_);
+  if (!id) return std::nullopt;
+  InstanceResult r = load_instance(id);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_, "INSERT OR REPLACE INTO sweep_instances(sweep_id, ord, instance_id) VALUES (?1, ?2, ?3)", fn);
+  q.bind(1, sweep_id_).bind(2, static_cast<uint64_t>(ord)).bind(3, id).run();
+  return r;
+}
+
+void ResultsStore::record(size_t ord, const InstanceResult& r) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) {
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    fail(w, c);
+  };
+  { Query(db_, "BEGIN IMMEDIATE", fn).run(); }
+  int64_t id = 0;
+  {
+    Query q(db_,
+            "INSERT INTO instances(algorithm, variant, p, params, config, collective, status, skip_reason, mode,"
+            " seconds, stats, tool_version, sweep_id, recorded)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+            " ON CONFLICT(algorithm, variant, p, params, config) DO UPDATE SET collective = excluded.collective,"
+            " status = excluded.status, skip_reason = excluded.skip_reason, mode = excluded.mode,"
+            " seconds = excluded.seconds, stats = excluded.stats, tool_version = excluded.tool_version,"
+            " sweep_id = excluded.sweep_id, recorded = excluded.recorded"
+            " RETURNING id",
+            fn);
+    auto mode = r.stats.find("mode");
+    q.bind(1, r.algorithm).bind(2, r.variant).bind(3, r.p).bind(4, r.params).bind(5, config_).bind(6, r.collective);
+    q.bind(7, std::string(to_string(r.status))).bind(8, r.skip_reason);
+    q.bind(9, mode == r.stats.end() ? std::string() : mode->second).bind(10, r.seconds).bind(11, stats_to_json(r.stats));
+    q.bind(12, tool_version_).bind(13, sweep_id_);
+    if (q.step()) id = q.i64(0);
+    q.run();
+  }
+  {
+    Query q(db_, "DELETE FROM verdicts WHERE instance_id = ?1", fn);
+    q.bind(1, id).run();
+  }
+  for (size_t k = 0; k < r.verdicts.size(); ++k) {
+    const Verdict& v = r.verdicts[k];
+    Query q(db_,
+            "INSERT INTO verdicts(instance_id, ord, property, status, checks, violations, mode, stats, cx_p, cx_rank,"
+            " cx_step, cx_block, cx_peer, cx_expected, cx_actual, cx_message)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            fn);
+    q.bind(1, id).bind(2, static_cast<uint64_t>(k)).bind(3, v.property).bind(4, std::string(to_string(v.status)));
+    q.bind(5, v.checks).bind(6, v.violations).bind(7, v.mode).bind(8, stats_to_json(v.stats));
+    if (const auto& cx = v.counterexample) {
+      q.bind(9, cx->p).bind(10, cx->rank).bind(11, cx->step).bind(12, cx->block).bind(13, cx->peer);
+      q.bind(14, cx->expected).bind(15, cx->actual).bind(16, cx->message);
+    } else {
+      for (int c = 9; c <= 16; ++c) q.bind_null(c);
+    }
+    q.run();
+  }
+  {
+    Query q(db_, "INSERT OR REPLACE INTO sweep_instances(sweep_id, ord, instance_id) VALUES (?1, ?2, ?3)", fn);
+    q.bind(1, sweep_id_).bind(2, static_cast<uint64_t>(ord)).bind(3, id).run();
+  }
+  { Query(db_, "COMMIT", fn).run(); }
+}
+
+InstanceResult ResultsStore::load_instance(int64_t id) {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  InstanceResult r;
+  {
+    Query q(db_,
+            "SELECT algorithm, variant, collective, p, params, status, skip_reason, seconds, stats FROM instances"
+            " WHERE id = ?1",
+            fn);
+    q.bind(1, id);
+    if (!q.step()) throw InputError("results store '" + path_ + "': instance " + std::to_string(id) + " is missing");
+    r.algorithm = q.text(0);
+    r.variant = q.text(1);
+    r.collective = q.text(2);
+    r.p = q.u64(3);
+    r.params = q.text(4);
+    r.status = status_from_string(q.text(5));
+    r.skip_reason = q.text(6);
+    r.seconds = q.real(7);
+    r.stats = stats_from_json(q.text(8));
+  }
+  Query q(db_,
+          "SELECT property, status, checks, violations, mode, stats, cx_p, cx_rank, cx_step, cx_block, cx_peer,"
+          " cx_expected, cx_actual, cx_message FROM verdicts WHERE instance_id = ?1 ORDER BY ord",
+          fn);
+  q.bind(1, id);
+  while (q.step()) {
+    Verdict v;
+    v.property = q.text(0);
+    v.status = status_from_string(q.text(1));
+    v.checks = q.u64(2);
+    v.violations = q.u64(3);
+    v.mode = q.text(4);
+    v.stats = stats_from_json(q.text(5));
+    if (!q.null(6)) {
+      Counterexample cx;
+      cx.p = q.u64(6);
+      if (!q.null(7)) cx.rank = static_cast<Rank>(q.i64(7));
+      if (!q.null(8)) cx.step = static_cast<int>(q.i64(8));
+      if (!q.null(9)) cx.block = static_cast<Block>(q.i64(9));
+      if (!q.null(10)) cx.peer = static_cast<Rank>(q.i64(10));
+      cx.expected = q.text(11);
+      cx.actual = q.text(12);
+      cx.message = q.text(13);
+      v.counterexample = std::move(cx);
+    }
+    r.verdicts.push_back(std::move(v));
+  }
+  return r;
+}
+
+std::vector<SweepInfo> ResultsStore::sweeps() {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_,
+          "SELECT id, command, tool_version, config, mode, seed, threads, planned, started, finished, seconds, notes,"
+          " (SELECT count(*) FROM sweep_instances si WHERE si.sweep_id = s.id) FROM sweeps s ORDER BY id",
+          fn);
+  std::vector<SweepInfo> out;
+  while (q.step()) {
+    SweepInfo s;
+    s.id = q.i64(0);
+    s.command = q.text(1);
+    s.tool_version = q.text(2);
+    s.config = q.text(3);
+    s.mode = q.text(4);
+    s.seed = q.u64(5);
+    s.threads = static_cast<int>(q.i64(6));
+    s.planned = q.u64(7);
+    s.started = q.text(8);
+    if (!q.null(9)) s.finished = q.text(9);
+    s.seconds = q.real(10);
+    if (!q.null(11)) s.notes = nlohmann::json::parse(q.text(11)).get<std::vector<std::string>>();
+    s.recorded = q.u64(12);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::optional<SweepInfo> ResultsStore::sweep(int64_t id) {
+  for (SweepInfo& s : sweeps())
+    if (s.id == id) return std::move(s);
+  return std::nullopt;
+}
+
+std::vector<InstanceResult> ResultsStore::load_sweep(int64_t id) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  std::vector<int64_t> ids;
+  {
+    Query q(db_, "SELECT instance_id FROM sweep_instances WHERE sweep_id = ?1 ORDER BY ord", fn);
+    q.bind(1, id);
+    while (q.step()) ids.push_back(q.i64(0));
+  }
+  std::vector<InstanceResult> out;
+  out.reserve(ids.size());
+  for (int64_t i : ids) out.push_back(load_instance(i));
+  return out;
+}
+
+}  // namespace collcheck

@@ -1,0 +1,214 @@
+// Distributed sweeps (checker/mpi_shard.hpp): `mpirun -np K collcheck verify
+// ...` with K = 2 and 4 against the same command without mpirun. The JSON
+// reports must be identical once the timing fields ("seconds") are removed
+// (same instances in the same order, same verdicts and counterexamples,
+// groups, notes, command), the text reports identical but for "seconds=",
+// and the exit codes equal: a sweep with violations (Swing's literal paper
+// rules, exit 1), one that holds (exit 0), --radix all (several instances per
+// p), more ranks than instances, everything skipped (77) and bad input (2,
+// one error line, not one per rank). Plain `collcheck` (no launcher) and
+// `collcheck --help` under mpirun are unaffected.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + std::to_string(::getpid()) + "_shard_" + name;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Outcome run_command(const std::string& cmd) {
+  static int counter = 0;
+  const std::string err_path = temp_path("err_" + std::to_string(counter++));
+  Outcome r;
+  FILE* f = popen((cmd + " 2>" + err_path).c_str(), "r");
+  if (!f) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
+  const int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = slurp(err_path);
+  return r;
+}
+
+// The test runs collcheck alone with no launcher variables in its
+// environment, and mpirun as root if need be, oversubscribed.
+class Env : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) unsetenv(v);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
+  }
+};
+const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new Env);
+
+Outcome single(const std::string& args) { return run_command(std::string(COLLCHECK_BINARY) + " " + args); }
+
+Outcome sharded(int np, const std::string& args) {
+  return run_command(std::string(COLLCHECK_MPIEXEC) + " --oversubscribe -np " + std::to_string(np) + " " +
+                     COLLCHECK_BINARY + " " + args);
+}
+
+nlohmann::json without_timing(nlohmann::json j) {
+  if (j.is_object()) {
+    j.erase("seconds");
+    for (auto& [k, v] : j.items()) v = without_timing(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) v = without_timing(v);
+  }
+  return j;
+}
+
+std::string text_without_timing(const std::string& s) {
+  return std::regex_replace(s, std::regex("seconds=[0-9.e+-]+"), "seconds=*");
+}
+
+// The JSON and text reports of `args` alone and on 2 and 4 ranks; returns
+// the single-process exit code.
+int expect_identical(const std::string& args) {
+  const Outcome one = single(args + " --format json -q");
+  EXPECT_TRUE(one.code == 0 || one.code == 1) << one.err;
+  const auto want = without_timing(nlohmann::json::parse(one.out));
+  const Outcome one_text = single(args + " -q");
+  for (int np : {2, 4}) {
+    const Outcome many = sharded(np, args + " --format json -q");
+    EXPECT_EQ(many.code, one.code) << "np " << np << "\n" << many.err;
+    nlohmann::json got;
+    try {
+      got = without_timing(nlohmann::json::parse(many.out));
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "np " << np << ": not JSON: " << e.what() << "\n" << many.out << many.err;
+      continue;
+    }
+    EXPECT_EQ(got.dump(1), want.dump(1)) << "np " << np;
+    const Outcome text = sharded(np, args + " -q");
+    EXPECT_EQ(text.code, one.code);
+    EXPECT_EQ(text_without_timing(text.out), text_without_timing(one_text.out)) << "np " << np;
+  }
+  return one.code;
+}
+
+TEST(ShardedSweep, ViolationsAreIdentical) {
+  // Every Swing variant; the literal paper rules fail with counterexamples.
+  EXPECT_EQ(expect_identical("verify --algo swing --variant all --p 1..24 --skip-restricted"), 1);
+}
+
+TEST(ShardedSweep, HoldingSweepIsIdentical) {
+  EXPECT_EQ(expect_identical("verify --algo swing --p 1..40"), 0);
+}
+
+TEST(ShardedSweep, SeveralInstancesPerPAreIdentical) {
+  EXPECT_EQ(expect_identical("verify --algo tra --p 2..12 --radix all --properties alltoall-delivery,tra-formulas"), 0);
+}
+
+TEST(ShardedSweep, MoreRanksThanInstances) {
+  const Outcome one = single("verify --algo swing --variant paper-listing1 --p 6 --format json -q");
+  const Outcome many = sharded(4, "verify --algo swing --variant paper-listing1 --p 6 --format json -q");
+  EXPECT_EQ(one.code, 1);
+  EXPECT_EQ(many.code, 1) << many.err;
+  EXPECT_EQ(without_timing(nlohmann::json::parse(many.out)), without_timing(nlohmann::json::parse(one.out)));
+}
+
+TEST(ShardedSweep, ReportFileWrittenOnceByRankZero) {
+  const std::string a = temp_path("single.json"), b = temp_path("sharded.json");
+  const Outcome one = single("verify --algo swing --variant paper-laststep --p 2..16:2 --format json -q --out " + a);
+  const Outcome many = sharded(2, "verify --algo swing --variant paper-laststep --p 2..16:2 --format json -q --out " + b);
+  EXPECT_EQ(one.code, 1);
+  EXPECT_EQ(many.code, 1) << many.err;
+  EXPECT_TRUE(many.out.empty()) << many.out;
+  auto ja = without_timing(nlohmann::json::parse(slurp(a))), jb = without_timing(nlohmann::json::parse(slurp(b)));
+  ja.erase("command");  // the --out paths differ
+  jb.erase("command");
+  EXPECT_EQ(jb, ja);
+}
+
+TEST(ShardedSweep, AllSkippedIs77) {
+  const std::string args = "verify --algo swing --variant paper-odd --p 2..8:2 --skip-restricted -q";
+  EXPECT_EQ(single(args).code, 77);
+  for (int np : {2, 4}) EXPECT_EQ(sharded(np, args).code, 77);
+}
+
+size_t error_lines(const std::string& err) {
+  size_t n = 0;
+  for (size_t at = err.find("collcheck: error: "); at != std::string::npos; at = err.find("collcheck: error: ", at + 1))
+    ++n;
+  return n;
+}
+
+TEST(ShardedSweep, BadInputIsOneLineAndExitTwo) {
+  for (const char* args : {"verify --algo nope --p 1..8", "verify --algo swing --variant paper-odd --p 1..8",
+                           "verify --algo swing --p 1..8 --properties nope",
+                           "verify --algo swing --p 1..8 --out /nonexistent/dir/report.json"}) {
+    const Outcome one = single(args);
+    EXPECT_EQ(one.code, 2) << args;
+    for (int np : {2, 4}) {
+      if (np == 4 && std::string(args).find("nope") == std::string::npos) continue;  // time: 4 ranks once
+      const Outcome many = sharded(np, args);
+      EXPECT_EQ(many.code, 2) << args << "\n" << many.err;
+      EXPECT_EQ(error_lines(many.err), 1u) << args << "\n" << many.err;
+      // the same message as without mpirun
+      EXPECT_NE(many.err.find(one.err.substr(0, one.err.find('\n'))), std::string::npos) << one.err << many.err;
+    }
+  }
+  // The results store is one process's: refused under mpirun, before anything is written.
+  const std::string db = temp_path("refused.db");
+  const Outcome many = sharded(2, "verify --algo swing --p 1..8 --db " + db);
+  EXPECT_EQ(many.code, 2) << many.err;
+  EXPECT_EQ(error_lines(many.err), 1u) << many.err;
+  EXPECT_NE(many.err.find("--db under mpirun is not supported"), std::string::npos) << many.err;
+  EXPECT_NE(access(db.c_str(), F_OK), 0);
+}
+
+TEST(ShardedSweep, PlanSpreadsTheInstances) {
+  // Without -q rank 0 prints the plan: every rank gets instances of 1..40.
+  const Outcome many = sharded(4, "verify --algo swing --p 1..40");
+  EXPECT_EQ(many.code, 0) << many.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(many.err, m, std::regex("sharded over 4 MPI ranks: ([0-9]+)/([0-9]+)/([0-9]+)/([0-9]+) "
+                                                        "instances, estimated work max/mean ([0-9.]+)")))
+      << many.err;
+  int total = 0;
+  for (int i = 1; i <= 4; ++i) {
+    EXPECT_GT(std::stoi(m[i]), 0);
+    total += std::stoi(m[i]);
+  }
+  EXPECT_EQ(total, 40);
+  EXPECT_LT(std::stod(m[5]), 1.35);  // LPT: within 4/3 - 1/12 of the optimum, here near 1
+}
+
+TEST(ShardedSweep, WithoutLauncherAndHelp) {
+  const Outcome plain = single("verify --algo ring --p 1..5 -q");
+  EXPECT_EQ(plain.code, 0) << plain.err;
+  const Outcome help = single("--help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("usage: collcheck"), std::string::npos);
+  const Outcome help2 = sharded(2, "--help");  // rank 0 prints, the others are silent
+  EXPECT_EQ(help2.code, 0);
+  EXPECT_EQ(help2.out, help.out);
+}
+
+}  // namespace

@@ -1,0 +1,236 @@
+// collcheck verify --estimate (checker/estimate.hpp):
+//
+//  * the fit recovers a known time model from exact synthetic points (each
+//    term alone and all four together), never returns a negative coefficient,
+//    and a model that is wrong by a factor is visibly worse (misfit);
+//  * with fixed calibrations, the projection is monotone in the p-range
+//    (1..N for growing N, and adding a variant), counts instances, skips and
+//    refusals as the sweep would, and scales with the fitted constants;
+//  * parse_p_range_for_estimate reads 1..2^21 (beyond one run's 2^20 values)
+//    and rejects what parse_p_range rejects;
+//  * the CLI: exits 0 without running the sweep (a sweep of many
+//    core-hours is estimated in seconds), the estimate grows with the range,
+//    the JSON is complete; bad input exits 2 with one line.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "checker/estimate.hpp"
+#include "checker/p_range.hpp"
+#include "schedules/input_error.hpp"
+#include "tests/support/run_binary.hpp"
+
+namespace collcheck {
+namespace {
+
+using test::run;
+
+std::vector<CalibrationPoint> synthetic(const TimeModel& m, std::vector<uint64_t> ps) {
+  std::vector<CalibrationPoint> out;
+  for (uint64_t p : ps) {
+    CalibrationPoint q;
+    q.p = p;
+    q.rank_steps = double(p) * std::ceil(std::log2(double(p)) + 1);
+    q.cell_words = double(p) * double(p) * (double(p) / 64 + 1);
+    q.seconds = m.predict(double(p), q.rank_steps, q.cell_words);
+    out.push_back(q);
+  }
+  return out;
+}
+
+double worst_misfit(const TimeModel& m, const std::vector<CalibrationPoint>& pts) {
+  double worst = 0;
+  for (const auto& q : pts)
+    worst = std::max(worst, std::fabs(m.predict(double(q.p), q.rank_steps, q.cell_words) - q.seconds) / q.seconds);
+  return worst;
+}
+
+TEST(EstimateFit, RecoversKnownModels) {
+  const std::vector<uint64_t> ps{4, 8, 16, 32, 64, 128, 256, 512};
+  for (const TimeModel truth : {TimeModel{1e-5, 0, 0, 0}, TimeModel{0, 2e-7, 0, 0}, TimeModel{0, 0, 3e-9, 0},
+                                TimeModel{0, 0, 0, 5e-7}, TimeModel{4e-6, 3e-7, 7e-9, 1e-7}}) {
+    const auto pts = synthetic(truth, ps);
+    const TimeModel fit = fit_time_model(pts);
+    EXPECT_LT(worst_misfit(fit, pts), 1e-6);
+    for (double c : {fit.a, fit.b, fit.c, fit.d}) EXPECT_GE(c, 0);
+    // Extrapolation 16x beyond the points: exact data, exact model.
+    const auto far = synthetic(truth, {8192});
+    EXPECT_NEAR(fit.predict(8192, far[0].rank_steps, far[0].cell_words) / far[0].seconds, 1.0, 1e-4);
+  }
+}
+
+TEST(EstimateFit, NeverNegativeAndAWrongModelShows) {
+  // Times that fall with p cannot be fitted with non-negative growth terms;
+  // the fit stays non-negative (and is visibly poor).
+  std::vector<CalibrationPoint> pts = synthetic({1e-3, 0, 0, 0}, {4, 8, 16, 32});
+  for (size_t i = 0; i < pts.size(); ++i) pts[i].seconds = 1e-3 / double(i + 1);
+  const TimeModel fit = fit_time_model(pts);
+  for (double c : {fit.a, fit.b, fit.c, fit.d}) EXPECT_GE(c, 0);
+  EXPECT_GT(worst_misfit(fit, pts), 0.2);
+  // A model off by 2x in its main term has misfit >= 50% on the same data.
+  const TimeModel truth{0, 0, 3e-9, 0};
+  const auto good = synthetic(truth, {16, 64, 256});
+  EXPECT_GE(worst_misfit(TimeModel{0, 0, 6e-9, 0}, good), 0.99);
+  EXPECT_LT(worst_misfit(fit_time_model(good), good), 1e-6);
+}
+
+TEST(EstimateFit, OnePointGrowsWithP) {
+  // One calibration point never yields a constant (which would project the
+  // same time for every p).
+  const auto pts = synthetic({0, 0, 3e-9, 0}, {1024});
+  const TimeModel fit = fit_time_model(pts);
+  EXPECT_EQ(fit.a, 0);
+  EXPECT_GT(fit.c + fit.b + fit.d, 0);
+}
+
+// Calibrations with a fixed model for every (target, regime) of `req`.
+std::vector<Calibration> fixed_calibrations(const SweepRequest& req, const TimeModel& m) {
+  std::vector<Calibration> cals;
+  for (size_t t = 0; t < req.targets.size(); ++t)
+    for (bool exact : {true, false}) {
+      Calibration c;
+      c.target = t;
+      c.exact = exact;
+      c.model = m;
+      cals.push_back(c);
+    }
+  return cals;
+}
+
+SweepRequest request(const std::string& algo, const std::string& variant, const std::string& range) {
+  SweepRequest req;
+  req.targets = resolve_targets(algo, variant);
+  req.ps = parse_p_range_for_estimate(range);
+  req.skip_restricted = true;
+  return req;
+}
+
+TEST(EstimateProjection, MonotoneInTheRange) {
+  const TimeModel m{1e-5, 2e-7, 5e-9, 0};
+  EstimateOptions o;
+  o.cores = 2;
+  double last = 0;
+  for (const char* range : {"1..16", "1..64", "1..256", "1..1024", "1..4096", "1..2^14", "1..2^16", "1..2^18"}) {
+    const SweepRequest req = request("swing", "all", range);
+    const Estimate e = project_sweep(req, o, fixed_calibrations(req, m));
+    EXPECT_GT(e.core_seconds, last) << range;
+    EXPECT_DOUBLE_EQ(e.wall_seconds, std::max(e.core_seconds, e.largest_instance_seconds) / 2);
+    last = e.core_seconds;
+  }
+  // Sub-ranges: 1..N contains 1..N-1, for every N up to 200 (no sampling).
+  last = 0;
+  for (int n = 1; n <= 200; ++n) {
+    const SweepRequest req = request("swing", "bandwidth", "1.." + std::to_string(n));
+    const double cs = project_sweep(req, o, fixed_calibrations(req, m)).core_seconds;
+    EXPECT_GT(cs, last) << n;
+    last = cs;
+  }
+}
+
+TEST(EstimateProjection, CountsAndScalesLikeTheSweep) {
+  const TimeModel m{0, 0, 1e-9, 0};
+  EstimateOptions o;
+  SweepRequest req = request("swing", "all", "1..100");
+  const Estimate e = project_sweep(req, o, fixed_calibrations(req, m));
+  ASSERT_EQ(e.targets.size(), req.targets.size());
+  for (size_t i = 0; i < e.targets.size(); ++i) {
+    const auto& tp = e.targets[i];
+    EXPECT_EQ(tp.instances, 100u);
+    EXPECT_EQ(tp.checked + tp.skipped + tp.refused, 100u);
+    uint64_t allowed = 0;  // what check_restrictions lets through
+    for (uint64_t p = 1; p <= 100; ++p) allowed += !req.targets[i].variant->violates(req.targets[i].params(p));
+    EXPECT_EQ(tp.checked, allowed) << tp.name;
+  }
+  // Doubling every coefficient doubles the projection.
+  const Estimate twice = project_sweep(req, o, fixed_calibrations(req, TimeModel{0, 0, 2e-9, 0}));
+  EXPECT_NEAR(twice.core_seconds / e.core_seconds, 2.0, 1e-9);
+  // Without --skip-restricted a restricted p is the sweep's bad input.
+  req.skip_restricted = false;
+  EXPECT_THROW(project_sweep(req, o, fixed_calibrations(req, m)), InputError);
+}
+
+TEST(EstimateProjection, RefusesWhatTheCheckerRefuses) {
+  // Exact mode at p = 2^16 needs 512 MiB per block; a 256 MiB budget refuses it.
+  SweepRequest req = request("swing", "bandwidth", "2^16");
+  req.check.exactness = Exactness::exact;
+  req.check.memory_budget = uint64_t{256} << 20;
+  const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, TimeModel{0, 0, 1e-9, 0}));
+  EXPECT_EQ(e.targets[0].refused, 1u);
+  EXPECT_EQ(e.core_seconds, 0);
+  EXPECT_NE(e.targets[0].refusal.find("exact mode needs"), std::string::npos);
+}
+
+TEST(EstimatePRange, BeyondOneRunAndMalformed) {
+  const auto ps = parse_p_range_for_estimate("1..2^21");
+  ASSERT_EQ(ps.size(), size_t{1} << 21);
+  EXPECT_EQ(ps.front(), 1u);
+  EXPECT_EQ(ps.back(), uint64_t{1} << 21);
+  EXPECT_EQ(parse_p_range_for_estimate("1..2^21:2").size(), size_t{1} << 20);
+  EXPECT_EQ(parse_p_range_for_estimate("5,1..2^20,2^20..2^21:4").size(), (size_t{1} << 20) + (size_t{1} << 18));
+  EXPECT_EQ(parse_p_range_for_estimate("1..100"), parse_p_range("1..100"));
+  for (const char* bad : {"", "0..5", "1..2^25", "1..2^21:0", "1..2^21:x", "3..2", "1..2^21,", "2^21..1", "x"})
+    EXPECT_THROW(parse_p_range_for_estimate(bad), InputError) << bad;
+}
+
+// ---- the CLI ----------------------------------------------------------------
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+TEST(EstimateCli, ExitsZeroWithoutRunningTheSweep) {
+  // Exact mode at every p of 1..2^13 is hours of work; the estimate takes seconds.
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = run("verify --estimate --algo swing --p 1..2^13 --calibrate-seconds 0.2 --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(seconds_since(t0), 30);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "estimate");
+  EXPECT_EQ(j["instances"], 8192);
+  EXPECT_GT(j["core_seconds"].get<double>(), 600.0);  // the sweep itself is far longer than this test
+  EXPECT_FALSE(j["calibrations"].empty());
+  for (const auto& c : j["calibrations"]) EXPECT_GE(c["points"].size(), 1u);
+  EXPECT_GT(j["targets"][0]["largest_memory_bytes"].get<double>(), 0);
+  EXPECT_EQ(r.out.find("\"verdicts\""), std::string::npos);  // no report: nothing was verified
+
+  auto text = run("verify --estimate --algo swing --p 1..2^13 --calibrate-seconds 0.1");
+  ASSERT_EQ(text.code, 0) << text.err;
+  for (const char* what : {"calibration:", "core-hours", "wall time on this machine", "extrapolated", "largest p = 8192", "longest instance p = 819"})
+    EXPECT_NE(text.out.find(what), std::string::npos) << what << "\n" << text.out;
+}
+
+TEST(EstimateCli, MonotoneInTheRange) {
+  double last = 0;
+  for (const char* range : {"1..2^7", "1..2^9", "1..2^11"}) {
+    auto r = run(std::string("verify --estimate --algo swing --p ") + range + " --calibrate-seconds 0.1 --format json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const double cs = nlohmann::json::parse(r.out)["core_seconds"].get<double>();
+    EXPECT_GT(cs, last) << range;
+    last = cs;
+  }
+}
+
+TEST(EstimateCli, BadInputExitsTwo) {
+  for (const char* args : {"verify --estimate --algo swing --p 1..64 --calibrate-seconds abc",
+                           "verify --estimate --algo swing --p 1..64 --calibrate-seconds 0",
+                           "verify --estimate --algo swing --p 1..64 --format html",
+                           "verify --estimate --algo swing --p 0..64",
+                           "verify --estimate --algo swing --p 1..2^25",
+                           "verify --estimate --algo nope --p 1..64",
+                           "verify --estimate --algo swing --variant paper-odd --p 1..64",
+                           "verify --estimate --algo swing --p 1..64 --properties nope",
+                           "verify --estimate --algo swing --p 1..64 --db /tmp/x.db",
+                           "verify --algo swing --p 1..64 --calibrate-seconds 1"}) {
+    auto r = run(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(test::lines(r.err), 1u) << args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("collcheck: error: ", 0), 0u) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace collcheck
