@@ -19,6 +19,7 @@ namespace collcheck::smt {
 struct QueryContext {
   unsigned timeout_ms = 60000;  // wall-clock budget of the whole query, minimisation included
   std::string smt2_dir;         // non-empty: also write every solver query there as SMT-LIB2
+                                // (smt/smt2_dump.hpp: Smt2Scope + dump_smt2 do it for you)
 };
 
 struct Query {
@@ -29,9 +30,17 @@ struct Query {
   // Why this instance is beyond the encoding (p too large, p not a power of
   // three, ...): prove reports it as bad input (exit 2), never hangs on it.
   std::function<std::optional<std::string>(const InstanceParams&)> unsupported;
+  // Optional, for limits that depend on the variant too (TRA: bruck r = 2,
+  // spread-out r = P); empty = none. Checked after `unsupported`.
+  std::function<std::optional<std::string>(const std::string& algorithm, const std::string& variant,
+                                           const InstanceParams&)>
+      unsupported_variant;
   std::function<Verdict(const std::string& algorithm, const std::string& variant, const InstanceParams&,
                         const QueryContext&)>
       run;
+  // false: only run when named (prove --query NAME), e.g. the symbolic-p
+  // queries that quantify over every p up to the instance's p.
+  bool by_default = true;
 };
 
 // Every query, grouped by file: swing_queries.cpp, parametric_proofs.cpp,

@@ -113,6 +113,7 @@
 #include <utility>
 
 #include "schedules/swing_math.hpp"
+#include "smt/smt2_dump.hpp"
 
 namespace collcheck::smt {
 namespace {
@@ -282,8 +283,9 @@ class Session {
 
   z3::solver& solver() { return s_; }
 
-  // Checks the assertions of solver().
-  z3::check_result check() {
+  // Checks the assertions of solver(); dumps them as SMT-LIB2 when an
+  // Smt2Scope is active (smt2_dump.hpp), except for minimisation queries.
+  z3::check_result check(bool dump = true) {
     std::optional<unsigned> left = remaining();
     if (timeout_ms_ != 0 && !left) return z3::unknown;
     if (left) s_.set("timeout", *left);
@@ -292,11 +294,12 @@ class Session {
     account(t0);
     if (r == z3::sat) model_ = s_.get_model();
     if (r == z3::unknown) reason_ = s_.reason_unknown();
+    if (dump) dump_smt2(s_, "query", r);
     return r;
   }
 
   // Checks one lemma's negation with its own tactic-based solver.
-  z3::check_result check_lemma(const z3::expr& negation, double& seconds) {
+  z3::check_result check_lemma(const z3::expr& negation, double& seconds, const std::string& label) {
     std::optional<unsigned> left = remaining();
     if (timeout_ms_ != 0 && !left) return z3::unknown;
     z3::params som(c_);
@@ -310,6 +313,7 @@ class Session {
     z3::check_result r = s.check();
     seconds = account(t0);
     if (r == z3::unknown) reason_ = s.reason_unknown();
+    dump_smt2(s, label, r);
     return r;
   }
 
@@ -326,7 +330,7 @@ class Session {
         uint64_t mid = lo + (hi - lo) / 2;
         s_.push();
         s_.add(z3::ule(x, c_.bv_val(mid, x.get_sort().bv_size())));
-        z3::check_result r = check();
+        z3::check_result r = check(false);
         s_.pop();
         if (r == z3::sat) hi = value(x);
         else if (r == z3::unsat) lo = mid + 1;
@@ -468,7 +472,7 @@ bool run_lemmas(Session& session, const std::vector<Lemma>& lemmas, Verdict& v) 
   double slowest = -1;
   for (const Lemma& l : lemmas) {
     double seconds = 0;
-    z3::check_result r = session.check_lemma(l.negation, seconds);
+    z3::check_result r = session.check_lemma(l.negation, seconds, l.name);
     if (seconds > slowest) {
       slowest = seconds;
       char buf[32];

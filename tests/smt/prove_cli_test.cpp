@@ -1,0 +1,76 @@
+// `collcheck prove` through the real binary: exit codes (0 holds, 1
+// violated, 2 bad input, 3 unknown, 77 everything skipped), the query
+// selection and --smt2-dir. Every bad input is one line on stderr.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/support/run_binary.hpp"
+
+namespace collcheck::test {
+namespace {
+
+void expect_bad_input(const std::string& args, const std::string& needle) {
+  Outcome o = run(args);
+  EXPECT_EQ(o.code, 2) << args << "\n" << o.err;
+  EXPECT_NE(o.err.find("collcheck: error: "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(needle), std::string::npos) << args << ": " << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+}
+
+TEST(ProveCli, HoldsExitsZero) {
+  Outcome o = run("prove --algo swing --p 2^10 --query smt-swing-unique-paths,smt-swing-hop-distance");
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("smt-swing-unique-paths holds"), std::string::npos) << o.out;
+  Outcome t = run("prove --algo tra --p 11 --radix 3 --query smt-tra-route,smt-tra-round-count --format json");
+  EXPECT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("\"smt-tra-round-count\""), std::string::npos);
+}
+
+TEST(ProveCli, ViolatedExitsOne) {
+  // Lemma 2's printed bound j < q at p = 16 (rank 15 needs all q = 4 skips).
+  Outcome o = run("prove --algo traff --p 16 --query smt-traff-lemma2-length");
+  EXPECT_EQ(o.code, 1) << o.err;
+  EXPECT_NE(o.out.find("rank=15"), std::string::npos) << o.out;
+  Outcome s = run("prove --algo swing --p 6 --query smt-swing-unique-paths");
+  EXPECT_EQ(s.code, 1) << s.err;
+}
+
+TEST(ProveCli, TimeoutExitsThree) {
+  Outcome o = run("prove --algo trivance --p 531441 --query smt-trivance-coverage --timeout-ms 1");
+  EXPECT_EQ(o.code, 3) << o.out << o.err;
+  EXPECT_NE(o.out.find("unknown"), std::string::npos);
+}
+
+TEST(ProveCli, BadInputExitsTwoWithOneLine) {
+  expect_bad_input("prove --algo nosuch --p 8", "unknown algorithm");
+  expect_bad_input("prove --algo swing --p 8 --query nope", "unknown query 'nope'");
+  expect_bad_input("prove --algo ring --p 8 --query smt-swing-involution", "no SMT encoding for 'ring'");
+  expect_bad_input("prove --algo trivance --p 10 --query smt-trivance-coverage", "n = 3^s");
+  expect_bad_input("prove --algo traff --p 2^15 --query smt-traff-tables", "2^14");
+  expect_bad_input("prove --algo tra --variant spread-out --p 5000 --query smt-tra-route", "rounds");
+  expect_bad_input("prove --algo swing --p 8 --timeout-ms 0", "--timeout-ms");
+  expect_bad_input("prove --algo swing --p 8 --format nope", "unknown format");
+  expect_bad_input("prove --algo swing", "needs --algo and --p");
+}
+
+TEST(ProveCli, SkipRestrictedSkipsOrExits77) {
+  Outcome o = run("prove --algo trivance --p 10 --query smt-trivance-coverage --skip-restricted");
+  EXPECT_EQ(o.code, 77) << o.err;
+  Outcome m = run("prove --algo trivance --p 9,10 --query smt-trivance-peers --skip-restricted");
+  EXPECT_EQ(m.code, 0) << m.err;
+}
+
+TEST(ProveCli, Smt2DirGetsOneFilePerSolverCheck) {
+  std::string dir = temp_path("smt2dir");
+  std::filesystem::remove_all(dir);
+  Outcome o = run("prove --algo trivance --p 27 --query smt-trivance-peers,smt-trivance-coverage --smt2-dir " + dir);
+  EXPECT_EQ(o.code, 0) << o.err;
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.path().extension() == ".smt2";
+  EXPECT_EQ(files, 3);  // peers: 1; coverage: step lemma + Theorem 4.3
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace collcheck::test
