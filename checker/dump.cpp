@@ -1,12 +1,47 @@
 #include "checker/dump.hpp"
 
 #include <charconv>
+#include <fstream>
+#include <iostream>
 #include <sstream>
 
+#include "checker/file_claims.hpp"
+#include "collcheck_version.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/traff_circulant.hpp"
 
 namespace collcheck {
+
+FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const InstanceParams& ip) {
+  FileMeta meta;
+  const Claim c = v.claim(ip);
+  FileClaims fc;
+  fc.steps = c.steps;
+  fc.volume_blocks = c.volume_blocks;
+  fc.steps_formula = c.steps_formula;
+  fc.volume_formula = c.volume_formula;
+  fc.source = c.source;
+  if (v.expected_to_hold) fc.properties = assertable_properties();
+  meta.claims = fc;
+  meta.producer = {{"tool", "collcheck"}, {"version", COLLCHECK_VERSION}, {"algorithm", a.name}, {"variant", v.name}};
+  const std::string label = ip.label();
+  if (!label.empty()) meta.producer.emplace_back("params", label);
+  return meta;
+}
+
+void dump_schedule_file(const Schedule& s, const FileMeta& meta, const std::string& format, const std::string& out) {
+  std::ofstream file;
+  std::ostream* os = &std::cout;
+  if (!out.empty() && out != "-") {
+    file.open(out, std::ios::binary);
+    if (!file) throw InputError("cannot write '" + out + "'");
+    os = &file;
+  }
+  if (format == "jsonl") write_schedule_jsonl(*os, s, meta);
+  else write_schedule_json(*os, s, meta, true);
+  os->flush();
+  if (!*os) throw InputError("cannot write '" + (out.empty() ? std::string("-") : out) + "'");
+}
 
 std::string dump_text(const Schedule& s, const std::string& title) {
   std::string out = "# " + title + ": " + to_string(s.spec().kind) + ", p = " + std::to_string(s.p()) +

@@ -1,13 +1,29 @@
-// HTML renderer: one self-contained page (inline CSS and SVG, no scripts,
-// no external resources) that can be attached to a CI run or mailed. It has
-// the run's parameters, a summary table per (algorithm, variant), an inline
-// SVG bar chart of violating instances per property (where a picture says
-// more than a list), the minimal counterexamples, unknown and skipped
-// instances, and the notes. Every report string is HTML-escaped.
+// HTML renderer: the deployment report, one self-contained page (inline CSS
+// and SVG, no scripts, no external resources) that a person reads before
+// deploying a schedule, and that can be attached to a CI run or mailed:
+//   * the verdict banner and the run's parameters;
+//   * a summary table per (algorithm, variant) and a bar chart of violating
+//     instances per property;
+//   * verdicts per property and instance (a status matrix);
+//   * each minimal counterexample as a table and a step-by-rank diagram with
+//     the offending transfer highlighted (reports/html_diagram.hpp);
+//   * sweep coverage: which p were checked, which skipped and why;
+//   * statistics as charts (reports/html_svg.hpp): the *_histogram
+//     distributions summed over the sweep (e.g. traff-bounds' violations per
+//     rank), K and D against the radix for TRA (tra-formulas), and steps and
+//     volume measured vs claimed (cost) against p;
+//   * unknown instances and the notes.
+// Every report string is HTML-escaped. docs/deployment-report.md describes
+// the page.
 #include <algorithm>
+#include <array>
 #include <locale>
+#include <map>
+#include <set>
 #include <sstream>
 
+#include "reports/html_diagram.hpp"
+#include "reports/html_svg.hpp"
 #include "reports/summary.hpp"
 
 namespace collcheck::reports_detail {
@@ -21,13 +37,41 @@ const char* kStyle =
     "th,td{border:1px solid #d0d7de;padding:.3em .7em;text-align:left;vertical-align:top}\n"
     "th{background:#f6f8fa}\n"
     "td.num{text-align:right}\n"
-    "code{font-family:ui-monospace,'SFMono-Regular',Menlo,monospace;font-size:90%}\n"
+    "code{font-family:ui-monospace,'SFMono-Regular',Menlo,monospace;font-size:90%;overflow-wrap:anywhere}\n"
     ".holds{color:#1a7f37}\n"
     ".violated{color:#cf222e;font-weight:bold}\n"
     ".unknown{color:#9a6700;font-weight:bold}\n"
     ".skipped{color:#6e7781}\n"
     "svg text{font-family:ui-monospace,Menlo,monospace;font-size:12px;fill:#1f2328}\n"
-    "svg rect.bar{fill:#cf222e}\n";
+    "svg rect.bar{fill:#cf222e}\n"
+    ".banner{padding:.8em 1.2em;border-radius:6px;font-size:1.2em;margin:1em 0}\n"
+    ".banner.holds{background:#dafbe1;border:1px solid #1a7f37}\n"
+    ".banner.violated{background:#ffebe9;border:1px solid #cf222e}\n"
+    ".banner.unknown{background:#fff8c5;border:1px solid #9a6700}\n"
+    ".banner.skipped{background:#f6f8fa;border:1px solid #6e7781}\n"
+    "table.verdicts td.holds,table.verdicts td.violated,table.verdicts td.unknown,table.verdicts td.skipped"
+    "{text-align:center}\n"
+    "table.verdicts td.violated{background:#ffebe9}\n"
+    "table.verdicts td{white-space:nowrap}\n"
+    "svg.chart.histogram rect.bar{fill:#0969da}\n"
+    "svg .axis{stroke:#57606a;stroke-width:1}\n"
+    "svg text.title{font-weight:bold}\n"
+    "svg g.series polyline,svg g.series line{fill:none;stroke-width:2}\n"
+    "svg g.series.s0 polyline,svg g.series.s0 line{stroke:#0969da}svg g.series.s0 circle{fill:#0969da}\n"
+    "svg g.series.s1 polyline,svg g.series.s1 line{stroke:#0969da;stroke-dasharray:5 4}svg g.series.s1 circle{fill:#fff;stroke:#0969da}\n"
+    "svg g.series.s2 polyline,svg g.series.s2 line{stroke:#bf8700}svg g.series.s2 circle{fill:#bf8700}\n"
+    "svg g.series.s3 polyline,svg g.series.s3 line{stroke:#bf8700;stroke-dasharray:5 4}svg g.series.s3 circle{fill:#fff;stroke:#bf8700}\n"
+    "svg.cx-diagram rect.col{fill:#f6f8fa}\n"
+    "svg.cx-diagram line.lane{stroke:#d0d7de;stroke-dasharray:2 3}\n"
+    "svg.cx-diagram g.transfer line{stroke:#57606a;stroke-width:1.5}\n"
+    "svg.cx-diagram path.head{fill:#57606a}svg.cx-diagram path.head-bad{fill:#cf222e}\n"
+    "svg.cx-diagram g.offending line{stroke:#cf222e;stroke-width:3.5}\n"
+    "svg.cx-diagram g.offending circle{fill:none;stroke:#cf222e;stroke-width:3}\n"
+    "svg.cx-diagram g.offending text{fill:#cf222e;font-weight:bold}\n"
+    "svg.cx-diagram text.cx-rank{fill:#cf222e;font-weight:bold}\n"
+    "svg.cx-diagram text.label{font-size:10px}\n"
+    "ul.coverage li{margin:.2em 0}\n"
+    ".scroll{overflow-x:auto}\n";
 
 std::string esc(const std::string& s) { return xml_escape(s); }
 
@@ -60,7 +104,17 @@ void write_chart(std::ostringstream& o, const std::vector<std::pair<std::string,
   o << "</svg>\n";
 }
 
-void write_counterexample(std::ostringstream& o, const Group& g, const PropertySummary& ps) {
+// The instance of `g` the minimal counterexample of `property` comes from.
+const InstanceResult* instance_of(const Group& g, const std::string& property, const Counterexample& cx) {
+  for (const InstanceResult* i : g.instances) {
+    if (i->p != cx.p) continue;
+    for (const Verdict& v : i->verdicts)
+      if (v.property == property && v.status == Status::violated) return i;
+  }
+  return nullptr;
+}
+
+void write_counterexample(std::ostringstream& o, const Group& g, const PropertySummary& ps, int& diagrams) {
   o << "<h3>" << code(g.label()) << ": " << code(ps.property) << "</h3>\n";
   o << "<p>Violated at p=" << esc(format_p_list(ps.violated_p)) << " (" << ps.violated_p.size() << " instance"
     << (ps.violated_p.size() == 1 ? "" : "s") << ", " << ps.violations << " failed check"
@@ -78,6 +132,211 @@ void write_counterexample(std::ostringstream& o, const Group& g, const PropertyS
   if (!ps.minimal_stats.empty())
     o << "<tr><th>stats</th><td>" << esc(format_stats(ps.minimal_stats)) << "</td></tr>\n";
   o << "</table>\n";
+  const InstanceResult* inst = instance_of(g, ps.property, cx);
+  const auto [first, last] = diagram_steps(cx);
+  std::vector<DiagramTransfer> excerpt;
+  if (inst) excerpt = registry_excerpt(g.algorithm, g.variant, inst->params, cx.p, first, last);
+  o << "<figure>\n";
+  svg_counterexample(o, cx, excerpt, diagrams++);
+  o << "<figcaption>"
+    << (!excerpt.empty() ? "The schedule's transfers"
+                         : cx.peer ? "The counterexample's own transfer" : "The counterexample's rank")
+    << (cx.step ? " at steps " + std::to_string(first) + ".." + std::to_string(last) : std::string())
+    << "; in red the offending " << (cx.peer && cx.rank ? "transfer (rank " + std::to_string(*cx.rank) + " and rank " +
+                                                  std::to_string(*cx.peer) + ")"
+                                             : std::string("rank and step"))
+    << ".</figcaption>\n</figure>\n";
+}
+
+const char* status_mark(Status s) {
+  switch (s) {
+    case Status::holds: return "&#10003; holds";
+    case Status::violated: return "&#10007; violated";
+    case Status::unknown: return "? unknown";
+    case Status::skipped: return "&#8211; skipped";
+  }
+  return "";
+}
+
+// Verdicts per property (columns) and instance (rows). Long sweeps list the
+// instances that do not hold and say how many holding ones are left out.
+void write_verdict_matrix(std::ostringstream& o, const Report& r, const std::vector<Group>& groups) {
+  constexpr size_t kMaxRows = 300;
+  std::vector<std::string> props;
+  for (const auto& [name, n] : violations_per_property(r)) props.push_back(name);
+  size_t total = 0;
+  for (const Group& g : groups) total += g.instances.size();
+  const bool all = total <= kMaxRows;
+  o << "<h2>Verdicts per property and instance</h2>\n";
+  std::ostringstream rows;
+  size_t shown = 0, left_out = 0;
+  for (const Group& g : groups)
+    for (const InstanceResult* i : g.instances) {
+      const Status st = effective_status(*i);
+      if (!all && (st == Status::holds || shown >= kMaxRows)) {
+        ++left_out;
+        continue;
+      }
+      ++shown;
+      std::map<std::string, Status> by;
+      for (const Verdict& v : merged_verdicts(*i)) by[v.property] = v.status;
+      rows << "<tr class=\"instance\"><td>" << code(g.label()) << " p=" << i->p
+        << (i->params.empty() ? "" : " " + esc(i->params)) << "</td><td class=\"" << to_string(st) << "\">"
+        << status_mark(st) << "</td>";
+      for (const std::string& pr : props) {
+        auto it = by.find(pr);
+        if (it == by.end()) rows << "<td>-</td>";
+        else rows << "<td class=\"" << to_string(it->second) << "\">" << status_mark(it->second) << "</td>";
+      }
+      rows << "</tr>\n";
+    }
+  if (shown > 0) {
+    o << "<div class=\"scroll\"><table class=\"verdicts\">\n<tr><th>instance</th><th>status</th>";
+    for (const std::string& pr : props) o << "<th>" << code(pr) << "</th>";
+    o << "</tr>\n" << rows.str() << "</table></div>\n";
+  }
+  if (left_out > 0)
+    o << "<p>" << left_out << " more instance" << (left_out == 1 ? "" : "s")
+      << " not listed here (the table below counts every instance).</p>\n";
+  if (all) return;
+  // Long sweeps: every instance counted, per (algorithm, variant) and property.
+  o << "<div class=\"scroll\"><table class=\"verdicts per-group\">\n<tr><th>algorithm/variant</th>";
+  for (const std::string& pr : props) o << "<th>" << code(pr) << "</th>";
+  o << "</tr>\n";
+  for (const Group& g : groups) {
+    o << "<tr class=\"group\"><td>" << code(g.label()) << "</td>";
+    for (const std::string& pr : props) {
+      std::array<uint64_t, 4> n{};
+      for (const InstanceResult* i : g.instances)
+        for (const Verdict& v : merged_verdicts(*i))
+          if (v.property == pr) ++n[static_cast<size_t>(status_index(v.status))];
+      const Status worst_seen = n[1] ? Status::violated : n[2] ? Status::unknown : n[0] ? Status::holds : Status::skipped;
+      if (n[0] + n[1] + n[2] + n[3] == 0) {
+        o << "<td>-</td>";
+        continue;
+      }
+      o << "<td class=\"" << to_string(worst_seen) << "\">";
+      bool first = true;
+      for (Status st : {Status::holds, Status::violated, Status::unknown, Status::skipped})
+        if (n[static_cast<size_t>(status_index(st))]) {
+          o << (first ? "" : ", ") << n[static_cast<size_t>(status_index(st))] << " " << to_string(st);
+          first = false;
+        }
+      o << "</td>";
+    }
+    o << "</tr>\n";
+  }
+  o << "</table></div>\n";
+}
+
+// Which p were checked, which skipped and why, per (algorithm, variant).
+void write_coverage(std::ostringstream& o, const std::vector<Group>& groups) {
+  o << "<h2>Coverage</h2>\n<ul class=\"coverage\">\n";
+  for (const Group& g : groups) {
+    std::vector<uint64_t> checked;
+    for (const InstanceResult* i : g.instances)
+      if (effective_status(*i) != Status::skipped) checked.push_back(i->p);
+    o << "<li>" << code(g.label()) << ": checked p=" << (checked.empty() ? "none" : esc(format_p_list(checked))) << " ("
+      << checked.size() << " instance" << (checked.size() == 1 ? "" : "s") << ")";
+    for (const auto& [reason, ps] : g.skip_reasons)
+      o << "; <span class=\"skipped\">skipped p=" << esc(format_p_list(ps)) << ": " << esc(reason) << "</span>";
+    o << "</li>\n";
+  }
+  o << "</ul>\n";
+}
+
+// The value of a verdict statistic of `property` in instance i, as a number.
+bool stat_of(const InstanceResult& i, const std::string& property, const std::string& key, double& out) {
+  for (const Verdict& v : i.verdicts)
+    if (v.property == property) {
+      auto it = v.stats.find(key);
+      if (it != v.stats.end() && leading_number(it->second, out)) return true;
+    }
+  return false;
+}
+
+bool radix_of(const std::string& params, double& out) {
+  const std::string key = "r=";
+  size_t at = params.rfind(' ' + key);
+  at = params.compare(0, key.size(), key) == 0 ? 0 : (at == std::string::npos ? at : at + 1);
+  return at != std::string::npos && leading_number(params.substr(at + key.size()), out);
+}
+
+// Statistics as charts: *_histogram distributions, K and D against the radix
+// (TRA), steps and volume measured vs claimed against p (cost).
+void write_stat_charts(std::ostringstream& o, const std::vector<Group>& groups) {
+  constexpr int kMaxCharts = 48;
+  std::map<std::string, int> histograms_of;  // at most 3 histogram charts per group
+  std::ostringstream c;
+  c.imbue(std::locale::classic());
+  int charts = 0;
+  for (const Group& g : groups)
+    for (const PropertySummary& ps : g.properties)
+      for (const auto& [key, value] : ps.distribution) {
+        if (charts >= kMaxCharts || key.size() < 10 || key.compare(key.size() - 10, 10, "_histogram") != 0 ||
+            histograms_of[g.label()] >= 3)
+          continue;
+        const auto bars = parse_histogram(value);
+        if (bars.empty()) continue;
+        c << "<h3>" << code(g.label()) << " " << code(ps.property) << ": " << code(key) << " over the sweep</h3>\n";
+        svg_bar_chart(c, bars, g.label() + " " + ps.property + " " + key, "histogram", "(summed over the sweep)");
+        ++charts;
+        ++histograms_of[g.label()];
+      }
+  for (const Group& g : groups) {
+    std::map<uint64_t, std::vector<Series>> tra;  // per p: K and D against the radix
+    for (const InstanceResult* i : g.instances) {
+      double radix = 0, v = 0;
+      if (!radix_of(i->params, radix)) continue;
+      auto& ser = tra[i->p];
+      if (ser.empty()) ser = {{"K measured", "s0", {}}, {"K claimed", "s1", {}}, {"D measured", "s2", {}},
+                              {"D claimed", "s3", {}}};
+      const char* keys[] = {"measured_K", "claimed_K", "measured_D", "claimed_D"};
+      for (int k = 0; k < 4; ++k)
+        if (stat_of(*i, "tra-formulas", keys[k], v)) ser[static_cast<size_t>(k)].points.push_back({radix, v});
+    }
+    int per_group = 0;
+    for (auto& [p, ser] : tra) {
+      std::erase_if(ser, [](const Series& s) { return s.points.empty(); });
+      if (ser.empty() || charts >= kMaxCharts || per_group >= 4) continue;
+      svg_line_chart(c, g.label() + " p=" + std::to_string(p) + ": K rounds and D blocks against the radix", "radix r",
+                     "K, D", ser);
+      ++charts, ++per_group;
+    }
+    std::vector<Series> steps = {{"steps measured", "s0", {}}, {"steps claimed", "s1", {}}};
+    std::vector<Series> volume = {{"volume measured", "s2", {}}, {"volume claimed", "s3", {}}};
+    // Against p; against the radix when one p is checked for several radices.
+    std::set<uint64_t> distinct_p;
+    bool all_radix = true;
+    for (const InstanceResult* i : g.instances) {
+      double r0 = 0;
+      distinct_p.insert(i->p);
+      all_radix = all_radix && radix_of(i->params, r0);
+    }
+    const bool by_radix = distinct_p.size() == 1 && all_radix && g.instances.size() > 1;
+    const std::string xl = by_radix ? "radix r" : "p";
+    for (const InstanceResult* i : g.instances) {
+      double v = 0, x = static_cast<double>(i->p);
+      if (by_radix) radix_of(i->params, x);
+      if (stat_of(*i, "cost", "measured_steps", v)) steps[0].points.push_back({x, v});
+      if (stat_of(*i, "cost", "claimed_steps", v)) steps[1].points.push_back({x, v});
+      if (stat_of(*i, "cost", "measured_volume_blocks", v)) volume[0].points.push_back({x, v});
+      if (stat_of(*i, "cost", "claimed_volume_blocks", v)) volume[1].points.push_back({x, v});
+    }
+    std::erase_if(steps, [](const Series& s) { return s.points.empty(); });
+    std::erase_if(volume, [](const Series& s) { return s.points.empty(); });
+    if (!steps.empty() && charts < kMaxCharts) {
+      svg_line_chart(c, g.label() + ": steps, measured vs claimed", xl, "steps", steps);
+      ++charts;
+    }
+    if (!volume.empty() && charts < kMaxCharts) {
+      svg_line_chart(c, g.label() + ": volume (max blocks a rank sends), measured vs claimed", xl, "blocks", volume);
+      ++charts;
+    }
+  }
+  if (charts == 0) return;
+  o << "<h2>Statistics</h2>\n" << c.str();
+  if (charts >= kMaxCharts) o << "<p>Further charts left out (at most " << kMaxCharts << " per page).</p>\n";
 }
 
 }  // namespace
@@ -91,6 +350,15 @@ std::string render_html(const Report& r) {
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   o << "<title>" << esc(title) << "</title>\n<style>\n" << kStyle << "</style>\n</head>\n<body>\n";
   o << "<h1>collcheck " << esc(r.kind) << " report: " << status_span(r.status()) << "</h1>\n";
+  {
+    const Status st = r.status();
+    const char* advice = st == Status::holds      ? "every checked property holds for every checked instance"
+                         : st == Status::violated ? "do not deploy: a property is violated (counterexamples below)"
+                         : st == Status::unknown  ? "not proven: some verdicts are unknown"
+                                                  : "nothing was checked: every instance was skipped";
+    o << "<div class=\"banner " << to_string(st) << "\">Verdict: <strong>" << to_string(st) << "</strong> &#8212; "
+      << advice << ".</div>\n";
+  }
 
   o << "<table class=\"run\">\n";
   o << "<tr><th>tool version</th><td>" << esc(r.tool_version) << "</td></tr>\n";
@@ -126,13 +394,19 @@ std::string render_html(const Report& r) {
   if (bars.empty()) o << "<p>No property verdicts in this report.</p>\n";
   else write_chart(o, bars);
 
+  if (!groups.empty()) write_verdict_matrix(o, r, groups);
+
   bool any_violated = false;
   for (const Group& g : groups) any_violated |= !g.violated_properties().empty();
   if (any_violated) {
     o << "<h2>Counterexamples</h2>\n";
+    int diagrams = 0;
     for (const Group& g : groups)
-      for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps);
+      for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps, diagrams);
   }
+
+  if (!groups.empty()) write_coverage(o, groups);
+  write_stat_charts(o, groups);
 
   std::ostringstream dist;
   for (const Group& g : groups)

@@ -1,28 +1,19 @@
 #pragma once
-// The documented JSON exchange format of a materialized schedule
-// (docs/schedule-format.md):
-//
-// {
-//   "format": "collcheck-schedule/1",
-//   "collective": "allreduce", "p": 4, "nblocks": 4, "root": 0, "ports": 1,
-//   "steps": [                      // one entry per step
-//     [                             // one entry per rank, in rank order
-//       {"rank": 0,
-//        "sends": [{"peer": 1, "blocks": [[1, 3]], "combine": "reduce"}],
-//        "recvs": [{"peer": 1, "blocks": [[0, 1]], "combine": "reduce"}]}
-//     ]
-//   ]
-// }
-//
-// "blocks" is a list of half-open ranges [lo, hi). Parsing validates every
-// field and throws InputError with a one-line message on anything malformed.
+// The JSON form of collcheck's schedule format as strings in memory (the
+// format itself, both encodings and files: schedules/schedule_file.hpp,
+// docs/schedule-format.md). Kept for the callers that hold a schedule as text
+// (tests, collcheck-mpi): to_json writes the schedule alone in version 1
+// ("collcheck-schedule/1", keys sorted, as it always did: tests compare that
+// text); schedule_from_json reads /1 and /2 and drops claims and producer.
+// Errors: InputError "malformed schedule: SOURCE: /json/path: ...".
 #include <string>
 
 #include "schedules/schedule.hpp"
 
 namespace collcheck {
 
+// nlohmann's dump(indent): indent < 0 is one line.
 std::string to_json(const MaterializedSchedule& m, int indent = -1);
-MaterializedSchedule schedule_from_json(const std::string& text);
+MaterializedSchedule schedule_from_json(const std::string& text, const std::string& source = "schedule");
 
 }  // namespace collcheck

@@ -1,0 +1,60 @@
+#pragma once
+// The reader shared by both encodings of collcheck's schedule format
+// (schedules/schedule_file.hpp): a SAX state machine over nlohmann's lexer
+// that builds the MaterializedSchedule directly, without a DOM.
+//
+// It knows the format's shape at every position (which keys an object may
+// have, what type each value must be), so every error names the JSON path
+// (RFC 6901, e.g. /steps/3/5/sends/0/peer) and what was expected there.
+// Unknown keys, duplicate keys, wrong types, negative, fractional or huge
+// numbers, overlapping or empty block ranges, peers and blocks out of range,
+// ranks listed out of order or a step with more or fewer than p ranks are
+// InputError. Values that depend on the header (p, nblocks) are checked as
+// soon as the header is known, or after the document if "steps" came first.
+//
+// JSON lines use one ScheduleReader for the whole file: header() for the
+// first line, entry() for every other line, finish() at the end of the file
+// (which detects truncation: the header declares the number of steps, and
+// every (step, rank) has one line, in step-major order).
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "schedules/schedule_file.hpp"
+
+namespace collcheck::schedule_reader {
+
+// One JSON document (the "collcheck-schedule/1" or "/2" form).
+ScheduleDocument parse_document(std::istream& in, const std::string& source);
+ScheduleDocument parse_document(const std::string& text, const std::string& source);
+
+class LinesReader {
+ public:
+  explicit LinesReader(std::string source);
+  ~LinesReader();
+  LinesReader(const LinesReader&) = delete;
+  LinesReader& operator=(const LinesReader&) = delete;
+  // `line` without its newline; `lineno` counts from 1.
+  void header(const std::string& line, uint64_t lineno);
+  void entry(const std::string& line, uint64_t lineno);
+  // Called at the end of the file; `last_line` = the number of lines read.
+  ScheduleDocument finish(uint64_t last_line);
+
+  struct State;  // the reader's state (schedule_reader.cpp), also used for whole documents
+
+ private:
+  std::unique_ptr<State> st_;
+};
+
+// JSON lines: entry lines of the common shape are taken by a scanner that
+// gives up on anything unusual, leaving the line to the SAX path (which alone
+// reports errors). Tests switch it off to compare both paths; default on.
+void set_fast_path(bool enabled);
+
+// A one-line, printable rendering of arbitrary bytes (control characters and
+// bytes >= 0x7f as \xNN), cut at `max` characters: file content never breaks
+// the one-line error message.
+std::string printable(const std::string& bytes, size_t max = 60);
+
+}  // namespace collcheck::schedule_reader

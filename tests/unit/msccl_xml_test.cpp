@@ -1,0 +1,310 @@
+// MSCCL algorithm XML importer (importers/msccl_xml.hpp, msccl_check.hpp):
+// the correct programs of tests/data/msccl hold, with message and chunk
+// counts derived independently from the algorithms (ring: 2(p-1) sends per
+// gpu; direct alltoall: p-1; all-pairs: 2(p-1)); each broken program is
+// violated in the property its defect belongs to, naming gpu, tb and step;
+// every malformed input is an InputError "FILE:LINE: ...".
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "importers/msccl_check.hpp"
+#include "importers/msccl_xml.hpp"
+#include "schedules/input_error.hpp"
+
+namespace collcheck::msccl {
+namespace {
+
+std::string data(const std::string& name) { return std::string(COLLCHECK_SOURCE_DIR) + "/tests/data/msccl/" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+CheckResult check_file(const std::string& name) { return check_program(parse_program(slurp(data(name)), name)); }
+
+const Verdict& verdict(const CheckResult& r, const std::string& property) {
+  for (const Verdict& v : r.verdicts)
+    if (v.property == property) return v;
+  static Verdict none;
+  ADD_FAILURE() << "no verdict " << property;
+  return none;
+}
+
+std::string input_error(const std::string& text, const std::string& path = "x.xml") {
+  try {
+    check_program(parse_program(text, path));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct Correct {
+  const char* file;
+  int p;
+  uint64_t messages;  // sends over all gpus, from the algorithm
+};
+
+TEST(MscclXml, CorrectProgramsHold) {
+  const Correct cases[] = {
+      {"ring_allreduce_4.xml", 4, 4 * 2 * 3},  {"ring_allreduce_8.xml", 8, 8 * 2 * 7},
+      {"ring_allgather_4.xml", 4, 4 * 3},      {"ring_allgather_8.xml", 8, 8 * 7},
+      {"alltoall_4.xml", 4, 4 * 3},            {"alltoall_8.xml", 8, 8 * 7},
+      {"allpairs_allreduce_4.xml", 4, 4 * 2 * 3}};
+  for (const Correct& c : cases) {
+    SCOPED_TRACE(c.file);
+    const CheckResult r = check_file(c.file);
+    ASSERT_EQ(r.verdicts.size(), 4u);
+    for (const Verdict& v : r.verdicts) {
+      EXPECT_EQ(v.status, Status::holds) << v.property << ": "
+                                         << (v.counterexample ? v.counterexample->message : std::string());
+      EXPECT_GT(v.checks, 0u) << v.property;
+    }
+    EXPECT_EQ(r.stats.at("messages"), std::to_string(c.messages));
+    EXPECT_EQ(r.stats.at("races_checked"), "yes");
+  }
+}
+
+TEST(MscclXml, RingAllreduceSendsTwoPMinusOneChunksPerGpu) {
+  // Ring allreduce: each gpu sends p-1 chunks in the reduce-scatter and p-1
+  // in the allgather (one chunk of n/p each).
+  for (int p : {4, 8}) {
+    const CheckResult r = check_file("ring_allreduce_" + std::to_string(p) + ".xml");
+    EXPECT_EQ(r.stats.at("max_chunks_sent"), std::to_string(2 * (p - 1)));
+    // Every step waits for the previous one of its ring neighbour: 2(p-1)+1 levels.
+    EXPECT_EQ(r.stats.at("depth"), std::to_string(2 * (p - 1) + 1));
+  }
+}
+
+struct Broken {
+  const char* file;
+  const char* property;
+  const char* names;  // the step the counterexample must name
+  Rank rank;
+};
+
+TEST(MscclXml, BrokenProgramsAreViolatedWhereTheDefectIs) {
+  const Broken cases[] = {
+      // gpu 1's tb for peer 3 sends; gpu 3 has no receive for it.
+      {"broken_unmatched_send.xml", "matching", "gpu 1 tb 2 step 0", 1},
+      // gpu 2's reducer adds s[0] twice: its second re is the culprit.
+      {"broken_reduced_twice.xml", "exactly-once", "gpu 2 tb 3 step 1", 2},
+      // every gpu stops one hop early: o[1] of gpu 0 lacks gpu 1's chunk.
+      {"broken_missing_chunk.xml", "postcondition", "o[1] of gpu 0", 0},
+      // gpu 1's reducer waits for a receive without hasdep.
+      {"broken_dependency_hasdep.xml", "causality", "gpu 1 tb 3 step 0", 1},
+      // gpu 0's reducer waits for its own last step.
+      {"broken_dependency_cycle.xml", "causality", "deadlock", 0},
+      // gpu 0 sends i[0] before its reducer has finished writing it.
+      {"broken_race.xml", "causality", "race on i[0] of gpu 0", 0},
+  };
+  for (const Broken& c : cases) {
+    SCOPED_TRACE(c.file);
+    const CheckResult r = check_file(c.file);
+    const Verdict& v = verdict(r, c.property);
+    ASSERT_EQ(v.status, Status::violated);
+    ASSERT_TRUE(v.counterexample.has_value());
+    EXPECT_NE(v.counterexample->message.find(c.names), std::string::npos) << v.counterexample->message;
+    ASSERT_TRUE(v.counterexample->rank.has_value());
+    EXPECT_EQ(*v.counterexample->rank, c.rank);
+    EXPECT_EQ(v.counterexample->p, 4u);
+  }
+}
+
+TEST(MscclXml, MissingChunkIsMissingOnEveryGpu) {
+  // The ring stops one hop early on all four gpus: one chunk missing each.
+  const CheckResult r = check_file("broken_missing_chunk.xml");
+  EXPECT_EQ(verdict(r, "postcondition").violations, 4u);
+  EXPECT_EQ(verdict(r, "matching").status, Status::holds);
+}
+
+struct Malformed {
+  const char* file;
+  const char* expect;  // FILE:LINE: and what was expected
+};
+
+TEST(MscclXml, MalformedFilesAreInputErrorsWithLine) {
+  const Malformed cases[] = {
+      {"malformed_truncated.xml", "malformed_truncated.xml:21: malformed XML"},
+      {"malformed_attribute_type.xml", "malformed_attribute_type.xml:6: gpu 0 tb 0 step 2: attribute srcoff=\"two\" is not an integer"},
+      {"malformed_cnt_fraction.xml", "malformed_cnt_fraction.xml:4: gpu 0 tb 0 step 0: attribute cnt=\"1.5\" is not an integer"},
+      {"malformed_unknown_type.xml", "malformed_unknown_type.xml:5: gpu 0 tb 0 step 1: unknown step type \"rrx\""},
+      {"malformed_dependency_range.xml", "malformed_dependency_range.xml:22: gpu 0 tb 3 step 0: depends on gpu 0 tb 0 step 7, which does not exist"},
+      {"malformed_offset_range.xml", "malformed_offset_range.xml:5: gpu 0 tb 0 step 1: source i[4..5) is outside"},
+      {"malformed_ngpus.xml", "malformed_ngpus.xml:1: <algo ngpus=\"5\"> but 4 <gpu> element(s)"},
+  };
+  for (const Malformed& c : cases) {
+    SCOPED_TRACE(c.file);
+    const std::string e = input_error(slurp(data(c.file)), c.file);
+    EXPECT_EQ(e.rfind(c.expect, 0), 0u) << e;
+  }
+}
+
+const char* kTiny =
+    "<algo name=\"t\" nchunksperloop=\"2\" ngpus=\"2\" coll=\"allgather\" inplace=\"0\">\n"
+    " <gpu id=\"0\" i_chunks=\"1\" o_chunks=\"2\" s_chunks=\"0\">\n"
+    "  <tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n"
+    "   <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+    "   <step s=\"1\" type=\"s\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+    "   <step s=\"2\" type=\"r\" srcbuf=\"o\" srcoff=\"1\" dstbuf=\"o\" dstoff=\"1\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+    "  </tb>\n"
+    " </gpu>\n"
+    " <gpu id=\"1\" i_chunks=\"1\" o_chunks=\"2\" s_chunks=\"0\">\n"
+    "  <tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n"
+    "   <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"1\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+    "   <step s=\"1\" type=\"s\" srcbuf=\"o\" srcoff=\"1\" dstbuf=\"o\" dstoff=\"1\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+    "   <step s=\"2\" type=\"r\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+    "  </tb>\n"
+    " </gpu>\n"
+    "</algo>\n";
+
+std::string tiny_with(const std::string& from, const std::string& to, size_t nth = 0) {
+  std::string t = kTiny;
+  size_t at = 0;
+  for (size_t k = 0; k <= nth; ++k) {
+    at = t.find(from, k ? at + 1 : 0);
+    if (at == std::string::npos) return t;
+  }
+  return t.replace(at, from.size(), to);
+}
+
+TEST(MscclXml, TinyAllgatherHoldsAndRoundTrips) {
+  const Program p = parse_program(kTiny, "tiny.xml");
+  for (const Verdict& v : check_program(p).verdicts) EXPECT_EQ(v.status, Status::holds) << v.property;
+  const Program q = parse_program(to_xml(p), "again.xml");
+  EXPECT_EQ(to_xml(q), to_xml(p));
+  EXPECT_EQ(q.num_steps(), 6u);
+  EXPECT_EQ(q.chunk_factor, 1);
+}
+
+TEST(MscclXml, SendingAChunkBeforeItHoldsDataIsACausalityViolation) {
+  // gpu 0 sends o[0] before copying its input there (steps swapped by s).
+  std::string t = tiny_with("type=\"cpy\"", "type=\"nop\"");
+  const CheckResult r = check_program(parse_program(t, "t.xml"));
+  const Verdict& c = verdict(r, "causality");
+  ASSERT_EQ(c.status, Status::violated);
+  EXPECT_NE(c.counterexample->message.find("gpu 0 tb 0 step 1"), std::string::npos) << c.counterexample->message;
+  EXPECT_NE(c.counterexample->message.find("holds no data"), std::string::npos);
+}
+
+TEST(MscclXml, ChunkCountMismatchIsAMatchingViolation) {
+  // gpu 1's receive expects 2 chunks where gpu 0 sent 1 (o has room for 2).
+  std::string t = tiny_with("srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\"", "srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"2\"", 2);
+  const CheckResult r = check_program(parse_program(t, "t.xml"));
+  const Verdict& m = verdict(r, "matching");
+  ASSERT_EQ(m.status, Status::violated) << t;
+  EXPECT_NE(m.counterexample->message.find("gpu 1 tb 0 step 2"), std::string::npos) << m.counterexample->message;
+  EXPECT_EQ(m.counterexample->expected.rfind("cnt=1", 0), 0u);
+}
+
+TEST(MscclXml, StructuralErrorsNameLineAndWhatWasExpected) {
+  struct Case {
+    std::string text;
+    std::string expect;
+  };
+  const Case cases[] = {
+      {"<root/>", "x.xml:1: the root element is <root>, expected <algo>"},
+      {"", "x.xml:1: malformed XML"},
+      {tiny_with("coll=\"allgather\"", "coll=\"broadcast\""), "x.xml:1: <algo>: coll=\"broadcast\" is not a collective"},
+      {tiny_with("nchunksperloop=\"2\"", "nchunksperloop=\"3\""), "x.xml:1: <algo>: nchunksperloop=3 is not a multiple of ngpus=2"},
+      {tiny_with("<gpu id=\"1\"", "<gpu id=\"0\""), "x.xml:9: gpu 0 appears twice"},
+      {tiny_with("<step s=\"1\"", "<step s=\"2\""), "x.xml:5: gpu 0 tb 0 step 2: steps must be numbered 0, 1, 2, ... in order; expected s=1"},
+      {tiny_with("srcbuf=\"o\"", "srcbuf=\"q\""), "x.xml:5: gpu 0 tb 0 step 1: attribute srcbuf=\"q\" is not a buffer"},
+      {tiny_with("send=\"1\"", "send=\"-1\""), "x.xml:5: gpu 0 tb 0 step 1: type s sends, but gpu 0 tb 0 has send=\"-1\""},
+      {tiny_with("recv=\"1\"", "recv=\"0\""), "x.xml:3: gpu 0 tb 0: a threadblock cannot send to or receive from its own gpu"},
+      {tiny_with("send=\"1\"", "send=\"7\""), "x.xml:3: gpu 0 tb 0: attribute send=7 is outside -1..1"},
+      {tiny_with("depid=\"-1\" deps=\"-1\"", "depid=\"0\" deps=\"-1\""), "x.xml:4: gpu 0 tb 0 step 0: depid=0 deps=-1: both must be -1"},
+      {tiny_with("o_chunks=\"2\"", "o_chunks=\"1\""), "x.xml:2: gpu 0: i_chunks=1 o_chunks=1, but the allgather of 2 gpus"},
+      {tiny_with(" hasdep=\"0\"/>", "/>"), "x.xml:4: gpu 0 tb 0 step 0: missing attribute 'hasdep'"},
+      {tiny_with("</tb>", "<x/></tb>"), "x.xml:7: gpu 0 tb 0: unexpected <x> inside <tb> (expected <step>)"},
+      {tiny_with("name=\"t\"", "name=\"\xff\""), "x.xml:1: byte 255 is not valid UTF-8"},
+      {std::string(kTiny) + "<algo/>", "x.xml:17: a second root element <algo> after </algo>"},
+  };
+  for (const Case& c : cases) {
+    const std::string e = input_error(c.text);
+    EXPECT_EQ(e.rfind(c.expect, 0), 0u) << "got: " << e << "\nwant: " << c.expect;
+  }
+}
+
+TEST(MscclXml, DetectsTheAlgoRootElement) {
+  EXPECT_TRUE(looks_like_msccl(kTiny));
+  EXPECT_TRUE(looks_like_msccl("<?xml version=\"1.0\"?>\n<!-- x -->\n<algo ngpus=\"1\"/>"));
+  EXPECT_FALSE(looks_like_msccl("{\"format\": \"collcheck-schedule/1\"}"));
+  EXPECT_FALSE(looks_like_msccl("<algorithm/>"));
+  EXPECT_FALSE(looks_like_msccl(""));
+}
+
+TEST(MscclXml, TooLargeToSimulateIsAnInputError) {
+  // gpu 0 gets `chunks` scratch chunks and a peerless threadblock copying all
+  // of them `copies` times: copies * 2 * chunks chunk accesses.
+  auto program = [](int chunks, int copies) {
+    std::string steps;
+    for (int k = 0; k < copies; ++k)
+      steps += "   <step s=\"" + std::to_string(k) + "\" type=\"cpy\" srcbuf=\"s\" srcoff=\"0\" dstbuf=\"s\" dstoff=\"0\" cnt=\"" +
+               std::to_string(chunks) + "\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n";
+    std::string t = tiny_with("o_chunks=\"2\" s_chunks=\"0\">", "o_chunks=\"2\" s_chunks=\"" + std::to_string(chunks) + "\">");
+    const size_t at = t.find("  </tb>\n") + std::string("  </tb>\n").size();
+    return t.insert(at, "  <tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" + steps + "  </tb>\n");
+  };
+  // 9 * 2 * 2^20 > 2^24 accesses.
+  const std::string big = input_error(program(1 << 20, 9));
+  EXPECT_EQ(big.rfind("x.xml: too large to simulate chunk by chunk", 0), 0u) << big;
+  // A small one is simply checked (its scratch holds no data: causality).
+  const CheckResult r = check_program(parse_program(program(64, 9), "x.xml"));
+  EXPECT_EQ(verdict(r, "causality").status, Status::violated);
+}
+
+// Fuzzing: random byte edits and random attribute values of a correct
+// program never crash or hang the importer: it returns verdicts or throws
+// InputError "FILE:LINE: ..." (or "FILE: ..." for size limits).
+RC_GTEST_PROP(MscclXmlFuzz, ByteEditsGiveVerdictsOrInputErrors, ()) {
+  std::string t = slurp(data("allpairs_allreduce_4.xml"));
+  const int edits = *rc::gen::inRange(1, 6);
+  for (int k = 0; k < edits; ++k) {
+    const size_t at = *rc::gen::inRange<size_t>(0, t.size());
+    const char c = *rc::gen::element('<', '>', '/', '"', '=', '-', '0', '1', '9', ' ', 'x', '\n', '\xff', '&');
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: t[at] = c; break;
+      case 1: t.insert(at, 1, c); break;
+      default: t.erase(at, 1); break;
+    }
+  }
+  try {
+    const CheckResult r = check_program(parse_program(t, "fuzz.xml"));
+    RC_ASSERT(r.verdicts.size() == 4u);
+  } catch (const InputError& e) {
+    RC_ASSERT(std::string(e.what()).rfind("fuzz.xml:", 0) == 0u);
+  }
+}
+
+RC_GTEST_PROP(MscclXmlFuzz, RandomAttributeValuesGiveVerdictsOrInputErrors, ()) {
+  std::string t = slurp(data("allpairs_allreduce_4.xml"));
+  // Replace a few numeric attribute values with small integers (in range or not).
+  std::vector<size_t> quotes;
+  for (size_t at = t.find("=\""); at != std::string::npos; at = t.find("=\"", at + 1)) quotes.push_back(at + 2);
+  const int edits = *rc::gen::inRange(1, 4);
+  for (int k = 0; k < edits; ++k) {
+    const size_t start = quotes[*rc::gen::inRange<size_t>(0, quotes.size())];
+    const size_t end = t.find('"', start);
+    const std::string v = t.substr(start, end - start);
+    if (v.empty() || !(std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '-')) continue;
+    const int x = *rc::gen::inRange(-2, 10);
+    t.replace(start, end - start, std::to_string(x));
+  }
+  try {
+    const CheckResult r = check_program(parse_program(t, "fuzz.xml"));
+    RC_ASSERT(r.verdicts.size() == 4u);
+  } catch (const InputError& e) {
+    RC_ASSERT(std::string(e.what()).rfind("fuzz.xml", 0) == 0u);
+  }
+}
+
+}  // namespace
+}  // namespace collcheck::msccl
