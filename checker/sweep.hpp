@@ -26,7 +26,7 @@ struct SweepTarget {
   // --dims: torus shapes (checker/dims_option.hpp). A torus variant takes no
   // radix, so with shapes the per-p index r of radices() and params() names a
   // shape instead: r = 1 + its index in `shapes` (its product is p).
-  std::vector<std::vector<uint32_t>> shapes;
+  std::vector<std::vector<uint32_t>> shapes = {};
   // The instance for p (and radix r, when all_radices; shape r - 1 with
   // shapes). r = 0 with shapes: the first shape with product p, else the first
   // shape (which violates() then rejects).

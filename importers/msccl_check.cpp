@@ -29,7 +29,7 @@ struct Op {
 struct Value {
   bool has = false;
   std::vector<uint64_t> ids;
-  std::vector<uint32_t> trail;  // the last steps that moved or combined it, oldest first (at most kTrail)
+  std::vector<uint32_t> trail = {};  // the last steps that moved or combined it, oldest first (at most kTrail)
 };
 constexpr size_t kTrail = 6;
 

@@ -73,7 +73,7 @@ struct InstanceCheck {
   std::map<std::string, std::string> stats;
   // Set (and nothing checked) when the memory guard refused the instance:
   // one line with the estimate and the limit.
-  std::optional<std::string> refused;
+  std::optional<std::string> refused = {};
 };
 
 // What check_schedule would allocate for `s` with `o`, before allocating it:

@@ -22,7 +22,7 @@ struct InstanceParams {
   uint32_t ppn = 0;     // processes per node Q (TRA2), 0: the algorithm's default
   // Torus shape (CLI --dims 3x3): one extent per dimension, product = p; empty
   // for algorithms on rings or without topology.
-  std::vector<uint32_t> dims;
+  std::vector<uint32_t> dims = {};
   // The parameters besides p that were set, e.g. "r=5" or "n=3 root=2"; empty
   // if none (reports print it next to p).
   std::string label() const;

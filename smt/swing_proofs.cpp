@@ -113,6 +113,7 @@
 #include <utility>
 
 #include "schedules/swing_math.hpp"
+#include "smt/proof_support.hpp"
 #include "smt/smt2_dump.hpp"
 
 namespace collcheck::smt {
@@ -141,15 +142,7 @@ int last_step(uint64_t mask) {
   return last;
 }
 
-std::string u128_string(unsigned __int128 v) {
-  if (v == 0) return "0";
-  std::string s;
-  while (v) {
-    s.insert(s.begin(), char('0' + int(v % 10)));
-    v /= 10;
-  }
-  return s;
-}
+using support::u128_string;
 
 // Concrete ground truth: the node r reaches by taking the steps of `mask` in
 // increasing order with swing::pi, and the path as text "0 -s0-> 1 -s2-> 3".

@@ -108,7 +108,9 @@ TEST_P(TorusMutation, WrongDimensionSwitchFails) {
   retarget(m, 1, 0, [](Rank r, Rank q) { return at(x_of(r) + kSide + offset(y_of(r), y_of(q)), y_of(r)); });
   const Outcome o = check(m, GetParam());
   EXPECT_FALSE(o.generic.empty());
-  if (GetParam() == "latency") EXPECT_TRUE(o.generic.count(prop::exactly_once));  // dimension 0 at distance 1 twice
+  if (GetParam() == "latency") {  // dimension 0 at distance 1 twice
+    EXPECT_TRUE(o.generic.count(prop::exactly_once));
+  }
   EXPECT_TRUE(o.generic.count(prop::postcondition));
   ASSERT_EQ(o.coverage.status, Status::violated);
   EXPECT_EQ(o.coverage.counterexample->step, 1);

@@ -207,7 +207,7 @@ inline void flip_recv_combine_only(MaterializedSchedule& m, int step, Rank src, 
 struct CheckArgs {
   Exactness mode = Exactness::exact;
   const Claim* claim = nullptr;  // nullptr: cost is skipped
-  HopFn hops;                    // empty: no swing-hop-distance verdict
+  HopFn hops = {};                    // empty: no swing-hop-distance verdict
 };
 
 inline InstanceCheck check(const Schedule& s, const CheckArgs& a) {

@@ -58,7 +58,9 @@ TEST(RotatedEqual, TrivanceBandwidthEveryRankAndBrokenCopies) {
       s->rank_step(r, st, mine);
       ASSERT_TRUE(flow::rotated_equal(zero, mine, r, 1, 27, 27, scratch)) << "rank " << r << " step " << st;
       // A wrong block shift (for r = 1; sets spaced by 9 repeat under r = 9).
-      if (r == 1) ASSERT_FALSE(flow::rotated_equal(zero, mine, r, 0, 27, 27, scratch));
+      if (r == 1) {
+        ASSERT_FALSE(flow::rotated_equal(zero, mine, r, 0, 27, 27, scratch));
+      }
       RankStep bad = mine;
       Block b = bad.sends[0].blocks.ranges().front().lo;
       bad.sends[0].blocks.erase(b);

@@ -148,7 +148,9 @@ TEST(TrivanceCoverage, HoldsForPowersOfThree) {
       EXPECT_EQ(v.status, Status::holds) << name << " n = " << n;
       EXPECT_EQ(v.stats.at("radius_per_step"), v.stats.at("claimed_radius_per_step")) << name << " n = " << n;
       EXPECT_EQ(v.stats.at("one_port_rank_steps"), "0");
-      if (n > 1) EXPECT_GT(v.checks, 0u);
+      if (n > 1) {
+        EXPECT_GT(v.checks, 0u);
+      }
     }
   // Other n: measured, not judged.
   Verdict v = trivance_coverage(*variant("bandwidth").make({32, 0}));
