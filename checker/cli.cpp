@@ -29,6 +29,7 @@
 #include "schedules/input_error.hpp"
 #include "schedules/schedule_json.hpp"
 #include "schedules/traff_broadcast.hpp"
+#include "smt/translation_validation.hpp"
 
 namespace po = boost::program_options;
 
@@ -434,7 +435,12 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
       ("schedule-format", po::value<std::string>()->default_value("auto"),
        "input format: auto (by content: collcheck's JSON, JSON lines or MSCCL XML) | json | jsonl | traff-table "
        "(the layout of 'dump --algo traff --format traff-table') | msccl "
-       "(MSCCL algorithm XML; also detected by its <algo> root element)");
+       "(MSCCL algorithm XML; also detected by its <algo> root element)")
+      ("translation-validation", "also prove with Z3 that the schedule computes the postcondition with exact "
+       "multiplicity for all input values (p * blocks <= 2^18; a violation's witness is replayed on the "
+       "threaded executor)")
+      ("timeout-ms", po::value<std::string>(), "Z3 budget of --translation-validation (default 60000)")
+      ("smt2-dir", po::value<std::string>(), "with --translation-validation: write the solver queries as SMT-LIB2 here");
   add_instance_options(desc);
   add_check_options(desc);
   po::positional_options_description pos;
@@ -451,6 +457,13 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   if (sfmt != "traff-table" && (vm.count("n") || vm.count("root")))
     throw InputError("--n and --root apply only to --schedule-format traff-table");
   if (vm.count("dims")) throw InputError("--dims applies to registry algorithms (verify, dump, run), not to check-file");
+  const bool tv = vm.count("translation-validation") > 0;
+  if (!tv && (vm.count("timeout-ms") || vm.count("smt2-dir")))
+    throw InputError("--timeout-ms and --smt2-dir apply only with --translation-validation");
+  if (tv && (sfmt == "traff-table" || sfmt == "msccl"))
+    throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
+  const unsigned tv_timeout = static_cast<unsigned>(
+      vm.count("timeout-ms") ? parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000) : 60000);
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   std::string path = vm["file"].as<std::string>();
@@ -466,6 +479,7 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   head.resize(static_cast<size_t>(f.gcount()));
   const bool xml = sfmt == "msccl" || ((sfmt == "auto" || sfmt == "json") && msccl::looks_like_msccl(head));
   if (sfmt == "traff-table" || xml) {
+    if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
     f.clear();
     f.seekg(0);
     std::stringstream ss;
@@ -486,6 +500,15 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   const std::optional<Claim> cost = doc.claims ? file_cost_claim(*doc.claims, view.data()) : std::nullopt;
   InstanceCheck ic = check_schedule(view, cost ? &*cost : nullptr, {}, o);
   if (doc.claims) judge_file_claims(*doc.claims, ic);
+  if (tv) {
+    const uint64_t cells = view.p() * uint64_t{view.num_blocks()};
+    if (cells > smt::kTvMaxCells)
+      throw InputError(path + ": p * blocks = " + std::to_string(cells) +
+                       " cells, beyond translation validation's limit of 2^18");
+    const std::string dir = vm.count("smt2-dir") ? vm["smt2-dir"].as<std::string>() : "";
+    ic.verdicts.push_back(smt::validate_and_replay(
+        view.data(), tv_timeout, dir, std::filesystem::path(path).stem().string()));
+  }
   Report r = file_report(cmdline, path, doc.format, view.spec().kind, view.p(), std::move(ic), o.seed);
   for (std::string& n : file_claim_notes(doc)) r.notes.push_back(std::move(n));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -275,6 +275,23 @@ bool replay_confirms(const runtime::ExecResult& r, const TvWitness& w) {
   return cx.rank == w.rank && cx.block == w.block && cx.actual == std::to_string(w.actual);
 }
 
+Verdict validate_and_replay(const MaterializedSchedule& m, unsigned timeout_ms, const std::string& smt2_dir,
+                            const std::string& name) {
+  TvResult r = validate_translation(m, timeout_ms, smt2_dir, name);
+  if (r.verdict.status == Status::violated && r.witness && r.verdict.stats.count("witness_seed")) {
+    runtime::ExecResult e = replay_witness(m, *r.witness);
+    if (replay_confirms(e, *r.witness)) {
+      r.verdict.stats["replay"] = "threaded executor confirms: " + e.verdict.counterexample->message;
+    } else {
+      r.verdict.status = Status::unknown;
+      r.verdict.counterexample.reset();
+      r.verdict.violations = 0;
+      r.verdict.stats["error"] = "internal: the threaded executor does not replay the Z3 witness (encoding bug)";
+    }
+  }
+  return r.verdict;
+}
+
 std::vector<Query> translation_queries() {
   Query q;
   q.name = kName;
@@ -300,19 +317,7 @@ std::vector<Query> translation_queries() {
     MaterializedSchedule m = materialize(*sched);
     std::string label = a + "-" + var + "-p" + std::to_string(ip.p);
     for (char ch : ip.label()) label += (std::isalnum(static_cast<unsigned char>(ch)) ? ch : '-');
-    TvResult r = validate_translation(m, ctx.timeout_ms, ctx.smt2_dir, label);
-    if (r.verdict.status == Status::violated && r.witness && r.verdict.stats.count("witness_seed")) {
-      runtime::ExecResult e = replay_witness(m, *r.witness);
-      if (replay_confirms(e, *r.witness)) {
-        r.verdict.stats["replay"] = "threaded executor confirms: " + e.verdict.counterexample->message;
-      } else {
-        r.verdict.status = Status::unknown;
-        r.verdict.counterexample.reset();
-        r.verdict.violations = 0;
-        r.verdict.stats["error"] = "internal: the threaded executor does not replay the Z3 witness (encoding bug)";
-      }
-    }
-    return r.verdict;
+    return validate_and_replay(m, ctx.timeout_ms, ctx.smt2_dir, label);
   };
   return {q};
 }

@@ -79,4 +79,11 @@ runtime::ExecResult replay_witness(const MaterializedSchedule& m, const TvWitnes
 // w.block) with the value w.actual (or undefined data when w.undefined)?
 bool replay_confirms(const runtime::ExecResult& r, const TvWitness& w);
 
+// validate_translation, then a violation's witness replayed on the threaded
+// executor: confirmed, the verdict gains stats["replay"]; not confirmed, it
+// becomes unknown with stats["error"] (an encoding bug, never a violation).
+// Used by the prove query and by check-file --translation-validation.
+Verdict validate_and_replay(const MaterializedSchedule& m, unsigned timeout_ms, const std::string& smt2_dir = "",
+                            const std::string& name = "");
+
 }  // namespace collcheck::smt
