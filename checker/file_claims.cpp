@@ -55,7 +55,7 @@ void judge_file_claims(const FileClaims& c, InstanceCheck& ic) {
     if (!c.volume_blocks) v.stats.erase("claimed_volume_blocks");
     v.checks = (c.steps ? 1 : 0) + (c.volume_blocks ? 1 : 0);
   }
-  if (c.properties.empty()) return;
+  if (c.properties.empty() || ic.refused) return;  // refused by the memory guard: nothing was judged
   Verdict claims;
   claims.property = kClaimsProperty;
   claims.mode = "exact";
@@ -63,6 +63,15 @@ void judge_file_claims(const FileClaims& c, InstanceCheck& ic) {
   for (const std::string& name : c.properties) {
     asserted += (asserted.empty() ? "" : ", ") + name;
     ++claims.checks;
+    const Verdict* judged = nullptr;
+    for (const Verdict& v : ic.verdicts)
+      if (v.property == name) judged = &v;
+    if (!judged || (judged->status != Status::holds && judged->status != Status::violated)) {
+      // An asserted property nobody decided cannot be confirmed.
+      claims.status = claims.status == Status::violated ? Status::violated : Status::unknown;
+      claims.stats["undecided"] += (claims.stats["undecided"].empty() ? "" : ", ") + name;
+      continue;
+    }
     for (const Verdict& v : ic.verdicts) {
       if (v.property != name || v.status != Status::violated) continue;
       Counterexample cx = v.counterexample.value_or(Counterexample{});

@@ -140,7 +140,11 @@ int cmd_report(const std::vector<std::string>& args, const std::string& /*cmdlin
   filter(r.instances, name_set(vm, "algo"), "algo", &InstanceResult::algorithm, s.id);
   filter(r.instances, name_set(vm, "variant"), "variant", &InstanceResult::variant, s.id);
   emit_report(r, fmt, vm["out"].as<std::string>(), vm.count("verbose") > 0);
-  return exit_code(r);
+  // An unfinished sweep has not decided what it never checked: 3 (unknown)
+  // unless something recorded is already violated.
+  const int code = exit_code(r);
+  if (!s.finished && code != 1) return 3;
+  return code;
 }
 
 }  // namespace collcheck

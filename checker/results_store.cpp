@@ -21,7 +21,8 @@ std::string check_config(const CheckOptions& o) {
   for (const std::string& p : o.properties) props += (props.empty() ? "" : ",") + p;
   return "properties=" + (props.empty() ? std::string("all") : props) + "; exactness=" + to_string(o.exactness) +
          "; exact_max_p=" + std::to_string(o.exact_max_p) + "; memory_budget=" + std::to_string(o.memory_budget) +
-         "; seed=" + std::to_string(o.seed) + "; symmetry=" + (o.use_symmetry ? "on" : "off");
+         "; seed=" + std::to_string(o.seed) + "; symmetry=" + (o.use_symmetry ? "on" : "off") +
+         "; max_memory=" + std::to_string(o.max_memory);  // a memory-guard refusal depends on it
 }
 
 std::string sweep_mode_text(const CheckOptions& o) {
@@ -124,8 +125,19 @@ std::string stats_to_json(const std::map<std::string, std::string>& m) {
   return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// A stored JSON column that does not parse is a damaged store: bad input.
+template <class T>
+T stored_json(const std::string& s, const char* what) {
+  try {
+    return nlohmann::json::parse(s).get<T>();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(std::string("results store is corrupt: a stored ") + what + " column is not valid JSON (" +
+                     e.what() + ")");
+  }
+}
+
 std::map<std::string, std::string> stats_from_json(const std::string& s) {
-  return nlohmann::json::parse(s).get<std::map<std::string, std::string>>();
+  return stored_json<std::map<std::string, std::string>>(s, "statistics");
 }
 
 Status status_from_string(const std::string& s) {
@@ -464,7 +476,7 @@ std::vector<SweepInfo> ResultsStore::sweeps() {
     s.started = q.text(8);
     if (!q.null(9)) s.finished = q.text(9);
     s.seconds = q.real(10);
-    if (!q.null(11)) s.notes = nlohmann::json::parse(q.text(11)).get<std::vector<std::string>>();
+    if (!q.null(11)) s.notes = stored_json<std::vector<std::string>>(q.text(11), "notes");
     s.recorded = q.u64(12);
     out.push_back(std::move(s));
   }

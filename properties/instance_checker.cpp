@@ -514,13 +514,13 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn&
     out.stats["memory_estimate_bytes"] = std::to_string(m.bytes);
     return out;
   };
-  if (o.use_symmetry && o.exactness != Exactness::fingerprint) {
+  // The symmetry method never runs with a hop claim (run_rotation declines);
+  // above --max-memory it is not refused but left to the generic estimate
+  // below, which may still fit by chunking.
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && !hops) {
     if (auto h = flow::probe_rotation(s);
-        h && flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget) {
-      if (o.max_memory) {
-        const MemoryEstimate m = rotation_estimate(s, z);
-        if (m.bytes > o.max_memory) return refused(m);
-      }
+        h && flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget &&
+        (!o.max_memory || rotation_estimate(s, z).bytes <= o.max_memory)) {
       if (auto rot = flow::run_rotation(s, *h, hops)) {
         InstanceCheck out = assemble(s, std::move(rot->verdicts), rot->cost, claim, hops, "exact");
         out.stats["method"] = kRotationMethod;

@@ -29,6 +29,8 @@ std::string shape_text(const std::vector<uint32_t>& dims) {
 Verdict trivance_torus_coverage(const Schedule& s, const std::vector<uint32_t>& dims) {
   Verdict v;
   v.property = prop::trivance_coverage;
+  // A set of contributing nodes per (collective, node): which nodes, not how
+  // often (multiplicity is exactly-once's job).
   v.mode = "exact (bitset per collective and node)";
   const uint64_t p = s.p();
   const int D = static_cast<int>(dims.size());
@@ -233,7 +235,7 @@ Verdict trivance_torus_coverage(const Schedule& s, const std::vector<uint32_t>& 
               for (int i = 0; i < reduce_steps[c][e]; ++i) R *= 3;
               radii += (radii.empty() ? "" : " x ") + std::to_string((R - 1) / 2);
             }
-            cx.expected = "collective " + std::to_string(c) + ": data from exactly the product window of radii " +
+            cx.expected = "collective " + std::to_string(c) + ": data from exactly the nodes of the product window of radii " +
                           radii + " (Lemma 4.2 per dimension)";
             cx.actual = std::string(has ? "holds" : "misses") + " node " + std::to_string(u);
             cx.message = "coverage after this step is not the product of the ring windows";

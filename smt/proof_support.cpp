@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cstdio>
 
+#include "schedules/input_error.hpp"
 #include "smt/smt2_dump.hpp"
 
 namespace collcheck::smt::support {
@@ -105,6 +106,8 @@ Verdict guarded(const std::string& property, const std::function<void(z3::contex
     body(c, v);
   } catch (const z3::exception& ex) {
     fail(std::string("z3: ") + ex.msg());
+  } catch (const InputError&) {
+    throw;  // bad input (e.g. an unwritable --smt2-dir) stays exit 2, never an unknown verdict
   } catch (const std::exception& ex) {
     fail(ex.what());
   }

@@ -169,6 +169,9 @@ TEST(ResultsStore, KilledSweepResumesToTheUninterruptedReport) {
   json fj = json::parse(first.out);
   EXPECT_EQ(fj["instances"].size(), static_cast<size_t>(kept));
   EXPECT_NE(fj["notes"].dump().find("did not finish"), std::string::npos);
+  bool first_violated = false;
+  for (const auto& inst : fj["instances"]) first_violated |= inst["status"] == "violated";
+  EXPECT_EQ(first.code, first_violated ? 1 : 3);  // an unfinished sweep never reports "all hold"
 
   // Every format: a fully recorded sweep resumed again (nothing runs) and the
   // report of that stored sweep are the same bytes.
@@ -180,7 +183,10 @@ TEST(ResultsStore, KilledSweepResumesToTheUninterruptedReport) {
     EXPECT_EQ(rep.out, again.out) << f;
     EXPECT_GT(rep.out.size(), 200u) << f;
   }
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), static_cast<int64_t>(total));  // nothing re-recorded twice
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), static_cast<int64_t>(total));
+  // The fully resumed runs (sweeps 3 and later) reused everything: no
+  // instance was re-checked and re-recorded by them.
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id > 2"), 0);
   const Outcome algo = run("report --db " + db + " --format json --algo swing --variant latency");
   EXPECT_EQ(algo.code, 0) << algo.err;
   EXPECT_EQ(json::parse(algo.out)["instances"].size(), 119u);  // latency has no restriction: p = 2..120
