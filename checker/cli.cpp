@@ -131,6 +131,8 @@ void add_check_options(po::options_description& desc) {
   desc.add_options()
       ("mode", po::value<std::string>()->default_value("auto"), "auto | exact | fingerprint")
       ("exact-max-p", po::value<std::string>()->default_value("1024"), "auto mode: exact bookkeeping up to this p")
+      ("state", po::value<std::string>()->default_value("auto"),
+       "fingerprint state: auto | dense (a cell per rank and block) | intervals (per-rank block ranges)")
       ("memory-gib", po::value<double>()->default_value(4.0), "contribution-state budget per instance (GiB)")
       ("max-memory", po::value<std::string>(),
        "memory guard: refuse (before allocating) any instance whose estimated memory exceeds SIZE "
@@ -188,6 +190,13 @@ CheckOptions check_options(const po::variables_map& vm) {
   else if (mode == "fingerprint") o.exactness = Exactness::fingerprint;
   else throw InputError("unknown --mode '" + mode + "' (known: auto, exact, fingerprint)");
   o.exact_max_p = parse_uint_option("exact-max-p", vm["exact-max-p"].as<std::string>(), 1, kMaxP);
+  const std::string state = vm["state"].as<std::string>();
+  if (state == "auto") o.bookkeeping = Bookkeeping::automatic;
+  else if (state == "dense") o.bookkeeping = Bookkeeping::dense;
+  else if (state == "intervals") o.bookkeeping = Bookkeeping::intervals;
+  else throw InputError("unknown --state '" + state + "' (known: auto, dense, intervals)");
+  if (o.bookkeeping == Bookkeeping::intervals && o.exactness == Exactness::exact)
+    throw InputError("--state intervals keeps fingerprints: it needs --mode fingerprint (or auto above --exact-max-p)");
   double gib = vm["memory-gib"].as<double>();
   if (!(gib >= 1.0 / 1024) || gib > 1024) throw InputError("--memory-gib must be in [1/1024, 1024]");
   o.memory_budget = static_cast<uint64_t>(gib * (1ULL << 30));

@@ -32,6 +32,18 @@ void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, V
   });
 }
 
+std::vector<uint64_t> fingerprint_weights(uint64_t seed, uint64_t p) {
+  auto splitmix = [](uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::vector<uint64_t> w(p);
+  for (uint64_t r = 0; r < p; ++r) w[r] = splitmix(seed ^ (r * 0x2545F4914F6CDD1DULL)) % kFingerprintPrime;
+  return w;
+}
+
 void judge_exact_cell(Verdict& v, const CollectiveSpec& spec, uint64_t p, Rank r, int last_step, Block b,
                       const uint64_t* c, size_t bits, const std::vector<uint64_t>& full) {
   Requirement req = spec.required(r, b);

@@ -28,6 +28,18 @@ using VerdictTls = tbb::enumerable_thread_specific<Verdicts>;
 void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, VerdictTls& tls,
                        std::vector<uint64_t>& volume, int& last_active);
 
+// Fingerprint arithmetic (instance_checker.cpp's dense cells and
+// flow_interval.cpp's pieces share it, so both modes see the same weights):
+// a contribution count and a sum of one random weight per rank in the prime
+// field 2^61 - 1.
+inline constexpr uint64_t kFingerprintPrime = (uint64_t{1} << 61) - 1;
+inline uint64_t addmod(uint64_t a, uint64_t b) {
+  uint64_t s = a + b;  // both < 2^61, no overflow
+  return s >= kFingerprintPrime ? s - kFingerprintPrime : s;
+}
+// The weight of every rank 0..p-1 for a seed (splitmix64 of seed and rank).
+std::vector<uint64_t> fingerprint_weights(uint64_t seed, uint64_t p);
+
 // Exact cells: `bits` words of a bitset over contributing ranks, then one flag
 // word that is non-zero once the value contains some contribution more than
 // once (it propagates through reduces and copies, so the postcondition sees

@@ -18,6 +18,7 @@
 #include "properties/cost.hpp"
 #include "properties/exactly_once.hpp"
 #include "properties/flow_common.hpp"
+#include "properties/flow_interval.hpp"
 #include "properties/flow_rotation.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
@@ -51,22 +52,21 @@ const char* to_string(Exactness e) {
   return "?";
 }
 
+const char* to_string(Bookkeeping b) {
+  switch (b) {
+    case Bookkeeping::automatic:
+      return "auto";
+    case Bookkeeping::dense:
+      return "dense";
+    case Bookkeeping::intervals:
+      return "intervals";
+  }
+  return "?";
+}
+
 namespace {
 
 using namespace flow;
-
-constexpr uint64_t kPrime = (uint64_t{1} << 61) - 1;
-
-uint64_t splitmix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-uint64_t addmod(uint64_t a, uint64_t b) {
-  uint64_t s = a + b;  // both < 2^61, no overflow
-  return s >= kPrime ? s - kPrime : s;
-}
 
 // ---- cell policies ---------------------------------------------------------
 // A cell is `words` uint64_t. Exact: flow::ExactCells (flow_common.hpp).
@@ -74,9 +74,7 @@ uint64_t addmod(uint64_t a, uint64_t b) {
 struct FingerprintCells {
   size_t words = 2;
   std::vector<uint64_t> weights;  // one random field element per rank
-  FingerprintCells(uint64_t seed, uint64_t p) : weights(p) {
-    for (uint64_t r = 0; r < p; ++r) weights[r] = splitmix(seed ^ (r * 0x2545F4914F6CDD1DULL)) % kPrime;
-  }
+  FingerprintCells(uint64_t seed, uint64_t p) : weights(fingerprint_weights(seed, p)) {}
   uint64_t weight(Rank r) const { return weights[r]; }
   void init(uint64_t* c, std::optional<Rank> who) const {
     if (!who) return;  // cells start zeroed (empty)
@@ -385,13 +383,17 @@ InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim
 
 }  // namespace
 
+namespace {
+constexpr uint64_t kMaxDenseCells = uint64_t{1} << 32;  // p = 2^16 with p blocks: ~100 s
+}
+
 std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckOptions& o) {
-  constexpr uint64_t kMaxCells = uint64_t{1} << 32;  // p = 2^16 with p blocks: ~100 s
-  if (p * nblocks > kMaxCells)
-    return "p * nblocks = " + std::to_string(p * nblocks) +
-           " (rank, block) cells exceed the dense checker's limit of 2^32 (p = " + std::to_string(p) + ")";
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = p <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
+  if (p * nblocks > kMaxDenseCells && (e == Exactness::exact || o.bookkeeping == Bookkeeping::dense))
+    return "p * nblocks = " + std::to_string(p * nblocks) +
+           " (rank, block) cells exceed the dense checker's limit of 2^32 (p = " + std::to_string(p) +
+           "); fingerprint mode with --state auto or intervals has no such limit";
   const uint64_t per_block = p * ((p + 63) / 64 + 1) * 8;
   if (e == Exactness::exact && per_block > o.memory_budget)
     return "exact mode needs " + std::to_string(per_block >> 20) + " MiB per block at p = " + std::to_string(p) +
@@ -466,6 +468,15 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
   return m;
 }
 
+// Whether fingerprint mode keeps interval state for `s` (with its plan).
+std::optional<IntervalPlan> interval_plan(const Schedule& s, const CheckOptions& o, Exactness e) {
+  if (e != Exactness::fingerprint || o.bookkeeping == Bookkeeping::dense) return std::nullopt;
+  IntervalPlan plan = plan_intervals(s);
+  if (o.bookkeeping == Bookkeeping::intervals || plan.cheaper() || s.p() * s.num_blocks() > kMaxDenseCells)
+    return plan;
+  return std::nullopt;
+}
+
 }  // namespace
 
 MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
@@ -479,6 +490,7 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
     rot.fallback_bytes = gen.bytes;
     return rot;
   }
+  if (auto plan = interval_plan(s, o, e)) return {plan->memory_bytes, plan->how};
   return gen;
 }
 
@@ -530,13 +542,24 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn&
       }
     }
   }
+  const std::string fingerprint_mode = "fingerprint (count + 61-bit weighted sum; false pass <= 2^-61 per check)";
+  // Fingerprint mode: interval bookkeeping when it predicts less work than
+  // the dense cells, when the dense state is over its cell limit, or when
+  // asked for (--state intervals).
+  if (auto plan = interval_plan(s, o, e)) {
+    if (o.max_memory && plan->memory_bytes > o.max_memory) return refused({plan->memory_bytes, plan->how});
+    IntervalResult r = run_intervals(s, fingerprint_weights(o.seed, s.p()), hops);
+    InstanceCheck out = assemble(s, std::move(r.verdicts), r.cost, claim, hops, fingerprint_mode);
+    out.stats["method"] = kIntervalMethod;
+    out.stats["max_pieces_per_rank"] = std::to_string(r.max_pieces);
+    return out;
+  }
   if (o.max_memory) {
     const MemoryEstimate m = generic_estimate(s, o, e, z);
     if (m.bytes > o.max_memory) return refused(m);
   }
   if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hops, o, "exact");
-  return run_with(s, FingerprintCells(o.seed, s.p()), claim, hops, o,
-                  "fingerprint (count + 61-bit weighted sum; false pass <= 2^-61 per check)");
+  return run_with(s, FingerprintCells(o.seed, s.p()), claim, hops, o, fingerprint_mode);
 }
 
 }  // namespace collcheck

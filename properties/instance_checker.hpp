@@ -38,6 +38,13 @@ namespace collcheck {
 enum class Exactness { automatic, exact, fingerprint };
 const char* to_string(Exactness e);
 
+// How fingerprint mode keeps its state (flow_interval.hpp): one cell per
+// (rank, block) ("dense"), or per-rank block ranges ("intervals"). automatic:
+// intervals when rank 0's transfers predict less work, or when the dense
+// state would exceed 2^32 cells. Exact mode is always dense.
+enum class Bookkeeping { automatic, dense, intervals };
+const char* to_string(Bookkeeping b);
+
 struct CheckOptions {
   Exactness exactness = Exactness::automatic;
   uint64_t exact_max_p = 1024;            // automatic: exact up to this p, fingerprint above
@@ -47,6 +54,7 @@ struct CheckOptions {
   // on every rank, then simulate rank 0 exactly. false: always the generic
   // simulation (tests compare both).
   bool use_symmetry = true;
+  Bookkeeping bookkeeping = Bookkeeping::automatic;
   // The memory guard (--max-memory): an instance whose estimated memory
   // exceeds this many bytes is refused before anything is allocated
   // (InstanceCheck::refused). 0: no guard.
@@ -98,7 +106,9 @@ uint64_t default_max_memory();
 
 // Why an instance cannot be checked with these options (nullopt if it can):
 // exact mode needs one block's state (p * (p/64 + 1) words) within the memory
-// budget, and the dense state p * nblocks must stay within 2^32 cells.
+// budget, and a dense state (exact mode, or --state dense) p * nblocks must
+// stay within 2^32 cells (fingerprint mode with interval bookkeeping has no
+// such limit; the memory guard judges it).
 std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckOptions& o);
 
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o);
