@@ -7,6 +7,7 @@
 #include "schedules/ring_allreduce.hpp"
 #include "schedules/bruck_allreduce.hpp"
 #include "schedules/trivance_bandwidth.hpp"
+#include "schedules/trivance_bandwidth_contiguous.hpp"
 #include "schedules/trivance_latency.hpp"
 #include "schedules/trivance_torus.hpp"
 #include "schedules/swing_bandwidth.hpp"
@@ -290,6 +291,23 @@ VariantInfo trivance_bandwidth() {
                                                        : "Trivance Sec. 4.1, Lemma 4.1 (for n not a power of three "
                                                          "derived by collcheck: one path per contribution)");
   };
+  v.extra_properties = {"trivance-coverage"};
+  return v;
+}
+
+VariantInfo trivance_bandwidth_contiguous() {
+  VariantInfo v;
+  v.name = "bandwidth-contiguous";
+  v.summary = "variant bandwidth for n = 3^s with blocks renumbered by base-3 digit reversal, so every transfer is "
+              "one contiguous range (scales to large n)";
+  v.reference = std::string(kTrivanceRef) + "; renumbering derived by collcheck (after Swing NSDI'24 Sec. 3.1.1)";
+  v.restriction = "n a power of three";
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (!trivance::is_pow3(i.p)) return "n must be a power of three";
+    return std::nullopt;
+  };
+  v.make = [](const InstanceParams& i) { return std::make_unique<TrivanceBandwidthContiguous>(i.p); };
+  v.claim = [](const InstanceParams& i) { return two_phase_claim(i.p, "Trivance Sec. 4.1, Lemma 4.1"); };
   v.extra_properties = {"trivance-coverage"};
   return v;
 }
@@ -783,7 +801,8 @@ std::vector<AlgorithmInfo> build() {
   r.push_back({"ring", Collective::allreduce, "ring allreduce", {ring_bandwidth()}});
   r.push_back({"trivance", Collective::allreduce,
                "Trivance allreduce on a bidirectional ring: both ports, peers r -+ 3^k, joint reductions",
-               {trivance_latency(), trivance_bandwidth(), trivance_paper_last_step(), trivance_paper_bandwidth(),
+               {trivance_latency(), trivance_bandwidth(), trivance_bandwidth_contiguous(), trivance_paper_last_step(),
+                trivance_paper_bandwidth(),
                 trivance_paper_distance()}});
   r.push_back({"trivance-torus", Collective::allreduce,
                "Trivance allreduce on a D-dimensional torus (--dims): one collective per dimension, switching "
