@@ -14,7 +14,12 @@
 //     in the generic simulation (exact up to 1024, fingerprint above).
 //     build/bench/bench_trivance --benchmark_filter='TrivanceSweep/12'
 //   * TrivanceSingleN/<variant>: one instance n = 3^13 = 1594323 (issue 6),
-//     every rank and step, all properties (trivance-coverage skips n > 2^16).
+//     every rank and step, all properties (trivance-coverage skips n > 2^16);
+//     latency in the dense fingerprint mode, bandwidth-contiguous (the
+//     bandwidth schedule with blocks renumbered, one range per transfer) with
+//     interval bookkeeping (properties/flow_interval.hpp). Variant bandwidth
+//     itself (n/3 single-block ranges per transfer) is refused by the memory
+//     guard at this n.
 //     build/bench/bench_trivance --benchmark_filter='TrivanceSingleN'
 //   * BruckSweep/<log2 max n>: the same for bruck-allreduce (generic properties).
 //     build/bench/bench_trivance --benchmark_filter='BruckSweep/12'
@@ -57,6 +62,8 @@ void TrivanceSingleN(benchmark::State& state, const char* variant) {
   state.counters["peak_rss_gib"] = peak_rss_gib();
 }
 BENCHMARK_CAPTURE(TrivanceSingleN, latency, "latency")->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK_CAPTURE(TrivanceSingleN, bandwidth_contiguous, "bandwidth-contiguous")
+    ->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 
 void BruckSweep(benchmark::State& state) { sweep(state, "bruck-allreduce"); }
 BENCHMARK(BruckSweep)->Arg(8)->Arg(12)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
