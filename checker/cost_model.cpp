@@ -1,6 +1,12 @@
 #include "checker/cost_model.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "properties/instance_checker.hpp"
 
 namespace collcheck {
 
@@ -13,6 +19,35 @@ bool runs_exact(uint64_t p, const CheckOptions& o) {
   return false;
 }
 
+namespace {
+struct IntervalProbe {
+  bool uses = false;
+  int ports = 1;
+};
+IntervalProbe probe_intervals(const SweepTarget& t, const CheckOptions& o) {
+  if (o.bookkeeping == Bookkeeping::dense || o.exactness == Exactness::exact) return {};
+  static std::mutex m;
+  static std::map<std::tuple<const VariantInfo*, std::vector<uint32_t>, Bookkeeping>, IntervalProbe> cache;
+  const auto key = std::make_tuple(t.variant, t.params(1, 0).dims, o.bookkeeping);
+  std::lock_guard<std::mutex> lock(m);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  IntervalProbe out;
+  CheckOptions probe = o;
+  probe.exactness = Exactness::fingerprint;
+  probe.max_memory = 0;
+  for (uint64_t p = 4096; p >= 256; --p)  // the largest allowed p <= 4096
+    if (const uint32_t r = t.all_radices ? 2 : 0; !t.variant->violates(t.params(p, r))) {
+      auto s = t.variant->make(t.params(p, r));
+      out = {uses_intervals(*s, probe), s->ports()};
+      break;
+    }
+  cache[key] = out;
+  return out;
+}
+}  // namespace
+
+bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o) { return probe_intervals(t, o).uses; }
+
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
   InstanceWork w;
   const InstanceParams ip = t.params(p, radix);
@@ -21,8 +56,16 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   w.exact = runs_exact(p, o);
   w.words = w.exact ? (p + 63) / 64 + 1 : 2;
   const double dp = static_cast<double>(p);
-  w.rank_steps = dp * std::max(c.steps, 1);
+  const double steps = std::max(c.steps, 1);
+  w.rank_steps = dp * steps;
   w.cell_words = (dp * nblocks + dp * static_cast<double>(c.volume_blocks)) * static_cast<double>(w.words);
+  const IntervalProbe probe = w.exact ? IntervalProbe{} : probe_intervals(t, o);
+  w.intervals = !w.exact && o.bookkeeping != Bookkeeping::dense &&
+                (uint64_t{p} * nblocks > (uint64_t{1} << 32) || (p >= 256 && probe.uses));
+  if (w.intervals) {
+    const double P = 2 + 2 * steps, T = 2.0 * probe.ports;
+    w.cell_words = std::min(w.cell_words, 2 * dp * (2 * P + steps * (T * P + 2 * T)));
+  }
   if (!o.any_generic_selected()) w.cell_words = 0;  // only algorithm-specific properties: no flow simulation
   return w;
 }

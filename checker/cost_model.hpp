@@ -15,7 +15,16 @@
 // registry's claim (the paper's formula, or collcheck's correction) and
 // nblocks from the schedule itself. p * volume over-counts algorithms whose
 // ranks send unequal amounts (it is the busiest rank's volume times p), which
-// only matters as a constant the fit absorbs. Nothing here runs the checker.
+// only matters as a constant the fit absorbs.
+//
+// Interval bookkeeping (properties/flow_interval.hpp) replaces the cells of
+// fingerprint mode for schedules whose transfers are a few ranges. A target
+// is taken to use it if check_schedule would at a probe p (the largest
+// allowed p <= 4096 of the regime, built once per target and cached), and
+// then from p >= 256 on (below, dense is cheaper and chosen); its work is
+// modelled as p * (2P + steps * (T*P + 2T)) pieces touched, P = 2 + 2 *
+// steps pieces per rank, T = 2 * ports transfers per rank-step, times 2
+// words. Nothing here runs the checker.
 #include <cstdint>
 #include <string>
 
@@ -29,6 +38,7 @@ struct InstanceWork {
   uint32_t nblocks = 0;
   uint64_t words = 0;     // 64-bit words per (rank, block) cell in the mode that runs
   bool exact = false;     // the mode check_schedule picks for this p
+  bool intervals = false; // fingerprint mode with interval bookkeeping
   // A scalar for balancing when no fitted constants are at hand: one cell
   // word ~ 1 unit, one rank-step ~ 64 units (generating a rank's transfers
   // costs about as much as moving a few blocks), plus 1000 per instance.
@@ -51,5 +61,9 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, con
 // (at least one block), plus the same again at most for the step's outbox
 // (sends snapshotted before receives) and ~256 bytes of rank program per rank.
 uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions& o);
+
+// Whether fingerprint-mode instances of t at large p use interval
+// bookkeeping (the probe described above; cached per variant and options).
+bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o);
 
 }  // namespace collcheck

@@ -478,6 +478,9 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
       tp.largest_p = p;
       tp.largest_nblocks = nblocks_of(t, rule, p, r);
       tp.largest_memory_bytes = instance_memory_bytes(p, tp.largest_nblocks, req.check);
+      // Interval bookkeeping: the checker's own estimate (rank 0's transfers).
+      if (req.check.any_generic_selected() && instance_work(t, p, r, tp.largest_nblocks, req.check).intervals)
+        tp.largest_memory_bytes = estimate_memory(*t.variant->make(t.params(p, r)), req.check).bytes;
       if (req.check.any_generic_selected())
         if (auto why = infeasible(p, tp.largest_nblocks, req.check)) tp.refusal = *why;
       break;
@@ -578,7 +581,7 @@ std::string render_estimate_text(const Estimate& e, const SweepRequest& req) {
       out << "    largest p = " << tp.largest_p << " (" << tp.largest_nblocks << " blocks): ";
       if (tp.refusal.empty())
         out << "at most " << human_bytes(static_cast<double>(tp.largest_memory_bytes))
-            << " (contribution state, outbox, rank programs)\n";
+            << " (contribution state or interval pieces, outbox, rank programs)\n";
       else
         out << "refused by the checker, not counted above: " << tp.refusal << "\n";
     }

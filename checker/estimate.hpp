@@ -24,8 +24,14 @@
 //     seconds / cores (ideal scaling: the sweep runs instances in parallel),
 //     never less than the largest single instance's time / cores.
 //  4. Memory: the dense checker's state for the largest instance of each
-//     target (checker/cost_model.hpp), and whether the checker would refuse
-//     it (properties/instance_checker.hpp infeasible()).
+//     target (checker/cost_model.hpp), or, where interval bookkeeping runs,
+//     the checker's own estimate (estimate_memory, from rank 0's transfers),
+//     and whether the checker would refuse it (infeasible()).
+//  The work model knows the interval bookkeeping (cost_model.hpp); it does
+//  not know that trivance-coverage (n^2 bits, skipped above n = 2^16) costs
+//  more than the flow check at the calibration sizes, so Trivance
+//  projections above 2^16 are pessimistic (n = 3^13 bandwidth-contiguous:
+//  projected 6.0 min, measured 23 CPU s).
 // Unlike the sweep, the estimate accepts requests beyond one run's limits
 // (2^20 p values or instances): that is what it is for; it says so.
 #include <cstdint>

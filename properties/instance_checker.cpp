@@ -494,6 +494,12 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
   return gen;
 }
 
+bool uses_intervals(const Schedule& s, const CheckOptions& o) {
+  Exactness e = o.exactness;
+  if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
+  return interval_plan(s, o, e).has_value();
+}
+
 uint64_t property_memory(const std::string& property, uint64_t p) {
   if (property == prop::trivance_coverage && p <= (uint64_t{1} << 16)) return 2 * p * ((p + 63) / 64) * 8;
   return 0;

@@ -94,6 +94,10 @@ struct MemoryEstimate {
   uint64_t fallback_bytes = 0;  // symmetry mode: the generic simulation's, if it falls back
 };
 MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o);
+// Whether check_schedule keeps interval state (flow_interval.hpp) for `s`
+// under `o` (fingerprint mode, and --state intervals, or predicted cheaper,
+// or the dense state over 2^32 cells). Builds nothing but rank 0's steps.
+bool uses_intervals(const Schedule& s, const CheckOptions& o);
 // The one-line reason of a refusal; it starts with kRefusedPrefix.
 inline constexpr const char* kRefusedPrefix = "refused by the memory guard";
 std::string refusal(const MemoryEstimate& m, uint64_t limit);
