@@ -48,6 +48,17 @@ IntervalProbe probe_intervals(const SweepTarget& t, const CheckOptions& o) {
 
 bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o) { return probe_intervals(t, o).uses; }
 
+std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
+                                             const CheckOptions& o) {
+  if (auto why = infeasible(p, nblocks, o)) return why;
+  if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) &&
+      o.bookkeeping != Bookkeeping::intervals && !probe_intervals(t, o).uses)
+    return "p * nblocks = " + std::to_string(uint64_t{p} * nblocks) +
+           " (rank, block) cells exceed the dense state's 2^32 and the transfers are too scattered for interval "
+           "bookkeeping: the memory guard refuses it (about 24 bytes per cell)";
+  return std::nullopt;
+}
+
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
   InstanceWork w;
   const InstanceParams ip = t.params(p, radix);

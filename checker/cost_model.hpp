@@ -26,6 +26,7 @@
 // steps pieces per rank, T = 2 * ports transfers per rank-step, times 2
 // words. Nothing here runs the checker.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "checker/sweep.hpp"
@@ -61,6 +62,15 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, con
 // (at least one block), plus the same again at most for the step's outbox
 // (sends snapshotted before receives) and ~256 bytes of rank program per rank.
 uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions& o);
+
+// Why the checker would refuse instance (t, p) before running it, as far as
+// the estimate can tell without building it: infeasible() (exact mode over
+// its budget, a dense state over 2^32 cells), or a dense state over 2^32
+// cells for a target whose transfers are too scattered for interval
+// bookkeeping (the memory guard then refuses: about 24 bytes per (rank,
+// block) of pieces).
+std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
+                                             const CheckOptions& o);
 
 // Whether fingerprint-mode instances of t at large p use interval
 // bookkeeping (the probe described above; cached per variant and options).

@@ -326,7 +326,7 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
     for (uint64_t p : cand) {
       if (p < lo || p > hi || std::find(used.begin(), used.end(), p) != used.end()) continue;
       if (!allowed(t, p, representative_radix(t, p))) continue;
-      if (o.any_generic_selected() && infeasible(p, nblocks_of(t, rule, p, representative_radix(t, p)), o)) continue;
+      if (o.any_generic_selected() && projected_refusal(t, p, nblocks_of(t, rule, p, representative_radix(t, p)), o)) continue;
       const double d = std::fabs(std::log(static_cast<double>(p) / x)) + (p_class(p) == preferred ? 0 : std::log(4.0));
       if (d < best) best = d, pick = p;
     }
@@ -441,24 +441,33 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
     for (const auto& c : e.calibrations)
       if (c.target == ti)
         for (const auto& q : c.points) tp.max_calibrated_p = std::max(tp.max_calibrated_p, q.p);
-    // Every job, or one random job per stratum of `stride` consecutive jobs.
+    // The jobs inside the variant's restriction (every job is looked at, so
+    // a sparse restriction such as "p a power of two" is never missed by the
+    // sampling), then every allowed job, or one random allowed job per
+    // stratum of consecutive allowed jobs.
     const uint64_t n = jobs.count();
-    const uint64_t strata = std::min<uint64_t>(n, std::max<uint64_t>(o.max_exact_samples, 1));
+    std::vector<uint64_t> allowed_jobs;
+    for (uint64_t k = 0; k < n; ++k) {
+      const auto [p, r] = jobs.at(k);
+      if (auto why = t.variant->violates(t.params(p, r))) {
+        if (!req.skip_restricted) throw InputError(restriction_message(t, p, r, *why));
+        ++tp.skipped;
+      } else {
+        allowed_jobs.push_back(k);
+      }
+    }
+    const uint64_t m = allowed_jobs.size();
+    const uint64_t strata = std::min<uint64_t>(m, std::max<uint64_t>(o.max_exact_samples, 1));
     std::mt19937_64 rng(24301 + ti);
     for (uint64_t s = 0; s < strata; ++s) {
-      const uint64_t a = s * n / strata, b = (s + 1) * n / strata;
+      const uint64_t a = s * m / strata, b = (s + 1) * m / strata;
       if (a == b) continue;
-      const uint64_t k = b - a == 1 ? a : a + rng() % (b - a);
+      const uint64_t k = allowed_jobs[b - a == 1 ? a : a + rng() % (b - a)];
       const double weight = static_cast<double>(b - a);
       const auto [p, r] = jobs.at(k);
       ++tp.sampled;
-      if (auto why = t.variant->violates(t.params(p, r))) {
-        if (!req.skip_restricted) throw InputError(restriction_message(t, p, r, *why));
-        tp.skipped += b - a;
-        continue;
-      }
       const uint32_t nb = nblocks_of(t, rule, p, r);
-      if (req.check.any_generic_selected() && infeasible(p, nb, req.check)) {
+      if (req.check.any_generic_selected() && projected_refusal(t, p, nb, req.check)) {
         tp.refused += b - a;
         continue;
       }
@@ -478,11 +487,12 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
       tp.largest_p = p;
       tp.largest_nblocks = nblocks_of(t, rule, p, r);
       tp.largest_memory_bytes = instance_memory_bytes(p, tp.largest_nblocks, req.check);
-      // Interval bookkeeping: the checker's own estimate (rank 0's transfers).
-      if (req.check.any_generic_selected() && instance_work(t, p, r, tp.largest_nblocks, req.check).intervals)
-        tp.largest_memory_bytes = estimate_memory(*t.variant->make(t.params(p, r)), req.check).bytes;
-      if (req.check.any_generic_selected())
-        if (auto why = infeasible(p, tp.largest_nblocks, req.check)) tp.refusal = *why;
+      if (req.check.any_generic_selected()) {
+        if (auto why = projected_refusal(t, p, tp.largest_nblocks, req.check))
+          tp.refusal = *why;
+        else if (instance_work(t, p, r, tp.largest_nblocks, req.check).intervals)  // the checker's own estimate
+          tp.largest_memory_bytes = estimate_memory(*t.variant->make(t.params(p, r)), req.check).bytes;
+      }
       break;
     }
     e.instances += tp.instances;
@@ -596,8 +606,8 @@ std::string render_estimate_text(const Estimate& e, const SweepRequest& req) {
       << " / K, never below the largest instance (" << human_seconds(e.largest_instance_seconds / e.cores)
       << ")\n";
   std::snprintf(buf, sizeof buf,
-                "calibration took %.2f CPU s; refused instances (memory budget --memory-gib %.3g, or the dense "
-                "checker's 2^32 cells) are not in the totals\n",
+                "calibration took %.2f CPU s; refused instances (exact mode over --memory-gib %.3g, or a dense state "
+                "over 2^32 cells with transfers too scattered for intervals) are not in the totals\n",
                 e.calibration_cpu_seconds, double(req.check.memory_budget) / double(1ULL << 30));
   out << buf;
   for (const auto& n : e.notes) out << "note: " << n << "\n";

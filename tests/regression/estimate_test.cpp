@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/cost_model.hpp"
 #include "checker/estimate.hpp"
 #include "checker/p_range.hpp"
 #include "schedules/input_error.hpp"
@@ -162,6 +163,35 @@ TEST(EstimateProjection, RefusesWhatTheCheckerRefuses) {
   EXPECT_EQ(e.targets[0].refused, 1u);
   EXPECT_EQ(e.core_seconds, 0);
   EXPECT_NE(e.targets[0].refusal.find("exact mode needs"), std::string::npos);
+}
+
+// A sparse restriction over a sampled range (2^21 p values, 22 of them
+// powers of two): every allowed p is projected, the largest included (the
+// sampling once skipped all but the smallest), and the interval work model
+// applies at p = 2^21. The paper numbering at 2^21 is refused (dense state
+// over 2^32 cells, transfers too scattered for intervals), not projected.
+TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
+  const TimeModel m{0, 0, 1e-9, 0};
+  {
+    SweepRequest req = request("swing", "bandwidth-contiguous", "1..2^21");
+    const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
+    EXPECT_EQ(e.targets[0].checked, 22u);
+    EXPECT_EQ(e.targets[0].skipped, (uint64_t{1} << 21) - 22);
+    EXPECT_EQ(e.targets[0].longest_p, uint64_t{1} << 21);
+    EXPECT_TRUE(e.targets[0].refusal.empty());
+    const SweepTarget& t = req.targets[0];
+    EXPECT_TRUE(target_uses_intervals(t, req.check));
+    const InstanceWork w = instance_work(t, uint64_t{1} << 21, 0, 1u << 21, req.check);
+    EXPECT_TRUE(w.intervals);
+    EXPECT_LT(w.cell_words, 1e12);  // dense would be 2 * (2^42 + ...) ~ 1.8e13
+  }
+  {
+    SweepRequest req = request("swing", "bandwidth", "2^21");
+    const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
+    EXPECT_EQ(e.targets[0].refused, 1u);
+    EXPECT_NE(e.targets[0].refusal.find("too scattered for interval"), std::string::npos) << e.targets[0].refusal;
+    EXPECT_FALSE(target_uses_intervals(req.targets[0], req.check));
+  }
 }
 
 TEST(EstimatePRange, BeyondOneRunAndMalformed) {
