@@ -223,8 +223,12 @@ class FlowSimulator {
             // Sends nobody receives still must send held data (with an
             // outbox this was checked while snapshotting). No receive of
             // this step writes these cells: that is what "no outbox" means.
+            // A send is judged once (as with an outbox): by its first
+            // receive if it has one and is the first of identical sends,
+            // here otherwise.
             for (const Transfer& snd : ops[r].sends) {
-              if (snd.peer < p_ && snd.peer != r && find_transfer(ops[snd.peer].recvs, r, snd.blocks, snd.combine))
+              if (snd.peer < p_ && snd.peer != r && find_transfer(ops[snd.peer].recvs, r, snd.blocks, snd.combine) &&
+                  find_transfer(ops[r].sends, snd.peer, snd.blocks, snd.combine) == &snd)
                 continue;
               for (const auto& rg : snd.blocks.ranges()) {
                 const Block a = std::max(rg.lo, lo), z = std::min({rg.hi, hi, nb_});
@@ -271,12 +275,14 @@ class FlowSimulator {
               for (size_t k = 0; k < o.blocks[idx].size(); ++k)
                 apply(o.blocks[idx][k], o.data[idx].data() + k * cells_.words);
             } else {
+              // Causality (a) of the send, judged by its first receive only.
+              const bool judge = find_transfer(ops[r].recvs, t.peer, t.blocks, t.combine) == &t;
               for (const auto& rg : t.blocks.ranges()) {
                 const Block a = std::max(rg.lo, lo), z = std::min({rg.hi, hi, nb_});
                 const uint64_t* in = a < z ? cell(state, t.peer, a, lo, width) : nullptr;
-                if (a < z) v[kCausality].checks += z - a;
+                if (a < z && judge) v[kCausality].checks += z - a;
                 for (Block b = a; b < z; ++b, in += cells_.words) {
-                  if (cells_.empty(in)) causality_sender_holds_nothing(v[kCausality], p_, t.peer, st, b, r);
+                  if (judge && cells_.empty(in)) causality_sender_holds_nothing(v[kCausality], p_, t.peer, st, b, r);
                   apply(b, in);
                 }
               }
