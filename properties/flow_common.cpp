@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "properties/causality.hpp"
 #include "properties/matching.hpp"
@@ -30,6 +31,35 @@ void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, V
       for (const Transfer& t : ops[r].sends) volume[r] += t.blocks.size();
     }
   });
+}
+
+void canonical_receive_order(const std::vector<Transfer>& recvs, std::vector<const Transfer*>& order) {
+  order.clear();
+  for (const Transfer& t : recvs) order.push_back(&t);
+  if (order.size() > 1)
+    std::sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
+      return std::tie(a->peer, a->combine) < std::tie(b->peer, b->combine);
+    });
+}
+
+CostMeasurement measured_cost(const std::vector<uint64_t>& volume, int last_active) {
+  CostMeasurement cost;
+  cost.steps = last_active + 1;
+  for (Rank r = 0; r < volume.size(); ++r) {
+    cost.total_volume += volume[r];
+    if (volume[r] > cost.max_volume) {
+      cost.max_volume = volume[r];
+      cost.max_volume_rank = r;
+    }
+  }
+  return cost;
+}
+
+Verdicts merged(VerdictTls& tls) {
+  Verdicts out;
+  for (auto& local : tls)
+    for (int i = 0; i < kSlots; ++i) out[i].merge(local[i]);
+  return out;
 }
 
 std::vector<uint64_t> fingerprint_weights(uint64_t seed, uint64_t p) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/cost.hpp"
 #include "properties/step_view.hpp"
 #include "properties/verdict.hpp"
 #include "schedules/registry.hpp"
@@ -27,6 +28,18 @@ using VerdictTls = tbb::enumerable_thread_specific<Verdicts>;
 // parallel. Sets last_active = sv.step if any rank has a transfer.
 void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, VerdictTls& tls,
                        std::vector<uint64_t>& volume, int& last_active);
+
+// The order in which a rank's receives are applied: by peer, then combine,
+// never the order the schedule lists them, so that the verdict does not
+// depend on listing order (write races are flagged by causality). `order` is
+// refilled with pointers into `recvs`.
+void canonical_receive_order(const std::vector<Transfer>& recvs, std::vector<const Transfer*>& order);
+
+// Steps (last active + 1), total and largest per-rank send volume.
+CostMeasurement measured_cost(const std::vector<uint64_t>& volume, int last_active);
+
+// The per-thread partial verdicts of a simulation, merged.
+Verdicts merged(VerdictTls& tls);
 
 // Fingerprint arithmetic (instance_checker.cpp's dense cells and
 // flow_interval.cpp's pieces share it, so both modes see the same weights):

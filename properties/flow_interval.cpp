@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <tuple>
 
 #include "properties/causality.hpp"
 #include "properties/exactly_once.hpp"
@@ -155,12 +154,7 @@ class IntervalSimulator {
         Pieces scratch;
         uint64_t most = 0;
         for (Rank r = rr.begin(); r != rr.end(); ++r) {
-          order.clear();
-          for (const Transfer& t : ops[r].recvs) order.push_back(&t);
-          if (order.size() > 1)
-            std::sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
-              return std::tie(a->peer, a->combine) < std::tie(b->peer, b->combine);
-            });
+          canonical_receive_order(ops[r].recvs, order);
           for (const Transfer* t : order) {
             if (t->peer >= p_ || t->peer == r) continue;  // matching reports it
             const auto& peer_sends = ops[t->peer].sends;
@@ -178,16 +172,8 @@ class IntervalSimulator {
       });
     }
     judge_final(state);
-    res.cost.steps = last_active + 1;
-    for (Rank r = 0; r < p_; ++r) {
-      res.cost.total_volume += volume[r];
-      if (volume[r] > res.cost.max_volume) {
-        res.cost.max_volume = volume[r];
-        res.cost.max_volume_rank = r;
-      }
-    }
-    for (auto& local : tls_)
-      for (int i = 0; i < kSlots; ++i) res.verdicts[i].merge(local[i]);
+    res.cost = measured_cost(volume, last_active);
+    res.verdicts = merged(tls_);
     res.max_pieces = max_pieces_.load();
     return res;
   }

@@ -323,11 +323,9 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Hop
     // Rank 0's receives, in the generic checker's canonical order. Peer q's
     // cell b before the step is rank 0's cell b - q*h rotated by q; all
     // sources are read before any receive is applied.
-    order.clear();
-    for (const Transfer& t : ops[0].recvs)
-      if (t.peer < p && t.peer != 0 && find_transfer(ops[t.peer].sends, 0, t.blocks, t.combine)) order.push_back(&t);
-    std::sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
-      return std::tie(a->peer, a->combine) < std::tie(b->peer, b->combine);
+    canonical_receive_order(ops[0].recvs, order);
+    std::erase_if(order, [&](const Transfer* t) {
+      return t->peer >= p || t->peer == 0 || !find_transfer(ops[t->peer].sends, 0, t->blocks, t->combine);
     });
     uint64_t total = 0;
     for (const Transfer* t : order) total += t->blocks.size();

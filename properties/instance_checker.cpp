@@ -132,18 +132,8 @@ class FlowSimulator {
       run_chunk(lo, hi, first_chunk && step_local_, volume, last_active);
       ++chunks_;
     }
-    cost.steps = last_active + 1;
-    for (Rank r = 0; r < p_; ++r) {
-      cost.total_volume += volume[r];
-      if (volume[r] > cost.max_volume) {
-        cost.max_volume = volume[r];
-        cost.max_volume_rank = r;
-      }
-    }
-    Verdicts out;
-    for (auto& local : tls_)
-      for (int i = 0; i < kSlots; ++i) out[i].merge(local[i]);
-    return out;
+    cost = measured_cost(volume, last_active);
+    return merged(tls_);
   }
   uint64_t chunks() const { return chunks_; }
 
@@ -240,15 +230,7 @@ class FlowSimulator {
               }
             }
           }
-          // Receives are applied in a canonical order (peer, then combine),
-          // never in the order the schedule lists them, so the verdict does
-          // not depend on listing order; write races are flagged by causality.
-          order.clear();
-          for (const Transfer& t : ops[r].recvs) order.push_back(&t);
-          if (order.size() > 1)
-            std::sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
-              return std::tie(a->peer, a->combine) < std::tie(b->peer, b->combine);
-            });
+          canonical_receive_order(ops[r].recvs, order);
           for (const Transfer* tp : order) {
             const Transfer& t = *tp;
             if (t.peer >= p_ || t.peer == r) continue;  // matching reports it
