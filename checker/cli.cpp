@@ -20,6 +20,7 @@
 #include "checker/estimate.hpp"
 #include "checker/p_range.hpp"
 #include "checker/report_command.hpp"
+#include "checker/shard_plan.hpp"
 #include "checker/subcommands.hpp"
 #include "checker/sweep.hpp"
 #include "collcheck_version.hpp"
@@ -275,12 +276,24 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
   req.check = check_options(vm);
   if (vm.count("properties")) req.check.properties = split_list("properties", vm["properties"].as<std::string>());
   auto limit = thread_limit(vm);
-  if (vm.count("estimate")) return cmd_estimate(vm, req);
+  // Under mpirun (checker/mpi_shard.cpp) the runner is a ShardedRunner
+  // (checker/shard_plan.hpp): --estimate runs on rank 0 alone, and the store
+  // is opened and written by rank 0 alone.
+  const ShardedRunner* sharded = g_sweep_runner.target<ShardedRunner>();
+  if (vm.count("estimate"))
+    return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req); }) : cmd_estimate(vm, req);
   if (vm.count("calibrate-seconds")) throw InputError("--calibrate-seconds applies only with --estimate");
-  if (g_sweep_runner && vm.count("db"))
-    throw InputError("--db under mpirun is not supported: run the sharded sweep without --db, or --db without mpirun");
-  auto store = attach_results_store(vm.count("db") ? vm["db"].as<std::string>() : "", vm.count("resume") > 0, req,
-                                    cmdline, vm["threads"].as<int>());
+  const std::string db = vm.count("db") ? vm["db"].as<std::string>() : "";
+  if (g_sweep_runner && !sharded && !db.empty())
+    throw InputError("--db is not supported by this sweep runner: run the sweep without --db");
+  std::unique_ptr<ResultsStore> store;
+  AttachStore attach;  // opens the store and installs its hooks into a request
+  if (!db.empty())
+    attach = [&, db](SweepRequest& r) {
+      store = attach_results_store(db, vm.count("resume") > 0, r, cmdline, vm["threads"].as<int>());
+    };
+  else
+    attach_results_store("", vm.count("resume") > 0, req, cmdline, vm["threads"].as<int>());  // --resume alone: bad input
   auto finish = [&](Report r) {
     r.tool_version = COLLCHECK_VERSION;
     r.command = cmdline;
@@ -289,9 +302,11 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
     emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
     return exit_code(r);
   };
-  // Under mpirun (checker/mpi_shard.hpp) the sweep is sharded over the ranks
-  // and `finish` runs on rank 0 only.
+  // Under mpirun the sweep is sharded over the ranks; `attach` and `finish`
+  // run on rank 0 only, which records every rank's results as they arrive.
+  if (sharded) return sharded->sweep(req, attach, finish);
   if (g_sweep_runner) return g_sweep_runner(req, finish);
+  if (attach) attach(req);
   return finish(run_sweep(req));
 }
 

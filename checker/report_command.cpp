@@ -23,11 +23,11 @@ std::unique_ptr<ResultsStore> attach_results_store(const std::string& db, bool r
     if (resume) throw InputError("--resume needs --db FILE (the results store to resume from)");
     return nullptr;
   }
+  check_restrictions(req);  // bad requests stop here, before the store is opened (or created)
   auto store = std::make_unique<ResultsStore>(db, ResultsStore::Access::read_write, COLLCHECK_VERSION);
-  check_restrictions(req);  // bad requests stop here, before the store is written
-  uint64_t planned = 0;
-  for (const SweepTarget& t : req.targets)
-    for (uint64_t p : req.ps) planned += t.all_radices && p >= 2 ? p - 1 : 1;
+  // Every job of the request: one per p, or per radix (--radix all), or per
+  // shape (--dims: two shapes of one p are two instances).
+  const uint64_t planned = sweep_jobs(req).size();
   store->begin_sweep(cmdline, check_config(req.check), sweep_mode_text(req.check), req.check.seed, threads, planned);
   ResultsStore* s = store.get();
   if (resume) req.reuse = [s](size_t job, const InstanceResult& header) { return s->reuse(job, header); };

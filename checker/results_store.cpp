@@ -22,7 +22,7 @@ std::string check_config(const CheckOptions& o) {
   return "properties=" + (props.empty() ? std::string("all") : props) + "; exactness=" + to_string(o.exactness) +
          "; exact_max_p=" + std::to_string(o.exact_max_p) + "; memory_budget=" + std::to_string(o.memory_budget) +
          "; seed=" + std::to_string(o.seed) + "; symmetry=" + (o.use_symmetry ? "on" : "off") +
-         "; max_memory=" + std::to_string(o.max_memory);  // a memory-guard refusal depends on it
+         "; state=" + to_string(o.bookkeeping) + "; max_memory=" + std::to_string(o.max_memory);  // a memory-guard refusal depends on it
 }
 
 std::string sweep_mode_text(const CheckOptions& o) {
@@ -35,35 +35,64 @@ namespace {
 
 constexpr int kRecordBusyMs = 30000;
 
-const char* const kSchema[] = {
-    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE sweeps("
-    " id INTEGER PRIMARY KEY, command TEXT NOT NULL, tool_version TEXT NOT NULL, config TEXT NOT NULL,"
-    " mode TEXT NOT NULL, seed INTEGER NOT NULL, threads INTEGER NOT NULL, planned INTEGER NOT NULL,"
-    " started TEXT NOT NULL, finished TEXT, seconds REAL, notes TEXT)",
-    "CREATE TABLE instances("
+// One row per (algorithm, variant, instance, property), for ad-hoc queries.
+constexpr const char* kResultsView =
+    "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
+    " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
+    " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
+    " FROM verdicts v JOIN instances i ON i.id = v.instance_id";
+
+// The instances table: one row per (instance key, config, sweep that checked
+// it), so every sweep keeps what it found (schema version 2).
+constexpr const char* kInstancesColumns =
     " id INTEGER PRIMARY KEY, algorithm TEXT NOT NULL, variant TEXT NOT NULL, p INTEGER NOT NULL,"
     " params TEXT NOT NULL, config TEXT NOT NULL, collective TEXT NOT NULL, status TEXT NOT NULL,"
     " skip_reason TEXT NOT NULL, mode TEXT NOT NULL, seconds REAL NOT NULL, stats TEXT NOT NULL,"
     " tool_version TEXT NOT NULL, sweep_id INTEGER NOT NULL REFERENCES sweeps(id), recorded TEXT NOT NULL,"
-    " UNIQUE(algorithm, variant, p, params, config))",
-    "CREATE TABLE verdicts("
-    " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
-    " property TEXT NOT NULL, status TEXT NOT NULL, checks INTEGER NOT NULL, violations INTEGER NOT NULL,"
-    " mode TEXT NOT NULL, stats TEXT NOT NULL, cx_p INTEGER, cx_rank INTEGER, cx_step INTEGER, cx_block INTEGER,"
-    " cx_peer INTEGER, cx_expected TEXT, cx_actual TEXT, cx_message TEXT,"
-    " PRIMARY KEY(instance_id, property)) WITHOUT ROWID",
-    "CREATE TABLE sweep_instances("
-    " sweep_id INTEGER NOT NULL REFERENCES sweeps(id), ord INTEGER NOT NULL,"
-    " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE,"
-    " PRIMARY KEY(sweep_id, ord)) WITHOUT ROWID",
-    "CREATE INDEX sweep_instances_by_instance ON sweep_instances(instance_id)",
-    // One row per (algorithm, variant, instance, property), for ad-hoc queries.
-    "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
-    " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
-    " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
-    " FROM verdicts v JOIN instances i ON i.id = v.instance_id",
-};
+    " UNIQUE(algorithm, variant, p, params, config, sweep_id)";
+
+std::vector<std::string> schema_statements() {
+  return {
+      "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+      "CREATE TABLE sweeps("
+      " id INTEGER PRIMARY KEY, command TEXT NOT NULL, tool_version TEXT NOT NULL, config TEXT NOT NULL,"
+      " mode TEXT NOT NULL, seed INTEGER NOT NULL, threads INTEGER NOT NULL, planned INTEGER NOT NULL,"
+      " started TEXT NOT NULL, finished TEXT, seconds REAL, notes TEXT)",
+      std::string("CREATE TABLE instances(") + kInstancesColumns + ")",
+      "CREATE TABLE verdicts("
+      " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
+      " property TEXT NOT NULL, status TEXT NOT NULL, checks INTEGER NOT NULL, violations INTEGER NOT NULL,"
+      " mode TEXT NOT NULL, stats TEXT NOT NULL, cx_p INTEGER, cx_rank INTEGER, cx_step INTEGER, cx_block INTEGER,"
+      " cx_peer INTEGER, cx_expected TEXT, cx_actual TEXT, cx_message TEXT,"
+      " PRIMARY KEY(instance_id, property)) WITHOUT ROWID",
+      "CREATE TABLE sweep_instances("
+      " sweep_id INTEGER NOT NULL REFERENCES sweeps(id), ord INTEGER NOT NULL,"
+      " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE,"
+      " PRIMARY KEY(sweep_id, ord)) WITHOUT ROWID",
+      "CREATE INDEX sweep_instances_by_instance ON sweep_instances(instance_id)",
+      kResultsView,
+  };
+}
+
+// Stores written before each sweep kept its own rows had
+// UNIQUE(algorithm, variant, p, params, config) on instances, so a sweep
+// without --resume overwrote the row an older sweep listed. The migration
+// rebuilds the table (SQLite cannot change a constraint in place) keeping
+// every id, so verdicts and sweep_instances stay valid; it runs in one
+// transaction with foreign keys off (SQLite's documented procedure for
+// changing a table's definition).
+std::vector<std::string> migration_to_own_rows() {
+  return {
+      "DROP VIEW results",
+      std::string("CREATE TABLE instances_v2(") + kInstancesColumns + ")",
+      "INSERT INTO instances_v2(id, algorithm, variant, p, params, config, collective, status, skip_reason, mode,"
+      " seconds, stats, tool_version, sweep_id, recorded) SELECT id, algorithm, variant, p, params, config,"
+      " collective, status, skip_reason, mode, seconds, stats, tool_version, sweep_id, recorded FROM instances",
+      "DROP TABLE instances",
+      "ALTER TABLE instances_v2 RENAME TO instances",
+      kResultsView,
+  };
+}
 
 // A prepared statement, reset and unbound when the scope ends.
 class Query {
@@ -239,7 +268,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(static_cast<uint32_t>(app)));
     throw InputError(f + " is a SQLite database but not a collcheck results store (application_id " + b +
                      "); nothing was written");
-  } else if (schema != kSchemaVersion) {
+  } else if (schema != kSchemaVersion && schema != 1) {  // 1: migrated below on the first write
     throw InputError("results store " + f + " has schema version " + std::to_string(schema) + "; this collcheck (" +
                      tool_version_ + ") reads version " + std::to_string(kSchemaVersion) + "; nothing was written");
   }
@@ -257,7 +286,81 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     std::string mode = wal.step() ? wal.text(0) : "";
     if (mode != "wal") throw InputError("results store " + f + ": cannot use write-ahead logging (journal mode " + mode + ")");
   }
-  sqlite3_exec(db_, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+  sqlite3_exec(db_, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
+  // Reading a store with the older instances table needs nothing; writing
+  // into one migrates it (after every check above passed).
+  if (access == Access::read_write && (schema == 1 || has_shared_instance_rows())) migrate_shared_instance_rows();
+  sqlite3_exec(db_, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+}
+
+bool ResultsStore::has_shared_instance_rows() {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  std::vector<std::string> unique_indexes;
+  {
+    Query q(db_, "PRAGMA index_list(instances)", fn);  // seq, name, unique, origin, partial
+    while (q.step())
+      if (q.i64(2) == 1) unique_indexes.push_back(q.text(1));
+  }
+  for (const std::string& index : unique_indexes) {
+    const std::string sql = "PRAGMA index_info(\"" + index + "\")";  // seqno, cid, name
+    Query q(db_, sql.c_str(), fn);
+    std::vector<std::pair<int64_t, std::string>> cols;
+    while (q.step()) cols.push_back({q.i64(0), q.text(2)});
+    std::sort(cols.begin(), cols.end());
+    std::string names;
+    for (const auto& c : cols) names += (names.empty() ? "" : ",") + c.second;
+    if (names == "algorithm,variant,p,params,config") return true;
+  }
+  return false;
+}
+
+void ResultsStore::migrate_shared_instance_rows() {
+  auto exec = [&](const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+    std::string msg = err ? err : "";
+    sqlite3_free(err);
+    if (rc != SQLITE_OK) {
+      if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      fail("giving every sweep its own instance rows: " + msg, rc);
+    }
+  };
+  exec("PRAGMA foreign_keys = OFF");  // outside the transaction, or it has no effect
+  exec("BEGIN IMMEDIATE");
+  // Still the older table once the write lock is held (another process may have migrated it)?
+  bool still = false;
+  try {
+    still = has_shared_instance_rows();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  if (!still) {  // another process migrated it: only the version number may be left
+    exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    exec("COMMIT");
+    return;
+  }
+  for (const std::string& s : migration_to_own_rows()) exec(s);
+  exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+  exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+  {
+    char* err = nullptr;
+    bool dangling = false;
+    sqlite3_exec(
+        db_, "PRAGMA foreign_key_check",
+        [](void* d, int, char**, char**) {
+          *static_cast<bool*>(d) = true;
+          return 1;
+        },
+        &dangling, &err);
+    sqlite3_free(err);
+    if (dangling) {
+      exec("ROLLBACK");
+      throw InputError("results store '" + path_ +
+                       "' is corrupt (dangling references in its instance rows); nothing was written");
+    }
+  }
+  exec("COMMIT");
 }
 
 void ResultsStore::create_schema() {
@@ -273,7 +376,7 @@ void ResultsStore::create_schema() {
   };
   exec("PRAGMA journal_mode = WAL");
   exec("BEGIN IMMEDIATE");
-  for (const char* s : kSchema) exec(s);
+  for (const std::string& s : schema_statements()) exec(s);
   exec("PRAGMA application_id = " + std::to_string(kApplicationId));
   exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
   const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) {
@@ -320,8 +423,10 @@ void ResultsStore::finish_sweep(const Report& r) {
 
 int64_t ResultsStore::instance_id(const InstanceKey& key, const std::string& config) {
   const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  // The latest result: a sweep without --resume adds its own row beside older sweeps' rows.
   Query q(db_,
-          "SELECT id FROM instances WHERE algorithm = ?1 AND variant = ?2 AND p = ?3 AND params = ?4 AND config = ?5",
+          "SELECT id FROM instances WHERE algorithm = ?1 AND variant = ?2 AND p = ?3 AND params = ?4 AND config = ?5"
+          " ORDER BY id DESC LIMIT 1",
           fn);
   q.bind(1, key.algorithm).bind(2, key.variant).bind(3, key.p).bind(4, key.params).bind(5, config);
   return q.step() ? q.i64(0) : 0;
@@ -363,10 +468,12 @@ void ResultsStore::record(size_t ord, const InstanceResult& r) {
             "INSERT INTO instances(algorithm, variant, p, params, config, collective, status, skip_reason, mode,"
             " seconds, stats, tool_version, sweep_id, recorded)"
             " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
-            " ON CONFLICT(algorithm, variant, p, params, config) DO UPDATE SET collective = excluded.collective,"
-            " status = excluded.status, skip_reason = excluded.skip_reason, mode = excluded.mode,"
-            " seconds = excluded.seconds, stats = excluded.stats, tool_version = excluded.tool_version,"
-            " sweep_id = excluded.sweep_id, recorded = excluded.recorded"
+            // A new row for this sweep: older sweeps keep theirs. Only the same
+            // sweep recording the same instance again replaces its own row.
+            " ON CONFLICT(algorithm, variant, p, params, config, sweep_id) DO UPDATE SET"
+            " collective = excluded.collective, status = excluded.status, skip_reason = excluded.skip_reason,"
+            " mode = excluded.mode, seconds = excluded.seconds, stats = excluded.stats,"
+            " tool_version = excluded.tool_version, recorded = excluded.recorded"
             " RETURNING id",
             fn);
     auto mode = r.stats.find("mode");

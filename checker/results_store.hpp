@@ -68,7 +68,13 @@ struct SweepInfo {
 class ResultsStore {
  public:
   enum class Access { read_only, read_write };
-  static constexpr int kSchemaVersion = 1;                 // PRAGMA user_version
+  // PRAGMA user_version. Version 2: the instances table keeps one row per
+  // (key, config, sweep that checked it). Version 1 stores (one row per key
+  // and config, overwritten by later sweeps) are read as they are and
+  // migrated to version 2 when opened for writing; an older collcheck then
+  // refuses the migrated store (another schema version) instead of failing
+  // at its first record.
+  static constexpr int kSchemaVersion = 2;
   static constexpr int32_t kApplicationId = 0x43434b31;    // PRAGMA application_id, "CCK1"
 
   // Opens `path`; read_write creates it when missing. `tool_version` is the
@@ -92,13 +98,15 @@ class ResultsStore {
 
   // Whether a result for `key` under `config` is stored.
   bool has(const InstanceKey& key, const std::string& config);
-  // The stored result for `key` under `config`, or nullopt.
+  // The latest stored result for `key` under `config`, or nullopt.
   std::optional<InstanceResult> lookup(const InstanceKey& key, const std::string& config);
   // lookup() under the current sweep's config; on a hit the stored instance
   // becomes the current sweep's instance number `ord`.
   std::optional<InstanceResult> reuse(size_t ord, const InstanceResult& header);
   // Records a finished instance as the current sweep's number `ord`, in one
-  // transaction; replaces an earlier result with the same key and config.
+  // transaction, as a new row of this sweep: the rows older sweeps recorded
+  // for the same key and config stay as they are (each sweep's report keeps
+  // rendering what it found); lookup() and reuse() take the latest.
   void record(size_t ord, const InstanceResult& r);
 
   std::vector<SweepInfo> sweeps();                  // oldest first
@@ -109,6 +117,8 @@ class ResultsStore {
  private:
   void open_and_validate(Access access, int busy_timeout_ms);
   void create_schema();
+  bool has_shared_instance_rows();  // the older instances table (see kSchemaVersion)
+  void migrate_shared_instance_rows();
   [[noreturn]] void fail(const std::string& what, int rc) const;
   int64_t instance_id(const InstanceKey& key, const std::string& config);
   InstanceResult load_instance(int64_t id);

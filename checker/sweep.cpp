@@ -95,7 +95,7 @@ namespace {
 size_t count_instances(const SweepRequest& req) {
   size_t n = 0;
   for (const auto& t : req.targets)
-    for (uint64_t p : req.ps) n += t.all_radices && p >= 2 ? p - 1 : 1;
+    for (uint64_t p : req.ps) n += t.shapes.empty() ? (t.all_radices && p >= 2 ? p - 1 : 1) : t.radices(p).size();
   return n;
 }
 

@@ -7,7 +7,8 @@
 // rules, exit 1), one that holds (exit 0), --radix all (several instances per
 // p), more ranks than instances, everything skipped (77) and bad input (2,
 // one error line, not one per rank). Plain `collcheck` (no launcher) and
-// `collcheck --help` under mpirun are unaffected.
+// `collcheck --help` under mpirun are unaffected. The results store under
+// mpirun and the other subcommands: store_shard_test.cpp.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -174,13 +175,7 @@ TEST(ShardedSweep, BadInputIsOneLineAndExitTwo) {
       EXPECT_NE(many.err.find(one.err.substr(0, one.err.find('\n'))), std::string::npos) << one.err << many.err;
     }
   }
-  // The results store is one process's: refused under mpirun, before anything is written.
-  const std::string db = temp_path("refused.db");
-  const Outcome many = sharded(2, "verify --algo swing --p 1..8 --db " + db);
-  EXPECT_EQ(many.code, 2) << many.err;
-  EXPECT_EQ(error_lines(many.err), 1u) << many.err;
-  EXPECT_NE(many.err.find("--db under mpirun is not supported"), std::string::npos) << many.err;
-  EXPECT_NE(access(db.c_str(), F_OK), 0);
+  // --db under mpirun (rank 0 records): tests/mpi/store_shard_test.cpp.
 }
 
 TEST(ShardedSweep, PlanSpreadsTheInstances) {

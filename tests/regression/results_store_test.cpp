@@ -6,6 +6,9 @@
 //    `verify` rendered it, in every format;
 //  * kills during bursts of tiny instances, again and again, never corrupt
 //    the store (integrity_check) and never lose a committed instance;
+//  * every sweep keeps the rows it recorded (a later sweep without --resume
+//    records its own), `report --list` counts every planned instance
+//    (--dims lists, --radix all), a schema-1 store is migrated;
 //  * bad input: a store from another tool version, a locked, read-only,
 //    random, truncated or non-SQLite file, a p-range beyond 2^31: one line,
 //    exit 2, and the file unchanged byte for byte.
@@ -215,6 +218,176 @@ TEST(ResultsStore, KillsDuringWriteBurstsNeverCorruptOrLoseCommittedRows) {
   EXPECT_EQ(resumed.code, plain.code) << resumed.err;
   EXPECT_EQ(comparable(resumed.out), comparable(plain.out));
   EXPECT_EQ(integrity(db), "ok");
+}
+
+// ---- what a sweep records -------------------------------------------------
+
+// All rows of `sql` as text (NULL as "<null>"), "stats" columns without their
+// timing keys.
+std::vector<std::vector<std::string>> table(const std::string& db, const std::string& sql) {
+  std::vector<std::vector<std::string>> out;
+  sqlite3* h = nullptr;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+      std::vector<std::string> row;
+      for (int c = 0; c < sqlite3_column_count(st); ++c) {
+        const unsigned char* t = sqlite3_column_text(st, c);
+        std::string v = t ? reinterpret_cast<const char*>(t) : "<null>";
+        if (t && std::string(sqlite3_column_name(st, c)) == "stats") {
+          json j = json::parse(v);
+          drop_timing(j);
+          v = j.dump();
+        }
+        row.push_back(v);
+      }
+      out.push_back(std::move(row));
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(h);
+  return out;
+}
+
+// A report without its command line and the sweep's own duration: what a
+// resumed sweep that reused every instance shares with the sweep it reused.
+json reused_view(const std::string& text) {
+  json j = json::parse(text);
+  j.erase("command");
+  j.erase("seconds");
+  return j;
+}
+
+// Task: `report --list` counted one planned instance per p, but a --dims list
+// with two shapes of one p (4x4x4 and 8x8) has two instances of that p.
+TEST(ResultsStore, ListCountsEveryInstanceOfADimsList) {
+  const std::string db = fresh("dims");
+  const std::string sweep = "verify --algo trivance-torus --variant all --dims 3x3,9x9,4x4x4,8x8 -q --format json";
+  const Outcome o = run(sweep + " --db " + db);
+  ASSERT_EQ(o.code, 0) << o.err;
+  const size_t n = json::parse(o.out)["instances"].size();
+  EXPECT_EQ(n, 8u);  // 2 variants x 4 shapes
+  EXPECT_EQ(query(db, "SELECT planned FROM sweeps WHERE id = 1"), 8);
+  const Outcome list = run("report --db " + db + " --list");
+  EXPECT_EQ(list.code, 0) << list.err;
+  EXPECT_NE(list.out.find(", 8/8 instances;"), std::string::npos) << list.out;
+  // The brief's own example, and --radix all (p - 1 instances per p), too.
+  const std::string db2 = fresh("dims2");
+  ASSERT_EQ(run("verify --algo trivance-torus --dims 3x3,9x9 -q --db " + db2).code, 0);
+  EXPECT_NE(run("report --db " + db2 + " --list").out.find(", 2/2 instances;"), std::string::npos);
+  const std::string db3 = fresh("radices");
+  ASSERT_EQ(run("verify --algo tra --p 1..6 --radix all --properties alltoall-delivery -q --db " + db3).code, 0);
+  EXPECT_NE(run("report --db " + db3 + " --list").out.find(", 16/16 instances;"), std::string::npos);
+}
+
+// Task: a sweep without --resume on a store that already holds a sweep of the
+// same instances used to overwrite the instance rows the older sweep lists,
+// so the older sweep's report changed (its timings, and which sweep checked
+// its instances). Each sweep keeps what it found; --resume reuses the latest.
+TEST(ResultsStore, RerunWithoutResumeKeepsEachSweepsOwnResults) {
+  const std::string db = fresh("rerun");
+  const std::string sweep = "verify --algo swing --variant all --skip-restricted --p 2..24 -q --format json";
+  const Outcome first = run(sweep + " --db " + db);
+  ASSERT_EQ(first.code, 1) << first.err;
+  const int64_t n = query(db, "SELECT count(*) FROM instances");
+  ASSERT_GT(n, 50);
+  const Outcome first_report = run("report --db " + db + " --sweep 1 --format json -v");
+  const Outcome first_text = run("report --db " + db + " --sweep 1 -v");
+  const auto first_rows = table(db,
+      "SELECT i.id, i.algorithm, i.variant, i.p, i.params, i.seconds, i.stats, i.sweep_id, i.recorded"
+      " FROM sweep_instances s JOIN instances i ON i.id = s.instance_id WHERE s.sweep_id = 1 ORDER BY s.ord");
+  ASSERT_EQ(first_rows.size(), static_cast<size_t>(n));
+
+  const Outcome second = run(sweep + " --db " + db);  // no --resume: everything is checked again
+  EXPECT_EQ(second.code, 1) << second.err;
+  EXPECT_EQ(comparable(second.out), comparable(first.out));
+  // Sweep 1 still lists exactly the rows it recorded, unchanged, and renders as before.
+  EXPECT_EQ(table(db,
+                  "SELECT i.id, i.algorithm, i.variant, i.p, i.params, i.seconds, i.stats, i.sweep_id, i.recorded"
+                  " FROM sweep_instances s JOIN instances i ON i.id = s.instance_id WHERE s.sweep_id = 1"
+                  " ORDER BY s.ord"),
+            first_rows);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 1"), n);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 2"), n);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM sweep_instances s JOIN instances i ON i.id = s.instance_id"
+                      " WHERE s.sweep_id = 2 AND i.sweep_id = 2"),
+            n);
+  EXPECT_EQ(run("report --db " + db + " --sweep 1 --format json -v").out, first_report.out);
+  EXPECT_EQ(run("report --db " + db + " --sweep 1 -v").out, first_text.out);
+  // The latest sweep renders what verify printed.
+  EXPECT_EQ(run("report --db " + db + " --format json").out, second.out);
+
+  // --resume reuses the latest result of each instance (sweep 2's) and records nothing.
+  const Outcome third = run(sweep + " --db " + db + " --resume");
+  EXPECT_EQ(third.code, 1) << third.err;
+  EXPECT_EQ(reused_view(third.out), reused_view(second.out));  // the instances' own timings included
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 2 * n);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM sweep_instances s JOIN instances i ON i.id = s.instance_id"
+                      " WHERE s.sweep_id = 3 AND i.sweep_id = 2"),
+            n);
+  EXPECT_EQ(run("report --db " + db + " --sweep 1 --format json -v").out, first_report.out);
+  EXPECT_EQ(integrity(db), "ok");
+}
+
+// A store written before sweeps kept their own rows (one instances row per
+// key and config) is read as it is and migrated in one transaction when a
+// sweep is recorded into it; nothing is lost, and from then on every sweep
+// keeps its own rows.
+TEST(ResultsStore, StoreWithSharedInstanceRowsIsReadAndMigrated) {
+  const std::string db = fresh("schema1");
+  const std::string sweep = "verify --algo ring --p 1..6 -q --format json";
+  const Outcome first = run(sweep + " --db " + db);
+  ASSERT_EQ(first.code, 0) << first.err;
+  const int64_t verdicts = query(db, "SELECT count(*) FROM verdicts");
+  ASSERT_GT(verdicts, 6);
+  {  // rebuild the instances table as it was (UNIQUE without sweep_id)
+    sqlite3* h = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+    const char* v1 =
+        "PRAGMA foreign_keys = OFF; BEGIN;"
+        "PRAGMA user_version = 1; UPDATE meta SET value = '1' WHERE key = 'schema_version';"
+        "DROP VIEW results;"
+        "CREATE TABLE old_instances("
+        " id INTEGER PRIMARY KEY, algorithm TEXT NOT NULL, variant TEXT NOT NULL, p INTEGER NOT NULL,"
+        " params TEXT NOT NULL, config TEXT NOT NULL, collective TEXT NOT NULL, status TEXT NOT NULL,"
+        " skip_reason TEXT NOT NULL, mode TEXT NOT NULL, seconds REAL NOT NULL, stats TEXT NOT NULL,"
+        " tool_version TEXT NOT NULL, sweep_id INTEGER NOT NULL REFERENCES sweeps(id), recorded TEXT NOT NULL,"
+        " UNIQUE(algorithm, variant, p, params, config));"
+        "INSERT INTO old_instances SELECT * FROM instances; DROP TABLE instances;"
+        "ALTER TABLE old_instances RENAME TO instances;"
+        "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
+        " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
+        " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
+        " FROM verdicts v JOIN instances i ON i.id = v.instance_id;"
+        "COMMIT;";
+    char* err = nullptr;
+    ASSERT_EQ(sqlite3_exec(h, v1, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_close(h);
+  }
+  const std::string own_rows =
+      "SELECT count(*) FROM sqlite_schema WHERE name = 'instances' AND sql LIKE '%params, config, sweep_id)%'";
+  ASSERT_EQ(query(db, own_rows), 0);
+  const std::string v1_bytes = bytes(db);
+  const Outcome read = run("report --db " + db + " --format json");  // reading leaves it as it is
+  EXPECT_EQ(read.code, 0) << read.err;
+  EXPECT_EQ(read.out, first.out);
+  EXPECT_TRUE(bytes(db) == v1_bytes);
+
+  const Outcome second = run(sweep + " --db " + db);
+  EXPECT_EQ(second.code, 0) << second.err;
+  EXPECT_EQ(query(db, own_rows), 1);
+  EXPECT_EQ(query(db, "PRAGMA user_version"), 2);  // schema 1 -> 2 on the first write
+  EXPECT_EQ(query(db, "SELECT value FROM meta WHERE key = 'schema_version'"), 2);
+  EXPECT_EQ(integrity(db), "ok");
+  EXPECT_EQ(query(db, "PRAGMA foreign_key_check"), -1);  // no row: no dangling reference
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 12);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM results"), 2 * verdicts);
+  EXPECT_EQ(run("report --db " + db + " --sweep 1 --format json").out, first.out);
+  EXPECT_EQ(run("report --db " + db + " --format json").out, second.out);
+  const Outcome resumed = run(sweep + " --db " + db + " --resume");
+  EXPECT_EQ(reused_view(resumed.out), reused_view(second.out));
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 12);
 }
 
 // ---- bad input -------------------------------------------------------------
