@@ -124,6 +124,8 @@ int cmd_list(const std::vector<std::string>& args) {
   std::cout << "properties:\n";
   for (const auto& p : property_catalog())
     std::cout << "  " << p.name << (p.generic ? "" : " (algorithm-specific)") << ": " << p.statement << "\n";
+  std::cout << "  " << kClaimsProperty
+            << " (check-file only): every property a schedule file's \"claims\" assert holds (docs/schedule-format.md)\n";
   std::cout << "formats: text, json, markdown, junit, html\n";
   return 0;
 }

@@ -138,4 +138,15 @@ TEST(RunCommand, ThreadsMoveRealData) {
   EXPECT_EQ(broken.code, 1) << broken.out;
 }
 
+// `list` names every registered variant and every property a report can
+// hold, including check-file's `claims` (it is not in the property catalog
+// because verify never computes it).
+TEST(Cli, ListNamesEveryVariantAndProperty) {
+  Outcome r = run("list");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* name : {"bandwidth-contiguous", "trivance-coverage", "exactly-once", "postcondition",
+                           "claims (check-file only)"})
+    EXPECT_NE(r.out.find(name), std::string::npos) << name;
+}
+
 }  // namespace
