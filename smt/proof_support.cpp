@@ -50,6 +50,27 @@ z3::check_result Budget::check(z3::solver& s, const std::string& label, bool dum
   return r;
 }
 
+z3::check_result Budget::check_tactic(const z3::tactic& t, const z3::expr& assertion, const std::string& label,
+                                      double& seconds) {
+  seconds = 0;
+  std::optional<unsigned> left = remaining();
+  if (timeout_ms_ != 0 && !left) return z3::unknown;
+  z3::tactic bounded = left ? z3::try_for(t, *left) : t;
+  z3::solver s = bounded.mk_solver();
+  s.add(assertion);
+  auto t0 = Clock::now();
+  z3::check_result r = s.check();
+  seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  seconds_ += seconds;
+  ++calls_;
+  if (r == z3::unknown) {
+    reason_ = s.reason_unknown();
+    if (reason_ == "canceled" || reason_ == "timeout") reason_ = "timeout";
+  }
+  dump_smt2(s, label, r);
+  return r;
+}
+
 std::vector<uint64_t> Budget::minimise(z3::solver& s, const std::vector<z3::expr>& vars, bool& complete) {
   complete = true;
   z3::model m = s.get_model();

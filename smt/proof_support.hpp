@@ -41,6 +41,12 @@ class Budget {
   // over all models of s (binary search under push/pop); `complete` false if
   // the budget ran out (the values are then those of a real model).
   std::vector<uint64_t> minimise(z3::solver& s, const std::vector<z3::expr>& vars, bool& complete);
+  // Checks `assertion` alone with a solver made from tactic t (wrapped in
+  // try_for with what is left of the budget, so the caller keeps its own
+  // pipeline, e.g. Swing's simplify + bit-blast + sat); dumps it (label).
+  // seconds: this call's solver time. unknown when the budget is used up.
+  z3::check_result check_tactic(const z3::tactic& t, const z3::expr& assertion, const std::string& label,
+                                double& seconds);
   // A solver for an assertion set.
   z3::solver solver() { return z3::solver(c_); }
   void fill_stats(Verdict& v) const;

@@ -237,8 +237,12 @@ class Encoding {
           StepMessage msg{t, i, j, {}, false};
           for (uint32_t u = 0; u < U_; ++u)
             if (truth(content(t, i, j, u))) msg.items.push_back(u);
+          const bool running = P_.model.content == Content::running_sum || P_.model.content == Content::running_sum_add;
           if (P_.model.content == Content::running_sum) msg.replace = !truth(*K_[t][j]);
-          if (!msg.items.empty()) out.push_back(std::move(msg));
+          // Running sums: every receipt is listed (it decides whether the
+          // receiver replaces); an empty one would fail the replay, as it
+          // should. Elsewhere an empty message is an unused port.
+          if (running || !msg.items.empty()) out.push_back(std::move(msg));
         }
     return out;
   }
@@ -302,6 +306,22 @@ class Encoding {
   void running_sum_step(z3::solver& s, int t) {
     for (Rank j = 0; j < p_; ++j) {
       K_[t][j] = P_.model.content == Content::running_sum_add ? c_.bool_val(true) : var("K", t, j, 0);
+      if (P_.model.content == Content::running_sum) {
+        // Replacing needs something to replace with: a rank that receives
+        // nothing keeps its accumulator. Without this, !K with no incoming
+        // message dropped the accumulator, a move no StepMessage can express
+        // (the replay kept the sum, so a valid model failed to replay).
+        // Never a loss of schedules: keeping the sum instead and replacing
+        // at the rank's next receipt (if any) gives the same accumulators
+        // at every other rank, minus the empty messages the dropped sum
+        // sent meanwhile. With it every accumulator stays non-empty, so
+        // every message carries something and extract() lists every
+        // receipt and its replace flag.
+        z3::expr_vector incoming(c_);
+        for (Rank i = 0; i < p_; ++i)
+          if (X_[t][i][j]) incoming.push_back(*X_[t][i][j]);
+        s.add(z3::implies(!*K_[t][j], incoming.empty() ? c_.bool_val(false) : z3::mk_or(incoming)));
+      }
       for (uint32_t u = 0; u < U_; ++u) {
         z3::expr_vector ways(c_);
         ways.push_back(*K_[t][j] && H_[t - 1][j][u]);
@@ -410,7 +430,7 @@ std::optional<std::string> replay_step_schedule(const StepProblem& P, const std:
     }
     std::vector<int> outs(p, 0), ins(p, 0);
     std::vector<std::set<uint32_t>> next = held;
-    std::vector<bool> replaced(p, false);
+    std::vector<int> replaced(p, -1);  // running_sum: the receiver's one decision this step (-1: none yet)
     std::vector<std::vector<std::set<uint32_t>>> received(p);
     for (const StepMessage* m : msgs) {
       if (m->src >= p || m->dst >= p || !link_allowed(P, m->src, m->dst)) return where(*m) + ": link not allowed";
@@ -434,13 +454,16 @@ std::optional<std::string> replay_step_schedule(const StepProblem& P, const std:
         if (!rest.empty()) return where(*m) + ": not a sum of the sender's stored vectors";
       }
       received[m->dst].push_back(carried);
-      if (m->replace) {
-        if (P.model.content != Content::running_sum) return where(*m) + ": only running-sum receivers may replace";
-        replaced[m->dst] = true;
-      }
+      if (m->replace && P.model.content != Content::running_sum)
+        return where(*m) + ": only running-sum receivers may replace";
+      // One accumulator per rank, so one decision per rank and step: add
+      // every message received in this step, or replace by their sum.
+      if (replaced[m->dst] >= 0 && replaced[m->dst] != int(m->replace))
+        return where(*m) + ": its receiver adds some messages of this step and replaces with others";
+      replaced[m->dst] = int(m->replace);
     }
     for (Rank j = 0; j < p; ++j) {
-      std::set<uint32_t> acc = (P.model.content == Content::running_sum && replaced[j]) ? std::set<uint32_t>{} : held[j];
+      std::set<uint32_t> acc = (P.model.content == Content::running_sum && replaced[j] == 1) ? std::set<uint32_t>{} : held[j];
       for (const auto& got : received[j]) {
         for (uint32_t u : got) {
           bool dup = acc.count(u) != 0;
@@ -574,45 +597,67 @@ Verdict prove_step_lower_bound(StepProblem P, unsigned timeout_ms, const std::st
 
 namespace {
 
-// The step goal and port count of a registered algorithm, if it has a bound.
-struct Fit {
-  StepGoal goal;
-  int ports;
-};
-
-std::optional<Fit> fit_of(const std::string& algorithm, const std::string& variant) {
+// The step goal of a registered algorithm, if it has a bound. The port model
+// is not a property of the algorithm's name: it is the schedule's own
+// (schedule_ports), for the size limit and the proof alike.
+std::optional<StepGoal> goal_of(const std::string& algorithm, const std::string& variant) {
   const AlgorithmInfo* a = find_algorithm(algorithm);
   if (!a || !a->find_variant(variant)) return std::nullopt;
-  bool two_port = algorithm == "trivance" || algorithm == "bruck-allreduce";
-  int ports = two_port ? 2 : 1;
   switch (a->collective) {
     case Collective::allreduce:
     case Collective::reduce_scatter:
-    case Collective::reduce: return Fit{StepGoal::allreduce, ports};
+    case Collective::reduce: return StepGoal::allreduce;
     case Collective::allgather:
       if (algorithm == "traff-allgather") return std::nullopt;  // n blocks per rank: no simple bound encoded
-      return Fit{StepGoal::allgather, ports};
+      return StepGoal::allgather;
     case Collective::alltoall:
       if (algorithm == "tra2") return std::nullopt;  // hierarchical: the flat bound says little
-      return Fit{StepGoal::alltoall, ports};
-    case Collective::broadcast: return Fit{StepGoal::broadcast, 1};
+      return StepGoal::alltoall;
+    case Collective::broadcast: return StepGoal::broadcast;
   }
   return std::nullopt;
 }
 
-StepProblem problem_of(const Fit& f, const InstanceParams& ip) {
+// k of the k-port model the query proves for this instance: Schedule::ports()
+// of the variant's schedule (trivance, bruck-allreduce and swing paper-odd's
+// extra node: 2; trivance-torus: 2 per dimension; the others 1).
+int schedule_ports(const VariantInfo& vi, const InstanceParams& ip) { return std::max(1, vi.make(ip)->ports()); }
+
+// Limits chosen so that a default run finishes within the default 60 s:
+// measured (2-core machine under load) allreduce one target p = 16 0.07 s,
+// p = 32 82 s, p = 64 > 120 s; two ports p = 27 0.3 s (more ports: fewer
+// steps to refute); broadcast p = 8, n = 8 (10 steps) 8 s, p = 16, n = 8
+// > 120 s. find_schedule takes larger problems.
+constexpr uint64_t kMaxP = 27, kMaxPOnePort = 16;
+
+std::optional<std::string> size_limit(StepGoal goal, int ports, const InstanceParams& ip) {
+  if (ip.p > kMaxP)
+    return "p = " + std::to_string(ip.p) + " is beyond the step-bound query (p <= 16 one-port, p <= 27 two-port; "
+           "one-port p = 32 takes ~80 s, p = 64 more than 120 s)";
+  if (ports < 2 && ip.p > kMaxPOnePort)
+    return "p = " + std::to_string(ip.p) + " is beyond the one-port step-bound query (p <= 16; p = 32 takes ~80 s)";
+  if (goal == StepGoal::broadcast) {
+    int bound = information_bound(goal, ip.p, ports, ip.n ? ip.n : 8);
+    if (bound > 10)
+      return "the n-block broadcast bound n-1+ceil(log2 p) = " + std::to_string(bound) +
+             " is beyond the step-bound query (at most 10 steps; p = 16, n = 8 takes more than 120 s)";
+  }
+  return std::nullopt;
+}
+
+StepProblem problem_of(StepGoal goal, int ports, const InstanceParams& ip) {
   StepProblem P;
-  P.goal = f.goal;
+  P.goal = goal;
   P.p = ip.p;
-  P.model.ports = f.ports;
+  P.model.ports = ports;
   P.model.content = Content::knowledge;
-  if (f.goal == StepGoal::broadcast) {
+  if (goal == StepGoal::broadcast) {
     P.blocks = ip.n ? ip.n : 8;  // traff's default n
     P.root = ip.root;
   }
   // Reductions, allgather, alltoall: only rank 0 must complete (a relaxation:
   // its unsat is the full problem's unsat, and it is far easier for SAT).
-  P.one_target = f.goal != StepGoal::broadcast;
+  P.one_target = goal != StepGoal::broadcast;
   return P;
 }
 
@@ -624,40 +669,33 @@ std::vector<Query> lower_bound_queries() {
   q.summary =
       "SAT: no schedule beats the step bound of the algorithm's port model (ceil(log_{k+1} p); Traff's n-1+ceil(log2 "
       "p) for n-block broadcast), in the most permissive content model; the claim is compared with it";
-  q.applies = [](const std::string& a, const std::string& v) { return fit_of(a, v).has_value(); };
-  // Limits chosen so that a default run finishes within the default 60 s:
-  // measured (2-core machine under load) allreduce one target p = 16 0.07 s,
-  // p = 32 82 s, p = 64 > 120 s; broadcast p = 8, n = 8 (10 steps) 8 s,
-  // p = 16, n = 8 > 120 s. find_schedule takes larger problems.
+  q.applies = [](const std::string& a, const std::string& v) { return goal_of(a, v).has_value(); };
   q.unsupported = [](const InstanceParams& ip) -> std::optional<std::string> {
-    if (ip.p > 27)
-      return "p = " + std::to_string(ip.p) + " is beyond the step-bound query (p <= 16 one-port, p <= 27 two-port; "
-             "one-port p = 32 takes ~80 s, p = 64 more than 120 s)";
+    if (ip.p > kMaxP) return size_limit(StepGoal::allreduce, 2, ip);
     return std::nullopt;
   };
+  // The limit of the port model the schedule has (the one run() proves).
+  // An instance the variant itself excludes is left to run(), which reports
+  // it as skipped, as at every p.
   q.unsupported_variant = [](const std::string& a, const std::string& var,
                              const InstanceParams& ip) -> std::optional<std::string> {
-    std::optional<Fit> f = fit_of(a, var);
-    if (!f) return std::nullopt;
-    if (f->ports < 2 && ip.p > 16)
-      return "p = " + std::to_string(ip.p) + " is beyond the one-port step-bound query (p <= 16; p = 32 takes ~80 s)";
-    if (f->goal != StepGoal::broadcast) return std::nullopt;
-    StepProblem P = problem_of(*f, ip);
-    int bound = information_bound(P.goal, P.p, 1, P.blocks);
-    if (bound > 10)
-      return "the n-block broadcast bound n-1+ceil(log2 p) = " + std::to_string(bound) +
-             " is beyond the step-bound query (at most 10 steps; p = 16, n = 8 takes more than 120 s)";
-    return std::nullopt;
+    std::optional<StepGoal> g = goal_of(a, var);
+    if (!g) return std::nullopt;
+    const VariantInfo* vi = find_algorithm(a)->find_variant(var);
+    if (ip.p > kMaxP) return size_limit(*g, 2, ip);  // never builds a schedule of an unbounded p
+    if (vi->violates && vi->violates(ip)) return std::nullopt;
+    return size_limit(*g, schedule_ports(*vi, ip), ip);
   };
   q.run = [](const std::string& a, const std::string& var, const InstanceParams& ip, const QueryContext& ctx) {
-    std::optional<Fit> f = fit_of(a, var);
-    StepProblem P = problem_of(*f, ip);
+    std::optional<StepGoal> g = goal_of(a, var);
     const VariantInfo* vi = find_algorithm(a)->find_variant(var);
     if (vi->violates)
       if (auto why = vi->violates(ip)) return support::skipped("smt-step-lower-bound", *why);
-    if (f->goal != StepGoal::broadcast)  // the schedule's own port model (trivance-torus: 2 per dimension)
-      P.model.ports = std::max(1, vi->make(ip)->ports());
-    if (f->goal == StepGoal::alltoall && ip.p > 16)
+    if (ip.p > kMaxP) return support::skipped("smt-step-lower-bound", *size_limit(*g, 2, ip));
+    const int ports = schedule_ports(*vi, ip);
+    if (auto why = size_limit(*g, ports, ip)) return support::skipped("smt-step-lower-bound", *why);
+    StepProblem P = problem_of(*g, ports, ip);
+    if (*g == StepGoal::alltoall && ip.p > 16)
       return support::skipped("smt-step-lower-bound", "all-to-all bound encoded for p <= 16 (p^3 variables per step)");
     int bound = information_bound(P.goal, P.p, P.model.ports, P.blocks);
     P.steps = std::max(bound - 1, 0);

@@ -41,7 +41,10 @@
 //                message carries the sender's whole accumulator (as at the
 //                start of the step); the receiver either adds every received
 //                message to its accumulator or replaces the accumulator by
-//                their sum; everything added together is pairwise disjoint.
+//                their sum (one decision per rank and step, and only in a
+//                step in which it receives something: an accumulator is
+//                never dropped, so it is never empty); everything added
+//                together is pairwise disjoint.
 //   running_sum_add  the same, but the receiver always adds (no replace):
 //                every received sum is disjoint from the accumulator
 //                (Trivance's and recursive doubling's joint reductions).
@@ -131,7 +134,12 @@ std::optional<std::string> unsupported(const StepProblem& problem);
 StepSearch find_schedule(const StepProblem& problem, unsigned timeout_ms, const std::string& smt2_dir = "");
 
 // Concrete check of a schedule against the model's rules and the goal:
-// nullopt if valid, else the first rule it breaks. Independent of Z3.
+// nullopt if valid, else the first rule it breaks. Independent of Z3, and
+// the same semantics as the encoding (a schedule find_schedule extracts from
+// any model replays): a message carries what its sender held at the start of
+// the step; a receiver absorbs all of a step's messages at once (pairwise
+// disjoint, and disjoint from what it keeps); running_sum: all messages into
+// one rank in one step carry the same replace flag.
 std::optional<std::string> replay_step_schedule(const StepProblem& problem, const std::vector<StepMessage>& sched);
 
 // "step 1: 0->1 {0} 2->3 {2}; step 2: ..." (items as numbers; alltoall as s>d).

@@ -105,7 +105,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -119,7 +118,6 @@
 namespace collcheck::smt {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr uint64_t kMaxP = uint64_t{1} << 32;
 
 unsigned bits_for(uint64_t v) {  // smallest w >= 1 with v < 2^w
@@ -262,118 +260,43 @@ class Ring {
   uint64_t sum_bias_ = 1;
 };
 
-std::string z3_version() {
-  unsigned major = 0, minor = 0, build = 0, rev = 0;
-  Z3_get_version(&major, &minor, &build, &rev);
-  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(build);
-}
-
-// Solver calls against one wall-clock budget, the statistics they feed into
-// the verdict, and the lexicographic minimisation of counterexamples.
+// One query's solver calls: the persistent solver of a monolithic search and
+// the lemma checks of an induction, all against one support::Budget (the
+// wall-clock budget, statistics, reason and minimisation shared with the
+// other proofs, proof_support.hpp). The lemmas keep Swing's own tactic.
 class Session {
  public:
-  Session(z3::context& c, unsigned timeout_ms) : c_(c), s_(c), timeout_ms_(timeout_ms), start_(Clock::now()) {}
+  Session(z3::context& c, unsigned timeout_ms) : c_(c), budget_(c, timeout_ms), s_(c) {}
 
   z3::solver& solver() { return s_; }
 
   // Checks the assertions of solver(); dumps them as SMT-LIB2 when an
-  // Smt2Scope is active (smt2_dump.hpp), except for minimisation queries.
-  z3::check_result check(bool dump = true) {
-    std::optional<unsigned> left = remaining();
-    if (timeout_ms_ != 0 && !left) return z3::unknown;
-    if (left) s_.set("timeout", *left);
-    auto t0 = Clock::now();
-    z3::check_result r = s_.check();
-    account(t0);
-    if (r == z3::sat) model_ = s_.get_model();
-    if (r == z3::unknown) reason_ = s_.reason_unknown();
-    if (dump) dump_smt2(s_, "query", r);
-    return r;
-  }
+  // Smt2Scope is active (smt2_dump.hpp).
+  z3::check_result check() { return budget_.check(s_, "query"); }
 
-  // Checks one lemma's negation with its own tactic-based solver.
+  // Checks one lemma's negation with its own tactic-based solver:
+  // simplify(som) + solve-eqs + bit-blast + sat.
   z3::check_result check_lemma(const z3::expr& negation, double& seconds, const std::string& label) {
-    std::optional<unsigned> left = remaining();
-    if (timeout_ms_ != 0 && !left) return z3::unknown;
     z3::params som(c_);
     som.set("som", true);
     z3::tactic t = z3::with(z3::tactic(c_, "simplify"), som) & z3::tactic(c_, "solve-eqs") &
                    z3::tactic(c_, "bit-blast") & z3::tactic(c_, "sat");
-    if (left) t = z3::try_for(t, *left);
-    z3::solver s = t.mk_solver();
-    s.add(negation);
-    auto t0 = Clock::now();
-    z3::check_result r = s.check();
-    seconds = account(t0);
-    if (r == z3::unknown) reason_ = s.reason_unknown();
-    dump_smt2(s, label, r);
-    return r;
+    return budget_.check_tactic(t, negation, label, seconds);
   }
-
-  uint64_t value(const z3::expr& x) const { return model_->eval(x, true).get_numeral_uint64(); }
 
   // After a sat check(): the lexicographically smallest values of `vars` (in
   // order) over all models. `complete` is false if the budget ran out; the
   // values are then still those of a real model.
   std::vector<uint64_t> minimise(const std::vector<z3::expr>& vars, bool& complete) {
-    complete = true;
-    for (const z3::expr& x : vars) {
-      uint64_t lo = 0, hi = value(x);
-      while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        s_.push();
-        s_.add(z3::ule(x, c_.bv_val(mid, x.get_sort().bv_size())));
-        z3::check_result r = check(false);
-        s_.pop();
-        if (r == z3::sat) hi = value(x);
-        else if (r == z3::unsat) lo = mid + 1;
-        else { complete = false; break; }
-      }
-      if (!complete) break;
-      s_.add(x == c_.bv_val(hi, x.get_sort().bv_size()));
-    }
-    // The last sat model has every minimised variable at its final value:
-    // hi only ever moves to a model's value.
-    std::vector<uint64_t> out;
-    for (const z3::expr& x : vars) out.push_back(value(x));
-    return out;
+    return budget_.minimise(s_, vars, complete);
   }
 
-  void fill_stats(Verdict& v) const {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", seconds_);
-    v.stats["solver_seconds"] = buf;
-    v.stats["solver_calls"] = std::to_string(calls_);
-    v.checks = calls_;
-    if (v.status == Status::unknown && !reason_.empty()) v.stats["reason_unknown"] = reason_;
-  }
+  void fill_stats(Verdict& v) const { budget_.fill_stats(v); }
 
  private:
-  // Milliseconds left (>= 1), or nullopt if unlimited or used up.
-  std::optional<unsigned> remaining() {
-    if (timeout_ms_ == 0) return std::nullopt;
-    auto used = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_).count();
-    if (used >= static_cast<long long>(timeout_ms_)) {
-      reason_ = "timeout";
-      return std::nullopt;
-    }
-    return static_cast<unsigned>(timeout_ms_ - used);
-  }
-  double account(Clock::time_point t0) {
-    double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-    seconds_ += dt;
-    ++calls_;
-    return dt;
-  }
-
   z3::context& c_;
+  support::Budget budget_;
   z3::solver s_;
-  unsigned timeout_ms_;
-  Clock::time_point start_;
-  double seconds_ = 0;
-  uint64_t calls_ = 0;
-  std::string reason_;
-  std::optional<z3::model> model_;
 };
 
 // What a monolithic query adds to the solver.
@@ -405,7 +328,7 @@ Verdict guarded(const char* property, uint64_t p, const char* strategy,
   Verdict v;
   v.property = property;
   v.mode = "z3";
-  v.stats["z3_version"] = z3_version();
+  v.stats["z3_version"] = support::z3_version();
   v.stats["strategy"] = strategy;
   if (p < 2 || p > kMaxP) {
     v.status = Status::skipped;

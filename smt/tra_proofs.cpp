@@ -14,7 +14,7 @@
 //                        rounds of digit x the block has travelled
 //                        (i mod r^(x+1)) ranks, and after the last round it
 //                        is at (src + i) mod P = dst ("digit by digit reaches
-//                        its destination"). Width: bits(w P r) + 1, no
+//                        its destination"). Width: see route_width, no
 //                        wrap-around. Counterexamples (smallest src, then i)
 //                        are replayed with the generator itself: the block
 //                        src*P + dst is followed through Tra::rank_step, step
@@ -29,11 +29,33 @@
 //                        (Prop. 3; Prop. 1 when P = r^w): a mismatch is a
 //                        violation naming both numbers.
 // Both queries take any P < 2^32 (the rounds need no P*P buffer); beyond 4096
-// rounds (e.g. spread-out, r = P, at large P) the encoding is refused.
+// rounds (e.g. spread-out, r = P, at large P) the encoding is refused: by the
+// registry query as an unsupported instance, by prove_tra_route and
+// prove_tra_round_count with an InputError before any round is listed. A
+// given round list (the mutation tests' broken generators) must consist of
+// TRA rounds: 0 <= x < w, 1 <= z < r, rx = r^x (a missing, duplicated or
+// empty round is a finding, a digit index beyond the w digits is not a round
+// of this P and r; InputError), at most 4096 of them.
+//
+// Widths (bits_for(v) + 1 with v the largest value any subterm takes when
+// the domain constraints hold, computed in 128 bits from the actual rounds;
+// P < 2^32 and r^w < P r < 2^64, so v < 2^77 and W <= 78):
+//   route: src, i < P; D_x r^x <= (r-1) r^x and the digit sums < r^w; the
+//          position after any prefix of the rounds is at most P - 1 plus,
+//          per digit x, the largest total shift of the rounds (x, z) of one
+//          value z (only those move a block whose digit x is z; duplicated
+//          rounds add up); src + prefix < P + r^w.
+//   round count: i < P, D_x r^x < r^w, Z r^X < r^w for X < w, Z < r.
+// Before, the width was bits_for(w P r) + 1 with w P r in 64 bits, which
+// wrapped for large P and r (P = 2^32 - 2, r = 2^31 + 2: 34 bits) and
+// ignored duplicated rounds (38 copies of a round of P = 11: a wrong
+// "holds").
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 
+#include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/tra.hpp"
 #include "smt/parametric_proofs.hpp"
@@ -81,6 +103,65 @@ uint64_t ipow(uint64_t r, int x) {
   return v;
 }
 
+using u128 = unsigned __int128;
+
+u128 ipow128(uint64_t r, int x) {
+  u128 v = 1;
+  while (x-- > 0) v *= r;
+  return v;
+}
+
+unsigned bits_for128(u128 v) {
+  unsigned w = 1;
+  while (w < 128 && (v >> w) != 0) ++w;
+  return w;
+}
+
+// The API boundary of both proofs, for 2 <= r <= P < 2^32: the rounds to
+// encode (the generator's, or the given ones checked to be TRA rounds), or
+// InputError. The generator's rounds are counted before they are listed
+// (count_rounds is O(1)): r = 2^31 + 2 would list about 2^31 of them.
+std::vector<tra::Round> checked_rounds(const char* name, uint64_t P, uint64_t r, const std::vector<tra::Round>* given) {
+  const std::string where = std::string(name) + " (P = " + std::to_string(P) + ", r = " + std::to_string(r) + "): ";
+  if (!given) {
+    const uint64_t K = tra::count_rounds(P, r);
+    if (K > kMaxRounds)
+      throw InputError(where + std::to_string(K) + " rounds, the TRA encodings take at most " +
+                       std::to_string(kMaxRounds));
+    return tra::rounds(P, r);
+  }
+  if (given->size() > kMaxRounds)
+    throw InputError(where + std::to_string(given->size()) + " given rounds, the TRA encodings take at most " +
+                     std::to_string(kMaxRounds));
+  const int w = tra::num_digits(P, r);
+  for (size_t k = 0; k < given->size(); ++k) {
+    const tra::Round& rd = (*given)[k];
+    const std::string round = "round " + std::to_string(k) + " (x = " + std::to_string(rd.x) +
+                              ", z = " + std::to_string(rd.z) + ", rx = " + std::to_string(rd.rx) + ")";
+    if (rd.x < 0 || rd.x >= w)
+      throw InputError(where + round + " is not a TRA round: the digit x must be in 0.." + std::to_string(w - 1));
+    if (rd.z < 1 || rd.z >= r)
+      throw InputError(where + round + " is not a TRA round: the digit value z must be in 1.." + std::to_string(r - 1));
+    if (rd.rx != ipow(r, rd.x))
+      throw InputError(where + round + " is not a TRA round: rx must be r^x = " + std::to_string(ipow(r, rd.x)));
+  }
+  return *given;
+}
+
+// Largest value of the route encoding's subterms (header comment), for
+// rounds checked by checked_rounds.
+u128 route_max(uint64_t P, uint64_t r, int w, const std::vector<tra::Round>& rounds) {
+  std::map<std::pair<int, uint64_t>, u128> shift;  // total shift of the rounds (x, z)
+  for (const tra::Round& rd : rounds) shift[{rd.x, rd.z}] += u128(rd.z) * rd.rx;
+  std::vector<u128> per_digit(static_cast<size_t>(w), 0);  // the largest over z
+  for (const auto& [key, total] : shift)
+    per_digit[static_cast<size_t>(key.first)] = std::max(per_digit[static_cast<size_t>(key.first)], total);
+  u128 moved = 0;
+  for (u128 d : per_digit) moved += d;
+  const u128 rw = ipow128(r, w);
+  return u128(P - 1) + std::max(moved, rw);
+}
+
 // Concrete replay of a block's route over `rounds`: the rank after each digit.
 std::vector<uint64_t> route_by_digit(uint64_t P, uint64_t r, int w, uint64_t src, uint64_t i,
                                      const std::vector<tra::Round>& rounds) {
@@ -120,10 +201,10 @@ Verdict prove_tra_route(uint64_t P, uint64_t r, unsigned timeout_ms, const std::
                         const Schedule* schedule) {
   const char* name = "smt-tra-route";
   if (P < 2 || r < 2 || r > P || P >= (uint64_t{1} << 32)) return skipped(name, "P, r outside 2 <= r <= P < 2^32");
+  const std::vector<tra::Round> rounds = checked_rounds(name, P, r, given);
   return guarded(name, [&](z3::context& c, Verdict& v) {
-    const std::vector<tra::Round> rounds = given ? *given : tra::rounds(P, r);
     const int w = tra::num_digits(P, r);
-    const unsigned W = bits_for(static_cast<uint64_t>(w) * P * r) + 1;
+    const unsigned W = bits_for128(route_max(P, r, w, rounds)) + 1;
     z3::expr src = c.bv_const("src", W), i = c.bv_const("i", W);
     z3::expr PP = c.bv_val(P, W);
     std::vector<z3::expr> D;
@@ -141,7 +222,6 @@ Verdict prove_tra_route(uint64_t P, uint64_t r, unsigned timeout_ms, const std::
     z3::expr bad = c.bool_val(false);
     for (size_t j = 0; j < rounds.size(); ++j) {
       const tra::Round& rd = rounds[j];
-      if (rd.x < 0 || rd.x >= w) throw std::runtime_error("round digit x out of range");
       pos = pos + z3::ite(D[static_cast<size_t>(rd.x)] == c.bv_val(rd.z, W), c.bv_val(rd.z * rd.rx, W), c.bv_val(0, W));
       bool digit_ends = j + 1 == rounds.size() || rounds[j + 1].x != rd.x;
       if (digit_ends)
@@ -165,8 +245,12 @@ Verdict prove_tra_route(uint64_t P, uint64_t r, unsigned timeout_ms, const std::
       for (int xx = 0; xx < w && bad_digit < 0; ++xx)
         if (at[static_cast<size_t>(xx)] != (s0 + ii % ipow(r, xx + 1)) % P) bad_digit = xx;
       if (end == dst && bad_digit < 0) return std::nullopt;
-      Counterexample cx = Counterexample::at(P, static_cast<Rank>(s0), bad_digit, static_cast<Block>(s0 * P + dst),
-                                             static_cast<Rank>(end));
+      // Block id src*P + dst when it is one (P*P < 2^32 - 1, as for the Tra
+      // generator); beyond, the message names (src -> dst).
+      const u128 id = u128(s0) * P + dst;
+      std::optional<Block> block;
+      if (id < u128(UINT32_MAX)) block = static_cast<Block>(id);
+      Counterexample cx = Counterexample::at(P, static_cast<Rank>(s0), bad_digit, block, static_cast<Rank>(end));
       cx.expected = "block (" + std::to_string(s0) + " -> " + std::to_string(dst) + ") ends at rank " +
                     std::to_string(dst);
       cx.actual = "it ends at rank " + std::to_string(end) + (path.empty() ? "" : " (" + path + ")");
@@ -183,10 +267,10 @@ Verdict prove_tra_route(uint64_t P, uint64_t r, unsigned timeout_ms, const std::
 Verdict prove_tra_round_count(uint64_t P, uint64_t r, unsigned timeout_ms, const std::vector<tra::Round>* given) {
   const char* name = "smt-tra-round-count";
   if (P < 2 || r < 2 || r > P || P >= (uint64_t{1} << 32)) return skipped(name, "P, r outside 2 <= r <= P < 2^32");
+  const std::vector<tra::Round> rounds = checked_rounds(name, P, r, given);
   return guarded(name, [&](z3::context& c, Verdict& v) {
-    const std::vector<tra::Round> rounds = given ? *given : tra::rounds(P, r);
     const int w = tra::num_digits(P, r);
-    const unsigned W = bits_for(static_cast<uint64_t>(w) * P * r) + 1;
+    const unsigned W = bits_for128(std::max(u128(P), ipow128(r, w))) + 1;
     const unsigned xw = bits_for(static_cast<uint64_t>(w));
     Budget b(c, timeout_ms);
     v.stats["radix"] = std::to_string(r);

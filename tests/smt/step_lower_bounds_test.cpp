@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include "schedules/registry.hpp"
 #include "smt/query_registry.hpp"
 
 namespace collcheck::smt {
@@ -172,6 +173,76 @@ TEST(StepLowerBounds, ReplayRejectsBrokenSchedules) {
   }
 }
 
+// Every schedule Z3 finds in the exactly-once models replays without Z3, so
+// no valid model is ever reported as an encoding bug. Regression: the
+// running-sum encoding let a rank "replace" its accumulator in a step in
+// which it received nothing (K false, no incoming message), i.e. drop it; a
+// later message from that rank then carried less than the replay's
+// accumulator (and a message of the empty sum was not listed at all, so its
+// receiver's replace was lost). p = 3, 4 steps, two ports came back as
+// "rank 0 gets item 0 twice (exactly-once): encoding bug"; four more of these
+// sizes did too. All of them are small (the whole sweep takes seconds).
+TEST(StepLowerBounds, ExactlyOnceModelsAlwaysReplay) {
+  for (Content c : {Content::running_sum, Content::running_sum_add, Content::stored})
+    for (uint64_t p = 2; p <= (c == Content::stored ? 6u : 7u); ++p)
+      for (int T = 1; T <= 4; ++T)
+        for (int k = 1; k <= 2; ++k)
+          for (bool one : {false, true}) {
+            StepProblem P = problem(StepGoal::allreduce, p, T, k, c);
+            P.one_target = one;
+            const std::string what = std::string(to_string(c)) + " p=" + std::to_string(p) + " T=" +
+                                     std::to_string(T) + " ports=" + std::to_string(k) + (one ? " one-target" : "");
+            StepSearch s = find_schedule(P, kBudgetMs);
+            ASSERT_NE(s.answer, Existence::unknown) << what << ": " << s.verdict.stats["error"]
+                                                    << s.verdict.stats["reason_unknown"];
+            if (s.answer == Existence::exists) {
+              EXPECT_EQ(replay_step_schedule(P, s.schedule), std::nullopt)
+                  << what << ": " << format_step_schedule(P, s.schedule);
+            }
+          }
+}
+
+// The replay still rejects running-sum schedules that break the model, among
+// them what the old encoding extracted for p = 3, 4 steps, two ports (rank 1
+// dropped its sum in step 1, so 1 -> 0 in step 4 repeats item 0 for rank 0).
+TEST(StepLowerBounds, ReplayRejectsCorruptedRunningSumModels) {
+  StepProblem P = problem(StepGoal::allreduce, 3, 4, 2, Content::running_sum);
+  const std::vector<StepMessage> old_encoding = {
+      {1, 0, 2, {0}, false},    {1, 1, 0, {1}, true},     {2, 0, 1, {1}, true},     {2, 2, 0, {0, 2}, true},
+      {3, 0, 1, {0, 2}, true},  {3, 1, 2, {1}, true},     {4, 1, 0, {0, 2}, false}, {4, 1, 2, {0, 2}, false},
+      {4, 2, 0, {1}, false},    {4, 2, 1, {1}, false}};
+  auto why = replay_step_schedule(P, old_encoding);
+  ASSERT_NE(why, std::nullopt);
+  StepSearch s = find_schedule(P, kBudgetMs);
+  ASSERT_EQ(s.answer, Existence::exists) << s.verdict.stats["error"];
+  ASSERT_EQ(replay_step_schedule(P, s.schedule), std::nullopt);
+  // One accumulator, one decision per rank and step: a receiver cannot add
+  // one message and replace with another.
+  // Rank 0 replacing by {0,1} + {2} is a valid one-target schedule, adding
+  // would count its own 0 twice; the flags must agree.
+  StepProblem three = problem(StepGoal::allreduce, 3, 2, 2, Content::running_sum);
+  three.one_target = true;
+  std::vector<StepMessage> replace_both = {{1, 0, 1, {0}, false}, {2, 1, 0, {0, 1}, true}, {2, 2, 0, {2}, true}};
+  EXPECT_EQ(replay_step_schedule(three, replace_both), std::nullopt);
+  std::vector<StepMessage> mixed = replace_both;
+  mixed.back().replace = false;
+  why = replay_step_schedule(three, mixed);
+  ASSERT_NE(why, std::nullopt);
+  EXPECT_NE(why->find("replace"), std::string::npos) << *why;
+  // Every replace flag of a found schedule flipped: rejected (a rank loses
+  // its sum, or gets a contribution twice).
+  StepProblem four = problem(StepGoal::allreduce, 4, 2, 1, Content::running_sum);
+  StepSearch f = find_schedule(four, kBudgetMs);
+  ASSERT_EQ(f.answer, Existence::exists);
+  ASSERT_EQ(replay_step_schedule(four, f.schedule), std::nullopt);
+  for (size_t k = 0; k < f.schedule.size(); ++k) {
+    auto m = f.schedule;
+    for (StepMessage& x : m)
+      if (x.step == m[k].step && x.dst == m[k].dst) x.replace = !x.replace;
+    EXPECT_NE(replay_step_schedule(four, m), std::nullopt) << "flipped " << k << ": " << format_step_schedule(four, m);
+  }
+}
+
 TEST(StepLowerBounds, TinyTimeoutIsUnknown) {
   StepProblem P = problem(StepGoal::allreduce, 16, 3, 1);
   StepSearch s = find_schedule(P, 1);
@@ -243,6 +314,62 @@ TEST(StepLowerBounds, RegistryQueryComparesTheClaim) {
   Verdict tr = q->run("traff", "broadcast", tp, ctx);
   EXPECT_EQ(tr.status, Status::holds);
   EXPECT_EQ(tr.stats["bound"], "4");
+}
+
+// The size limit of the registry query is the schedule's own port model
+// (Schedule::ports()), the one the query then proves, not a guess from the
+// algorithm's name: p <= 16 for one port, p <= 27 for two or more.
+// Regression: swing paper-odd (two ports: the extra node) and trivance-torus
+// (2 per dimension) were limited as one-port schedules, so p = 17..27 was
+// refused as "beyond the one-port step-bound query" although the query that
+// runs is a two-port one (p = 19: ceil(log3 19) = 3 steps, 2 refuted).
+TEST(StepLowerBounds, RegistrySizeLimitUsesTheSchedulesPorts) {
+  const Query* q = nullptr;
+  for (const Query& x : queries())
+    if (x.name == "smt-step-lower-bound") q = &x;
+  ASSERT_NE(q, nullptr);
+  QueryContext ctx;
+  auto accepted = [&](const std::string& a, const std::string& v, const InstanceParams& ip) {
+    return !q->unsupported(ip).has_value() && !q->unsupported_variant(a, v, ip).has_value();
+  };
+  // One-port schedules: 16 is the limit.
+  EXPECT_TRUE(accepted("swing", "latency", InstanceParams{16, 0}));
+  EXPECT_FALSE(accepted("swing", "latency", InstanceParams{17, 0}));
+  EXPECT_FALSE(accepted("recursive-doubling", "latency", InstanceParams{19, 0}));
+  // Two-port schedules: 27.
+  EXPECT_TRUE(accepted("trivance", "latency", InstanceParams{27, 0}));
+  EXPECT_TRUE(accepted("bruck-allreduce", "latency", InstanceParams{25, 0}));
+  EXPECT_FALSE(accepted("trivance", "latency", InstanceParams{28, 0}));
+  InstanceParams odd{19, 0};
+  ASSERT_EQ(find_algorithm("swing")->find_variant("paper-odd")->make(odd)->ports(), 2);
+  EXPECT_TRUE(accepted("swing", "paper-odd", odd));
+  Verdict v = q->run("swing", "paper-odd", odd, ctx);
+  EXPECT_EQ(v.status, Status::holds) << v.stats["error"] << v.stats["reason"];
+  EXPECT_EQ(v.stats["bound"], "3");
+  EXPECT_NE(v.stats["model"].find("2-port"), std::string::npos) << v.stats["model"];
+  InstanceParams ring{19, 0};
+  ring.dims = {19};
+  ASSERT_EQ(find_algorithm("trivance-torus")->find_variant("latency")->make(ring)->ports(), 2);
+  EXPECT_TRUE(accepted("trivance-torus", "latency", ring));
+  Verdict t = q->run("trivance-torus", "latency", ring, ctx);
+  EXPECT_EQ(t.status, Status::holds) << t.stats["error"] << t.stats["reason"];
+  EXPECT_EQ(t.stats["bound"], "3");
+  EXPECT_NE(t.stats["model"].find("2-port"), std::string::npos) << t.stats["model"];
+  // A torus with more dimensions has more ports (4 for 3x3): still accepted,
+  // and proven in its own port model (ceil(log5 9) = 2).
+  InstanceParams torus{9, 0};
+  torus.dims = {3, 3};
+  EXPECT_TRUE(accepted("trivance-torus", "latency", torus));
+  Verdict t4 = q->run("trivance-torus", "latency", torus, ctx);
+  EXPECT_EQ(t4.status, Status::holds) << t4.stats["error"] << t4.stats["reason"];
+  EXPECT_NE(t4.stats["model"].find("4-port"), std::string::npos) << t4.stats["model"];
+  // The limit message names the port model it applied.
+  auto why = q->unsupported_variant("swing", "latency", InstanceParams{17, 0});
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("one-port"), std::string::npos) << *why;
+  // An instance the variant itself excludes is left to run(), which skips it.
+  EXPECT_FALSE(q->unsupported_variant("swing", "paper-odd", InstanceParams{18, 0}).has_value());
+  EXPECT_EQ(q->run("swing", "paper-odd", InstanceParams{18, 0}, ctx).status, Status::skipped);
 }
 
 }  // namespace
