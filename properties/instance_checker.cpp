@@ -24,6 +24,7 @@
 #include "properties/ports.hpp"
 #include "properties/postcondition.hpp"
 #include "properties/swing_hop_distance.hpp"
+#include "schedules/input_error.hpp"
 
 namespace collcheck {
 
@@ -542,6 +543,13 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn&
   // asked for (--state intervals).
   if (auto plan = interval_plan(s, o, e)) {
     if (o.max_memory && plan->memory_bytes > o.max_memory) return refused({plan->memory_bytes, plan->how});
+    // Without the guard (--max-memory none), intervals that are only forced
+    // by the dense limit and predict more work than dense cells would is the
+    // old "over the dense limit" bad input, never an attempt to allocate.
+    if (!o.max_memory && o.bookkeeping == Bookkeeping::automatic && !plan->cheaper())
+      throw InputError("p * nblocks = " + std::to_string(s.p() * s.num_blocks()) +
+                       " (rank, block) cells exceed the dense checker's limit of 2^32 and the transfers are too "
+                       "scattered for interval bookkeeping (" + plan->how + ")");
     IntervalResult r = run_intervals(s, fingerprint_weights(o.seed, s.p()), hops);
     InstanceCheck out = assemble(s, std::move(r.verdicts), r.cost, claim, hops, fingerprint_mode);
     out.stats["method"] = kIntervalMethod;

@@ -6,7 +6,9 @@
 //     and dense for the paper's scattered numbering;
 //   * bad input: an unknown --state, or --state intervals with --mode exact,
 //     is one line and exit 2; Trivance bandwidth-contiguous outside n = 3^s
-//     is refused by its restriction (exit 2).
+//     is refused by its restriction (exit 2); without the memory guard an
+//     instance over the dense limit whose transfers are too scattered for
+//     intervals is refused (exit 2), not attempted.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -63,7 +65,10 @@ TEST(IntervalCli, AutoPicksByTheShapeOfTheTransfers) {
 TEST(IntervalCli, BadInput) {
   for (const std::string args : {"verify --algo swing --p 8 --state sparse",
                                  "verify --algo swing --p 8 --mode exact --state intervals",
-                                 "verify --algo trivance --variant bandwidth-contiguous --p 10"}) {
+                                 "verify --algo trivance --variant bandwidth-contiguous --p 10",
+                                 // scattered sets over the dense limit without the memory guard:
+                                 // refused, never an attempt to allocate ~1e4 GiB of pieces
+                                 "verify --algo swing --p 2^18 --max-memory none"}) {
     auto r = run(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(test::lines(r.err), 1u) << args << "\n" << r.err;
