@@ -1,6 +1,7 @@
 #include "checker/cost_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -24,21 +25,31 @@ struct IntervalProbe {
   bool uses = false;
   int ports = 1;
 };
-IntervalProbe probe_intervals(const SweepTarget& t, const CheckOptions& o) {
-  if (o.bookkeeping == Bookkeeping::dense || o.exactness == Exactness::exact) return {};
+// Probes t at the largest allowed p in [256, ceiling]; ceiling = the
+// instance's p rounded down to a power of two, at most 4096 (so a request for
+// small p never builds a large schedule), cached per (variant, shapes,
+// bookkeeping, ceiling). A schedule that cannot be built there counts as not
+// using intervals.
+IntervalProbe probe_intervals(const SweepTarget& t, const CheckOptions& o, uint64_t p_hint) {
+  if (o.bookkeeping == Bookkeeping::dense || o.exactness == Exactness::exact || p_hint < 256) return {};
+  const uint64_t ceiling = std::min<uint64_t>(4096, std::bit_floor(p_hint));
   static std::mutex m;
-  static std::map<std::tuple<const VariantInfo*, std::vector<uint32_t>, Bookkeeping>, IntervalProbe> cache;
-  const auto key = std::make_tuple(t.variant, t.params(1, 0).dims, o.bookkeeping);
+  static std::map<std::tuple<const VariantInfo*, std::vector<uint32_t>, Bookkeeping, uint64_t>, IntervalProbe> cache;
+  const auto key = std::make_tuple(t.variant, t.params(1, 0).dims, o.bookkeeping, ceiling);
   std::lock_guard<std::mutex> lock(m);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   IntervalProbe out;
   CheckOptions probe = o;
   probe.exactness = Exactness::fingerprint;
   probe.max_memory = 0;
-  for (uint64_t p = 4096; p >= 256; --p)  // the largest allowed p <= 4096
+  for (uint64_t p = ceiling; p >= 256; --p)
     if (const uint32_t r = t.all_radices ? 2 : 0; !t.variant->violates(t.params(p, r))) {
-      auto s = t.variant->make(t.params(p, r));
-      out = {uses_intervals(*s, probe), s->ports()};
+      try {
+        auto s = t.variant->make(t.params(p, r));
+        out = {uses_intervals(*s, probe), s->ports()};
+      } catch (const std::exception&) {
+        out = {};
+      }
       break;
     }
   cache[key] = out;
@@ -46,16 +57,18 @@ IntervalProbe probe_intervals(const SweepTarget& t, const CheckOptions& o) {
 }
 }  // namespace
 
-bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o) { return probe_intervals(t, o).uses; }
+bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o, uint64_t p) {
+  return probe_intervals(t, o, p).uses;
+}
 
 std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
                                              const CheckOptions& o) {
   if (auto why = infeasible(p, nblocks, o)) return why;
-  if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) &&
-      o.bookkeeping != Bookkeeping::intervals && !probe_intervals(t, o).uses)
+  if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
+      !probe_intervals(t, o, p).uses)
     return "p * nblocks = " + std::to_string(uint64_t{p} * nblocks) +
-           " (rank, block) cells exceed the dense state's 2^32 and the transfers are too scattered for interval "
-           "bookkeeping: the memory guard refuses it (about 24 bytes per cell)";
+           " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too scattered for "
+           "interval bookkeeping to pay";
   return std::nullopt;
 }
 
@@ -70,9 +83,9 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   const double steps = std::max(c.steps, 1);
   w.rank_steps = dp * steps;
   w.cell_words = (dp * nblocks + dp * static_cast<double>(c.volume_blocks)) * static_cast<double>(w.words);
-  const IntervalProbe probe = w.exact ? IntervalProbe{} : probe_intervals(t, o);
-  w.intervals = !w.exact && o.bookkeeping != Bookkeeping::dense &&
-                (uint64_t{p} * nblocks > (uint64_t{1} << 32) || (p >= 256 && probe.uses));
+  const IntervalProbe probe = w.exact ? IntervalProbe{} : probe_intervals(t, o, std::max<uint64_t>(p, 256));
+  // Below p = 256 dense cells are cheaper (and chosen) unless intervals are asked for.
+  w.intervals = !w.exact && probe.uses && (p >= 256 || o.bookkeeping == Bookkeeping::intervals);
   if (w.intervals) {
     const double P = 2 + 2 * steps, T = 2.0 * probe.ports;
     w.cell_words = std::min(w.cell_words, 2 * dp * (2 * P + steps * (T * P + 2 * T)));

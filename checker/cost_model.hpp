@@ -20,7 +20,7 @@
 // Interval bookkeeping (properties/flow_interval.hpp) replaces the cells of
 // fingerprint mode for schedules whose transfers are a few ranges. A target
 // is taken to use it if check_schedule would at a probe p (the largest
-// allowed p <= 4096 of the regime, built once per target and cached), and
+// allowed p in [256, min(4096, p's power of two)], built once and cached), and
 // then from p >= 256 on (below, dense is cheaper and chosen); its work is
 // modelled as p * (2P + steps * (T*P + 2T)) pieces touched, P = 2 + 2 *
 // steps pieces per rank, T = 2 * ports transfers per rank-step, times 2
@@ -67,13 +67,13 @@ uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions&
 // the estimate can tell without building it: infeasible() (exact mode over
 // its budget, a dense state over 2^32 cells), or a dense state over 2^32
 // cells for a target whose transfers are too scattered for interval
-// bookkeeping (the memory guard then refuses: about 24 bytes per (rank,
-// block) of pieces).
+// bookkeeping to pay (check_schedule: bad input, whatever --max-memory).
 std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
                                              const CheckOptions& o);
 
-// Whether fingerprint-mode instances of t at large p use interval
-// bookkeeping (the probe described above; cached per variant and options).
-bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o);
+// Whether fingerprint-mode instances of t around p use interval bookkeeping
+// (the probe described above; cached per variant, options and p's power of
+// two up to 4096).
+bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o, uint64_t p);
 
 }  // namespace collcheck

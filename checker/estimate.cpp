@@ -441,37 +441,44 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
     for (const auto& c : e.calibrations)
       if (c.target == ti)
         for (const auto& q : c.points) tp.max_calibrated_p = std::max(tp.max_calibrated_p, q.p);
-    // The jobs inside the variant's restriction (every job is looked at, so
-    // a sparse restriction such as "p a power of two" is never missed by the
-    // sampling), then every allowed job, or one random allowed job per
-    // stratum of consecutive allowed jobs.
+    // Every job, or one job per stratum of consecutive jobs, weighted by the
+    // stratum's allowed jobs: a stratum of at most 64 jobs is scanned whole
+    // (a sparse restriction such as "p a power of two" is never missed), a
+    // larger one sampled 64 times (its allowed share estimated from them).
+    // Nothing per job is stored (--radix all reaches 2^31 jobs).
     const uint64_t n = jobs.count();
-    std::vector<uint64_t> allowed_jobs;
-    for (uint64_t k = 0; k < n; ++k) {
-      const auto [p, r] = jobs.at(k);
-      if (auto why = t.variant->violates(t.params(p, r))) {
-        if (!req.skip_restricted) throw InputError(restriction_message(t, p, r, *why));
-        ++tp.skipped;
-      } else {
-        allowed_jobs.push_back(k);
-      }
-    }
-    const uint64_t m = allowed_jobs.size();
-    const uint64_t strata = std::min<uint64_t>(m, std::max<uint64_t>(o.max_exact_samples, 1));
+    const uint64_t strata = std::min<uint64_t>(n, std::max<uint64_t>(o.max_exact_samples, 1));
     std::mt19937_64 rng(24301 + ti);
+    std::vector<uint64_t> allowed_here;
     for (uint64_t s = 0; s < strata; ++s) {
-      const uint64_t a = s * m / strata, b = (s + 1) * m / strata;
+      const uint64_t a = s * n / strata, b = (s + 1) * n / strata;
       if (a == b) continue;
-      const uint64_t k = allowed_jobs[b - a == 1 ? a : a + rng() % (b - a)];
-      const double weight = static_cast<double>(b - a);
+      allowed_here.clear();
+      const uint64_t tries = b - a <= 64 ? b - a : 64;
+      for (uint64_t i = 0; i < tries; ++i) {
+        const uint64_t k = b - a <= 64 ? a + i : a + rng() % (b - a);
+        const auto [p, r] = jobs.at(k);
+        if (auto why = t.variant->violates(t.params(p, r))) {
+          if (!req.skip_restricted) throw InputError(restriction_message(t, p, r, *why));
+        } else {
+          allowed_here.push_back(k);
+        }
+      }
+      const uint64_t allowed = allowed_here.empty() ? 0
+                               : b - a <= 64       ? allowed_here.size()
+                                                   : std::max<uint64_t>(1, (b - a) * allowed_here.size() / tries);
+      tp.skipped += (b - a) - allowed;
+      if (allowed == 0) continue;
+      const uint64_t k = allowed_here[rng() % allowed_here.size()];
+      const double weight = static_cast<double>(allowed);
       const auto [p, r] = jobs.at(k);
       ++tp.sampled;
       const uint32_t nb = nblocks_of(t, rule, p, r);
       if (req.check.any_generic_selected() && projected_refusal(t, p, nb, req.check)) {
-        tp.refused += b - a;
+        tp.refused += allowed;
         continue;
       }
-      tp.checked += b - a;
+      tp.checked += allowed;
       const InstanceWork w = instance_work(t, p, r, nb, req.check);
       const Calibration* cal = model_for(w.exact);
       if (!cal) throw std::logic_error("project_sweep: no calibration for " + tp.name);

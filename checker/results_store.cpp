@@ -22,7 +22,10 @@ std::string check_config(const CheckOptions& o) {
   return "properties=" + (props.empty() ? std::string("all") : props) + "; exactness=" + to_string(o.exactness) +
          "; exact_max_p=" + std::to_string(o.exact_max_p) + "; memory_budget=" + std::to_string(o.memory_budget) +
          "; seed=" + std::to_string(o.seed) + "; symmetry=" + (o.use_symmetry ? "on" : "off") +
-         "; state=" + to_string(o.bookkeeping) + "; max_memory=" + std::to_string(o.max_memory);  // a memory-guard refusal depends on it
+         // --state auto (the verdicts of both bookkeepings are equal) keeps
+         // the key of stores written before --state existed.
+         (o.bookkeeping == Bookkeeping::automatic ? std::string() : "; state=" + std::string(to_string(o.bookkeeping))) +
+         "; max_memory=" + std::to_string(o.max_memory);  // a memory-guard refusal depends on it
 }
 
 std::string sweep_mode_text(const CheckOptions& o) {
@@ -83,7 +86,7 @@ std::vector<std::string> schema_statements() {
 // changing a table's definition).
 std::vector<std::string> migration_to_own_rows() {
   return {
-      "DROP VIEW results",
+      "DROP VIEW IF EXISTS results",
       std::string("CREATE TABLE instances_v2(") + kInstancesColumns + ")",
       "INSERT INTO instances_v2(id, algorithm, variant, p, params, config, collective, status, skip_reason, mode,"
       " seconds, stats, tool_version, sweep_id, recorded) SELECT id, algorithm, variant, p, params, config,"
@@ -196,7 +199,9 @@ void ResultsStore::fail(const std::string& what, int rc) const {
   switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      throw InputError("results store " + f + " is locked by another process (gave up waiting); nothing was written");
+      throw InputError("results store " + f +
+                       " is locked by another process (gave up waiting); what was recorded before stays, nothing more "
+                       "was written");
     case SQLITE_READONLY:
       throw InputError("results store " + f + " is read-only (" + what + "); nothing was written");
     case SQLITE_NOTADB:
@@ -337,6 +342,7 @@ void ResultsStore::migrate_shared_instance_rows() {
   }
   if (!still) {  // another process migrated it: only the version number may be left
     exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
     exec("COMMIT");
     return;
   }
@@ -346,14 +352,19 @@ void ResultsStore::migrate_shared_instance_rows() {
   {
     char* err = nullptr;
     bool dangling = false;
-    sqlite3_exec(
+    const int rc = sqlite3_exec(
         db_, "PRAGMA foreign_key_check",
         [](void* d, int, char**, char**) {
           *static_cast<bool*>(d) = true;
           return 1;
         },
         &dangling, &err);
+    const std::string msg = err ? err : "";
     sqlite3_free(err);
+    if (rc != SQLITE_OK && !dangling) {
+      exec("ROLLBACK");
+      fail("checking references after giving every sweep its own instance rows: " + msg, rc);
+    }
     if (dangling) {
       exec("ROLLBACK");
       throw InputError("results store '" + path_ +

@@ -37,7 +37,7 @@ void canonical_receive_order(const std::vector<Transfer>& recvs, std::vector<con
   order.clear();
   for (const Transfer& t : recvs) order.push_back(&t);
   if (order.size() > 1)
-    std::sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
+    std::stable_sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
       return std::tie(a->peer, a->combine) < std::tie(b->peer, b->combine);
     });
 }

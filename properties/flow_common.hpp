@@ -31,7 +31,8 @@ void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, V
 
 // The order in which a rank's receives are applied: by peer, then combine,
 // never the order the schedule lists them, so that the verdict does not
-// depend on listing order (write races are flagged by causality). `order` is
+// depend on listing order (write races are flagged by causality); receives
+// with the same peer and combine keep their listed order. `order` is
 // refilled with pointers into `recvs`.
 void canonical_receive_order(const std::vector<Transfer>& recvs, std::vector<const Transfer*>& order);
 

@@ -11,6 +11,7 @@
 #include "properties/matching.hpp"
 #include "properties/postcondition.hpp"
 #include "properties/step_view.hpp"
+#include "schedules/check.hpp"
 
 namespace collcheck::flow {
 
@@ -31,6 +32,7 @@ void for_each_initial_run(const CollectiveSpec& spec, Rank r,
     case Collective::reduce: f(0, nb, r); return;
     case Collective::allgather: {
       const uint64_t k = nb / spec.p;
+      COLLCHECK_CHECK(k > 0, "allgather needs at least one block per rank");
       window(uint64_t{r} * k, (uint64_t{r} + 1) * k);
       return;
     }
@@ -50,6 +52,7 @@ void for_each_required_run(const CollectiveSpec& spec, Rank r,
     case Collective::broadcast: f(0, nb, {K::single_origin, spec.root}); return;
     case Collective::reduce_scatter: {
       const uint64_t k = nb / spec.p;
+      COLLCHECK_CHECK(k > 0, "reduce-scatter needs at least one block per rank");
       const uint64_t lo = std::min<uint64_t>(uint64_t{r} * k, nb), hi = std::min<uint64_t>(lo + k, nb);
       if (lo > 0) f(0, static_cast<Block>(lo), {});
       if (lo < hi) f(static_cast<Block>(lo), static_cast<Block>(hi), {K::all_ranks, 0});
@@ -58,6 +61,7 @@ void for_each_required_run(const CollectiveSpec& spec, Rank r,
     }
     case Collective::allgather: {
       const uint64_t k = nb / spec.p;
+      COLLCHECK_CHECK(k > 0, "allgather needs at least one block per rank");
       for (uint64_t lo = 0; lo < nb; lo += k)
         f(static_cast<Block>(lo), static_cast<Block>(std::min<uint64_t>(lo + k, nb)),
           {K::single_origin, static_cast<Rank>(lo / k)});
@@ -100,7 +104,7 @@ struct Segment {
 // One rank's snapshot of its sends: segments of send i are
 // segs[first[i] .. first[i+1]).
 struct Outbox {
-  std::vector<uint32_t> first;
+  std::vector<size_t> first;
   std::vector<Segment> segs;
 };
 
@@ -118,8 +122,8 @@ void more_violations(Verdict& v, uint64_t n) { v.violations += n - 1; }
 
 class IntervalSimulator {
  public:
-  IntervalSimulator(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops)
-      : s_(s), w_(weights), p_(s.p()), nb_(s.num_blocks()), steps_(s.num_steps()), hops_(hops) {}
+  IntervalSimulator(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops, uint64_t limit)
+      : s_(s), w_(weights), p_(s.p()), nb_(s.num_blocks()), steps_(s.num_steps()), hops_(hops), limit_(limit) {}
 
   IntervalResult run() {
     IntervalResult res;
@@ -169,7 +173,21 @@ class IntervalSimulator {
         uint64_t seen = max_pieces_.load(std::memory_order_relaxed);
         while (most > seen && !max_pieces_.compare_exchange_weak(seen, most)) {
         }
+        uint64_t held = 0;  // bytes of this range's pieces and outboxes
+        for (Rank r = rr.begin(); r != rr.end(); ++r)
+          held += state[r].capacity() * sizeof(Piece) + out[r].segs.capacity() * sizeof(Segment) +
+                  out[r].first.capacity() * sizeof(size_t);
+        bytes_.fetch_add(held, std::memory_order_relaxed);
       });
+      const uint64_t held = bytes_.exchange(0) + p_ * (sizeof(Pieces) + sizeof(Outbox) + sizeof(RankStep));
+      if (limit_ && held > limit_) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+                      "the interval state grew to %.3g GiB after step %d (of %d), more than --max-memory %.3g GiB",
+                      static_cast<double>(held) / (1ULL << 30), st, steps_, static_cast<double>(limit_) / (1ULL << 30));
+        res.aborted = buf;
+        return res;
+      }
     }
     judge_final(state);
     res.cost = measured_cost(volume, last_active);
@@ -203,7 +221,7 @@ class IntervalSimulator {
           o.segs.push_back({lo, hi, mine[i].cell});
         }
       }
-      o.first.push_back(static_cast<uint32_t>(o.segs.size()));
+      o.first.push_back(o.segs.size());
     }
   }
 
@@ -301,8 +319,10 @@ class IntervalSimulator {
   uint32_t nb_;
   int steps_;
   const HopFn& hops_;
+  uint64_t limit_;
   VerdictTls tls_;
   std::atomic<uint64_t> max_pieces_{0};
+  std::atomic<uint64_t> bytes_{0};
 };
 
 std::string gib(uint64_t bytes) {
@@ -333,12 +353,13 @@ IntervalPlan plan_intervals(const Schedule& s) {
     max_transfers = std::max<uint64_t>(max_transfers, rs.sends.size() + rs.recvs.size());
   }
   plan.pieces = std::max<uint64_t>(1, std::min<uint64_t>(nb, 3 + 2 * recv_ranges));
-  uint64_t interval = 0;
-  for (auto [transfers, ranges] : per_step) interval += transfers * plan.pieces + 2 * ranges;
+  double interval = 0;
+  for (auto [transfers, ranges] : per_step) interval += double(transfers) * double(plan.pieces) + 2.0 * double(ranges);
   // Both: the initial state and the final judgement of every (rank, block)
-  // cell (dense) or piece (intervals), plus every step's work.
-  plan.dense_work = p * (2 * nb + dense_moves);
-  plan.interval_work = p * (2 * plan.pieces + interval);
+  // cell (dense) or piece (intervals), plus every step's work (in double:
+  // a schedule file can make these exceed 2^64).
+  plan.dense_work = double(p) * (2.0 * double(nb) + double(dense_moves));
+  plan.interval_work = double(p) * (2.0 * double(plan.pieces) + interval);
   // Memory: every rank's pieces (24 bytes each, vector header), one step's
   // transfers and outbox segments (32 bytes each) for every rank.
   const uint64_t state = p * (sizeof(Pieces) + plan.pieces * sizeof(Piece));
@@ -347,14 +368,15 @@ IntervalPlan plan_intervals(const Schedule& s) {
   const uint64_t outbox = p * (sizeof(Outbox) + (max_transfers + 1) * 4 + max_ranges * 2 * sizeof(Segment));
   const uint64_t fixed = p * 8 * 2 + (uint64_t{32} << 20);  // weights, volume, process
   plan.memory_bytes = state + ops + outbox + fixed;
-  plan.how = "interval fingerprint simulation: pieces " + gib(state) + " (at most " + std::to_string(plan.pieces) +
+  plan.how = "interval fingerprint simulation: pieces " + gib(state) + " (about " + std::to_string(plan.pieces) +
              " per rank), transfers " + gib(ops) + ", outbox " + gib(outbox) +
              ", process 0.0312 GiB (every rank taken to be like rank 0)";
   return plan;
 }
 
-IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops) {
-  return IntervalSimulator(s, weights, hops).run();
+IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops,
+                             uint64_t memory_limit) {
+  return IntervalSimulator(s, weights, hops, memory_limit).run();
 }
 
 }  // namespace collcheck::flow

@@ -20,6 +20,7 @@
 // The error bound is the fingerprint's: a wrong multiset of contributions
 // with the right count passes with probability at most 2^-61 per check.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,14 @@ inline constexpr const char* kIntervalMethod =
 
 // The work (elementary operations) of the dense and the interval
 // fingerprint simulations, predicted from rank 0's transfers (every rank is
-// taken to be like rank 0), and the interval method's memory. `pieces` bounds
-// the pieces per rank: 2 + 2 per received range over all steps, at most
-// nblocks.
+// taken to be like rank 0), and the interval method's memory. `pieces`
+// estimates the pieces per rank: 3 + 2 per range rank 0 receives over all
+// steps, at most nblocks. It is an estimate, not a bound (a received range
+// can carry several of the sender's pieces): run_intervals checks the real
+// size while it runs.
 struct IntervalPlan {
-  uint64_t dense_work = 0;
-  uint64_t interval_work = 0;
+  double dense_work = 0;
+  double interval_work = 0;
   uint64_t pieces = 0;
   uint64_t memory_bytes = 0;
   std::string how;  // the memory breakdown, for the guard's message
@@ -52,11 +55,16 @@ struct IntervalResult {
   Verdicts verdicts;
   CostMeasurement cost;
   uint64_t max_pieces = 0;  // the most pieces any rank held after any step
+  // Set (verdicts meaningless) when the state outgrew the memory limit.
+  std::optional<std::string> aborted = {};
 };
 
 // Runs every check of check_schedule in fingerprint mode with interval
-// state. `weights` has one entry per rank (fingerprint_weights).
-IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops);
+// state. `weights` has one entry per rank (fingerprint_weights). After every
+// step the bytes held by pieces and outboxes (vector capacities) are summed;
+// above `memory_limit` (0: none) the run stops with `aborted` saying where.
+IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops,
+                             uint64_t memory_limit = 0);
 
 // The collective's initial contributors and requirements as runs of blocks
 // (exact translations of CollectiveSpec::initial_contributor / required,

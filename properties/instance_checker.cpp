@@ -458,11 +458,18 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
 }
 
 // Whether fingerprint mode keeps interval state for `s` (with its plan).
+// Whether fingerprint mode keeps interval state for `s` (with its plan):
+// asked for, or predicted cheaper than dense cells. Over the dense limit
+// with transfers too scattered for intervals to pay, the instance is bad
+// input (as the dense limit always was), never an attempt at either.
 std::optional<IntervalPlan> interval_plan(const Schedule& s, const CheckOptions& o, Exactness e) {
   if (e != Exactness::fingerprint || o.bookkeeping == Bookkeeping::dense) return std::nullopt;
   IntervalPlan plan = plan_intervals(s);
-  if (o.bookkeeping == Bookkeeping::intervals || plan.cheaper() || s.p() * s.num_blocks() > kMaxDenseCells)
-    return plan;
+  if (o.bookkeeping == Bookkeeping::intervals || plan.cheaper()) return plan;
+  if (s.p() * s.num_blocks() > kMaxDenseCells)
+    throw InputError("p * nblocks = " + std::to_string(s.p() * s.num_blocks()) +
+                     " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too "
+                     "scattered for interval bookkeeping to pay (" + plan.how + ")");
   return std::nullopt;
 }
 
@@ -479,7 +486,12 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
     rot.fallback_bytes = gen.bytes;
     return rot;
   }
-  if (auto plan = interval_plan(s, o, e)) return {plan->memory_bytes, plan->how};
+  try {
+    if (auto plan = interval_plan(s, o, e)) return {plan->memory_bytes, plan->how};
+  } catch (const InputError&) {  // check_schedule refuses it; say what intervals would need
+    const IntervalPlan plan = plan_intervals(s);
+    return {plan.memory_bytes, plan.how};
+  }
   return gen;
 }
 
@@ -543,14 +555,14 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn&
   // asked for (--state intervals).
   if (auto plan = interval_plan(s, o, e)) {
     if (o.max_memory && plan->memory_bytes > o.max_memory) return refused({plan->memory_bytes, plan->how});
-    // Without the guard (--max-memory none), intervals that are only forced
-    // by the dense limit and predict more work than dense cells would is the
-    // old "over the dense limit" bad input, never an attempt to allocate.
-    if (!o.max_memory && o.bookkeeping == Bookkeeping::automatic && !plan->cheaper())
-      throw InputError("p * nblocks = " + std::to_string(s.p() * s.num_blocks()) +
-                       " (rank, block) cells exceed the dense checker's limit of 2^32 and the transfers are too "
-                       "scattered for interval bookkeeping (" + plan->how + ")");
-    IntervalResult r = run_intervals(s, fingerprint_weights(o.seed, s.p()), hops);
+    // The plan is an estimate from rank 0; the run itself stops (refused,
+    // nothing judged) if the pieces outgrow --max-memory.
+    IntervalResult r = run_intervals(s, fingerprint_weights(o.seed, s.p()), hops, o.max_memory);
+    if (r.aborted) {
+      InstanceCheck out;
+      out.refused = std::string(kRefusedPrefix) + " while running: " + *r.aborted;
+      return out;
+    }
     InstanceCheck out = assemble(s, std::move(r.verdicts), r.cost, claim, hops, fingerprint_mode);
     out.stats["method"] = kIntervalMethod;
     out.stats["max_pieces_per_rank"] = std::to_string(r.max_pieces);

@@ -342,12 +342,13 @@ std::vector<pid_t> children(pid_t parent) {
 }
 
 TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
-  // One large instance (p = 3000, seconds) and 24 tiny ones. The plan gives
+  // One large instance (p = 5000, a few seconds, so that a fast machine still
+  // leaves a wide window) and 24 tiny ones. The plan gives
   // the largest job to rank 0 and, its load being larger than all the others
   // together, every tiny one to rank 1. Rank 1's results must be in the
-  // store while rank 0 is still checking p = 3000: they are recorded as they
+  // store while rank 0 is still checking p = 5000: they are recorded as they
   // arrive, not when the sweep ends.
-  const std::string sweep = "verify --algo swing --p 1..24,3000 --threads 1 -q";
+  const std::string sweep = "verify --algo swing --p 1..24,5000 --threads 1 -q";
   const std::string db = fresh("arrive");
   const pid_t pid = spawn(mpirun(2) + COLLCHECK_BINARY + " " + sweep + " --format json --db " + db,
                           temp_path("arrive.out"));
@@ -360,7 +361,7 @@ TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
       break;
     }
     if (query(db, "SELECT count(*) FROM instances WHERE p <= 24", true) == 24 &&
-        query(db, "SELECT count(*) FROM instances WHERE p = 3000", true) == 0 &&
+        query(db, "SELECT count(*) FROM instances WHERE p = 5000", true) == 0 &&
         query(db, "SELECT count(*) FROM sweeps WHERE finished IS NULL", true) == 1) {
       seen = true;
       break;
@@ -370,7 +371,7 @@ TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
   ASSERT_TRUE(seen) << "rank 1's instances were not recorded while rank 0 was busy (the sweep "
                     << (done ? "ended" : "did not end") << ")\n"
                     << slurp(temp_path("arrive.out.err"));
-  // SIGKILL both ranks: only the instance in flight (p = 3000) is lost.
+  // SIGKILL both ranks: only the instance in flight (p = 5000) is lost.
   const std::vector<pid_t> ranks = children(pid);
   EXPECT_EQ(ranks.size(), 2u);
   for (pid_t c : ranks) kill(c, SIGKILL);
@@ -382,7 +383,7 @@ TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
   }
   EXPECT_EQ(integrity(db), "ok");
   EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 24);
-  // Resumed under mpirun, only p = 3000 is checked; the report is the uninterrupted one.
+  // Resumed under mpirun, only p = 5000 is checked; the report is the uninterrupted one.
   const Outcome plain = single(sweep + " --format json");
   ASSERT_EQ(plain.code, 0) << plain.err;
   const Outcome resumed = sharded(2, sweep + " --format json --db " + db + " --resume");

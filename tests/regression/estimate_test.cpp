@@ -180,7 +180,7 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
     EXPECT_EQ(e.targets[0].longest_p, uint64_t{1} << 21);
     EXPECT_TRUE(e.targets[0].refusal.empty());
     const SweepTarget& t = req.targets[0];
-    EXPECT_TRUE(target_uses_intervals(t, req.check));
+    EXPECT_TRUE(target_uses_intervals(t, req.check, uint64_t{1} << 21));
     const InstanceWork w = instance_work(t, uint64_t{1} << 21, 0, 1u << 21, req.check);
     EXPECT_TRUE(w.intervals);
     EXPECT_LT(w.cell_words, 1e12);  // dense would be 2 * (2^42 + ...) ~ 1.8e13
@@ -190,7 +190,7 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
     const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
     EXPECT_EQ(e.targets[0].refused, 1u);
     EXPECT_NE(e.targets[0].refusal.find("too scattered for interval"), std::string::npos) << e.targets[0].refusal;
-    EXPECT_FALSE(target_uses_intervals(req.targets[0], req.check));
+    EXPECT_FALSE(target_uses_intervals(req.targets[0], req.check, uint64_t{1} << 21));
   }
 }
 

@@ -17,6 +17,7 @@
 #include "properties/flow_interval.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
+#include "schedules/input_error.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"
 
@@ -234,17 +235,45 @@ TEST(IntervalMode, PiecesStayLogarithmicForContiguousSwing) {
   EXPECT_EQ(ic.stats.at("max_pieces_per_rank"), "13");
 }
 
-TEST(IntervalMode, MemoryGuardRefusesScatteredSchedulesBeforeAllocating) {
+TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreBadInput) {
   // Swing's paper block numbering at p = 2^18: p * nblocks is over the dense
-  // limit, so intervals are forced, and rank 0's scattered ranges predict
-  // p pieces per rank: refused with the estimate.
+  // limit, and rank 0's scattered ranges predict ~p pieces per rank, more
+  // work than dense cells: bad input with the estimate (as the dense limit
+  // always was), with or without the memory guard; estimate_memory still
+  // says what intervals would need.
   auto s = test::registered_variant("swing", "bandwidth").make(InstanceParams{1 << 18});
+  for (uint64_t guard : {uint64_t{0}, uint64_t{8} << 30}) {
+    CheckOptions o;
+    o.max_memory = guard;
+    try {
+      check_schedule(*s, nullptr, {}, o);
+      ADD_FAILURE() << "not refused";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("too scattered for interval bookkeeping"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("about 262144 per rank"), std::string::npos) << e.what();
+    }
+  }
   CheckOptions o;
+  EXPECT_GT(estimate_memory(*s, o).bytes, uint64_t{1} << 40);
+  // Asked for explicitly, intervals run (here: refused by the guard up front).
+  o.bookkeeping = Bookkeeping::intervals;
   o.max_memory = uint64_t{8} << 30;
   InstanceCheck ic = check_schedule(*s, nullptr, {}, o);
   ASSERT_TRUE(ic.refused.has_value());
   EXPECT_NE(ic.refused->find("interval fingerprint simulation"), std::string::npos) << *ic.refused;
-  EXPECT_NE(ic.refused->find("at most 262144 per rank"), std::string::npos) << *ic.refused;
+}
+
+// The plan is an estimate; the run measures its own state after every step
+// and stops when it outgrows the limit (refused, never out of memory).
+TEST(IntervalMode, RunStopsWhenTheStateOutgrowsTheLimit) {
+  auto s = test::registered_variant("swing", "bandwidth-contiguous").make(InstanceParams{1 << 12});
+  const auto w = flow::fingerprint_weights(1, 1 << 12);
+  flow::IntervalResult small = flow::run_intervals(*s, w, {}, uint64_t{1} << 20);
+  ASSERT_TRUE(small.aborted.has_value());
+  EXPECT_NE(small.aborted->find("more than --max-memory"), std::string::npos) << *small.aborted;
+  flow::IntervalResult enough = flow::run_intervals(*s, w, {}, uint64_t{1} << 30);
+  EXPECT_FALSE(enough.aborted.has_value());
+  EXPECT_FALSE(flow::run_intervals(*s, w, {}, 0).aborted.has_value());  // 0: no limit
 }
 
 }  // namespace

@@ -5,8 +5,9 @@
 //     combine and list order equal, blocks mapped through position(), for
 //     every rank and step of n = 3^0 .. 3^7;
 //   * every transfer is one contiguous range;
-//   * the generic properties hold, and a one-block change of the renumbering
-//     is caught (the comparison is not vacuous);
+//   * the generic properties hold, and a receive range shifted by one block
+//     is caught by the checker; the comparison itself rejects a schedule
+//     that is not the renumbered one (it is not vacuous);
 //   * non-powers of three are refused by the registry's restriction.
 #include <gtest/gtest.h>
 
@@ -74,7 +75,24 @@ TEST(TrivanceBandwidthContiguous, EqualsTheBandwidthVariantUnderTheRenumbering) 
   EXPECT_GT(compared, 100000u);
 }
 
-TEST(TrivanceBandwidthContiguous, HoldsAndABrokenRenumberingIsCaught) {
+// The comparison of EqualsTheBandwidthVariantUnderTheRenumbering rejects a
+// schedule that is not the renumbered one: the bandwidth variant compared
+// with itself (no renumbering) differs from n = 9 on.
+TEST(TrivanceBandwidthContiguous, ComparisonRejectsTheUnrenumberedSchedule) {
+  auto paper = make_trivance_bandwidth(9, TrivanceRule::corrected);
+  TrivanceBandwidthContiguous c(9);
+  RankStep a, b;
+  bool differs = false;
+  for (int st = 0; st < c.num_steps() && !differs; ++st)
+    for (Rank r = 0; r < 9 && !differs; ++r) {
+      paper->rank_step(r, st, a);
+      paper->rank_step(r, st, b);  // "contiguous" side: the paper numbering itself
+      for (size_t i = 0; i < a.sends.size(); ++i) differs = differs || mapped(a.sends[i].blocks, c) != b.sends[i].blocks;
+    }
+  EXPECT_TRUE(differs);
+}
+
+TEST(TrivanceBandwidthContiguous, HoldsAndAShiftedRangeIsCaught) {
   const VariantInfo& v = test::registered_variant("trivance", "bandwidth-contiguous");
   EXPECT_TRUE(v.violates(InstanceParams{10}).has_value());
   EXPECT_FALSE(v.violates(InstanceParams{81}).has_value());
