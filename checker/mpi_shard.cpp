@@ -566,6 +566,15 @@ int mpi_cli_main(int argc, char** argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // Only the main thread calls MPI (the checking runs on TBB and one worker
+  // thread): FUNNELED is all it needs, and less is refused.
+  if (provided < MPI_THREAD_FUNNELED) {
+    if (rank == 0)
+      std::fprintf(stderr, "collcheck: error: the MPI library provides thread level %d, collcheck needs "
+                           "MPI_THREAD_FUNNELED\n", provided);
+    MPI_Finalize();
+    return 2;
+  }
   int code;
   if (size == 1) {
     code = cli_main(argc, argv);
