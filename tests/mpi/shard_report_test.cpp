@@ -21,51 +21,15 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/mpi_env.hpp"
+#include "tests/support/run_binary.hpp"
+
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + std::to_string(::getpid()) + "_shard_" + name;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-Outcome run_command(const std::string& cmd) {
-  static int counter = 0;
-  const std::string err_path = temp_path("err_" + std::to_string(counter++));
-  Outcome r;
-  FILE* f = popen((cmd + " 2>" + err_path).c_str(), "r");
-  if (!f) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-  const int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = slurp(err_path);
-  return r;
-}
-
-// The test runs collcheck alone with no launcher variables in its
-// environment, and mpirun as root if need be, oversubscribed.
-class Env : public ::testing::Environment {
- public:
-  void SetUp() override {
-    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) unsetenv(v);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
-  }
-};
-const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new Env);
+using collcheck::test::Outcome;
+using collcheck::test::read_file;
+using collcheck::test::run_command;
+using collcheck::test::temp_path;
 
 Outcome single(const std::string& args) { return run_command(std::string(COLLCHECK_BINARY) + " " + args); }
 
@@ -141,7 +105,7 @@ TEST(ShardedSweep, ReportFileWrittenOnceByRankZero) {
   EXPECT_EQ(one.code, 1);
   EXPECT_EQ(many.code, 1) << many.err;
   EXPECT_TRUE(many.out.empty()) << many.out;
-  auto ja = without_timing(nlohmann::json::parse(slurp(a))), jb = without_timing(nlohmann::json::parse(slurp(b)));
+  auto ja = without_timing(nlohmann::json::parse(read_file(a))), jb = without_timing(nlohmann::json::parse(read_file(b)));
   ja.erase("command");  // the --out paths differ
   jb.erase("command");
   EXPECT_EQ(jb, ja);

@@ -37,58 +37,27 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/mpi_env.hpp"
+#include "tests/support/run_binary.hpp"
+#include "tests/support/report_json.hpp"
+
 namespace {
+
+using collcheck::test::Outcome;
+using collcheck::test::read_file;
+using collcheck::test::run_command;
+using collcheck::test::temp_path;
+using collcheck::test::comparable;
+using collcheck::test::drop_timing;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + std::to_string(::getpid()) + "_store_" + name;
-}
 
 std::string fresh(const std::string& name) {
   const std::string p = temp_path(name + ".sqlite");
   for (const char* s : {"", "-wal", "-shm"}) fs::remove(p + s);
   return p;
 }
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-Outcome run_command(const std::string& cmd) {
-  static int counter = 0;
-  const std::string err_path = temp_path("err_" + std::to_string(counter++));
-  Outcome r;
-  FILE* f = popen((cmd + " 2>" + err_path).c_str(), "r");
-  if (!f) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-  const int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = slurp(err_path);
-  return r;
-}
-
-class Env : public ::testing::Environment {
- public:
-  void SetUp() override {
-    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) unsetenv(v);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
-  }
-};
-const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new Env);
 
 std::string mpirun(int np) {
   return std::string(COLLCHECK_MPIEXEC) + " --oversubscribe -np " + std::to_string(np) + " ";
@@ -108,31 +77,6 @@ size_t error_lines(const std::string& err) {
   for (size_t at = err.find("collcheck: error: "); at != std::string::npos; at = err.find("collcheck: error: ", at + 1))
     ++n;
   return n;
-}
-
-// Drops "seconds" and "*_seconds" keys at any depth.
-void drop_timing(json& j) {
-  if (j.is_array())
-    for (auto& x : j) drop_timing(x);
-  if (!j.is_object()) return;
-  for (auto it = j.begin(); it != j.end();) {
-    const std::string& k = it.key();
-    if (k == "seconds" || (k.size() > 8 && k.compare(k.size() - 8, 8, "_seconds") == 0)) {
-      it = j.erase(it);
-    } else {
-      drop_timing(it.value());
-      ++it;
-    }
-  }
-}
-
-// A report without what two runs of one sweep may differ in: timing fields
-// and the command line (the --db paths differ).
-json comparable(const std::string& text) {
-  json j = json::parse(text);
-  j.erase("command");
-  drop_timing(j);
-  return j;
 }
 
 // The rows of `sql` as text (NULL: "<null>"); "stats" and "notes" columns
@@ -370,7 +314,7 @@ TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
   }
   ASSERT_TRUE(seen) << "rank 1's instances were not recorded while rank 0 was busy (the sweep "
                     << (done ? "ended" : "did not end") << ")\n"
-                    << slurp(temp_path("arrive.out.err"));
+                    << read_file(temp_path("arrive.out.err"));
   // SIGKILL both ranks: only the instance in flight (p = 5000) is lost.
   const std::vector<pid_t> ranks = children(pid);
   EXPECT_EQ(ranks.size(), 2u);
@@ -403,7 +347,7 @@ TEST(ShardedStore, AnotherVersionsStoreIsRefusedByEveryRank) {
               SQLITE_OK);
     sqlite3_close(h);
   }
-  const std::string before = slurp(db);
+  const std::string before = read_file(db);
   for (int np : {2, 4})
     for (const char* resume : {"", " --resume"}) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -415,14 +359,14 @@ TEST(ShardedStore, AnotherVersionsStoreIsRefusedByEveryRank) {
                 std::string::npos)
           << o.err;
       EXPECT_TRUE(o.out.empty()) << o.out;
-      EXPECT_TRUE(slurp(db) == before) << "np " << np << resume << ": the store changed";
+      EXPECT_TRUE(read_file(db) == before) << "np " << np << resume << ": the store changed";
     }
 }
 
 TEST(ShardedStore, BadRequestsWriteNothing) {
   const std::string db = fresh("badreq");
   ASSERT_EQ(single("verify --algo ring --p 1..6 -q --db " + db).code, 0);
-  const std::string before = slurp(db);
+  const std::string before = read_file(db);
   struct Case {
     std::string args, message;
   };
@@ -439,7 +383,7 @@ TEST(ShardedStore, BadRequestsWriteNothing) {
     EXPECT_EQ(error_lines(many.err), 1u) << c.args << "\n" << many.err;
     EXPECT_NE(many.err.find(c.message), std::string::npos) << many.err;
     EXPECT_EQ(error_line(many.err), error_line(one.err)) << c.args;
-    EXPECT_TRUE(slurp(db) == before) << c.args << ": the store changed";
+    EXPECT_TRUE(read_file(db) == before) << c.args << ": the store changed";
   }
   EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);
   // A missing directory: nothing is created.

@@ -42,13 +42,6 @@ using test::temp_path;
 
 void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // One small instance: p, or a torus shape for the variants that take --dims.
 struct Small {
   uint64_t p;

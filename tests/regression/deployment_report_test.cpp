@@ -30,13 +30,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::string chromium() {
   if (const char* env = std::getenv("COLLCHECK_CHROMIUM")) return env;
   for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
@@ -187,7 +180,7 @@ class DeploymentReport : public ::testing::Test {
     const std::string path = temp_path(name + ".html");
     Outcome o = run(args + " --format html --out " + path);
     EXPECT_EQ(o.code, want_code) << args << "\n" << o.err;
-    const std::string html = slurp(path);
+    const std::string html = test::read_file(path);
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
     EXPECT_EQ(external_references(html), std::vector<std::string>{}) << "the page must open offline";
     return path;
@@ -196,7 +189,7 @@ class DeploymentReport : public ::testing::Test {
     const std::string png = temp_path(std::filesystem::path(html).stem().string() + ".png");
     std::filesystem::remove(png);
     browse("--screenshot=" + png + " --window-size=" + std::to_string(w) + "," + std::to_string(h), html);
-    const std::string bytes = slurp(png);
+    const std::string bytes = test::read_file(png);
     EXPECT_GT(bytes.size(), 20000u) << "screenshot " << png << " missing or trivially small";
     Image img = decode_png(bytes);
     EXPECT_EQ(img.error, "");

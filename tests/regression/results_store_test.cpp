@@ -27,9 +27,13 @@
 #include <thread>
 
 #include "../support/run_binary.hpp"
+#include "tests/support/report_json.hpp"
 
 namespace collcheck::test {
 namespace {
+
+using test::comparable;
+using test::drop_timing;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -88,32 +92,6 @@ std::string integrity(const std::string& db) {
 }
 
 int64_t rows(const std::string& db) { return query(db, "SELECT count(*) FROM instances"); }
-
-// Drops timing fields: keys "seconds" and "*_seconds" (e.g. the stat
-// traff-conditions' "tables_seconds"), at any depth.
-void drop_timing(json& j) {
-  if (j.is_array())
-    for (auto& x : j) drop_timing(x);
-  if (!j.is_object()) return;
-  for (auto it = j.begin(); it != j.end();) {
-    const std::string& k = it.key();
-    if (k == "seconds" || (k.size() > 8 && k.compare(k.size() - 8, 8, "_seconds") == 0)) {
-      it = j.erase(it);
-    } else {
-      drop_timing(it.value());
-      ++it;
-    }
-  }
-}
-
-// The report without what differs between two runs of the same sweep: the
-// timing fields and the command line.
-json comparable(const std::string& text) {
-  json j = json::parse(text);
-  j.erase("command");
-  drop_timing(j);
-  return j;
-}
 
 // Kills `pid` with SIGKILL once the store has more than `after` rows; returns
 // the rows then, or -1 if the process had already exited by itself.

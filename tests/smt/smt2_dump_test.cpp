@@ -12,6 +12,7 @@
 #include "smt/query_registry.hpp"
 #include "smt/smt2_dump.hpp"
 #include "smt/swing_proofs.hpp"
+#include "tests/support/run_binary.hpp"
 
 namespace collcheck::smt {
 namespace {
@@ -22,13 +23,6 @@ std::string fresh_dir(const std::string& name) {
   fs::path d = fs::path(::testing::TempDir()) / (std::to_string(::getpid()) + "_smt2_" + name);
   fs::remove_all(d);
   return d.string();
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 std::string recheck(const std::string& text) {
@@ -52,7 +46,7 @@ int dump_and_recheck(const std::string& dir, const std::string& stem, F f, bool 
   int files = 0;
   bool saw_sat = false;
   for (const auto& e : fs::directory_iterator(dir)) {
-    std::string text = slurp(e.path());
+    std::string text = test::read_file(e.path());
     std::string recorded = recorded_answer(text);
     EXPECT_TRUE(recorded == "sat" || recorded == "unsat") << e.path() << ": " << recorded;
     EXPECT_EQ(recheck(text), recorded) << e.path();

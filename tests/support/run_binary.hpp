@@ -1,6 +1,6 @@
 #pragma once
-// Runs the real collcheck binary (COLLCHECK_BINARY) for the CLI regression
-// tests: exit code, stdout and stderr. Temp files are per process, because
+// Runs the real collcheck binary (COLLCHECK_BINARY) and other commands for
+// the CLI, regression and MPI tests: exit code, stdout and stderr; reads files. Temp files are per process, because
 // ctest runs every test in its own process, in parallel.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -24,24 +24,32 @@ inline std::string temp_path(const std::string& name) {
   return ::testing::TempDir() + std::to_string(::getpid()) + "_collcheck_" + name;
 }
 
-inline Outcome run(const std::string& args) {
+// The whole file (binary-safe); empty if it cannot be read.
+inline std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Runs a shell command: exit code, stdout, stderr (through a temp file).
+inline Outcome run_command(const std::string& cmd) {
   static int counter = 0;
-  std::string err_path = temp_path("err_" + std::to_string(counter++));
-  std::string cmd = std::string(COLLCHECK_BINARY) + " " + args + " 2>" + err_path;
+  const std::string err_path = temp_path("err_" + std::to_string(counter++));
   Outcome r;
-  FILE* f = popen(cmd.c_str(), "r");
+  FILE* f = popen((cmd + " 2>" + err_path).c_str(), "r");
   if (!f) return r;
   char buf[4096];
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-  int status = pclose(f);
+  const int status = pclose(f);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
+  r.err = read_file(err_path);
   return r;
 }
+
+// collcheck with these arguments.
+inline Outcome run(const std::string& args) { return run_command(std::string(COLLCHECK_BINARY) + " " + args); }
 
 inline size_t lines(const std::string& s) {
   size_t n = 0;

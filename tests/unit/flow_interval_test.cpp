@@ -20,6 +20,7 @@
 #include "schedules/input_error.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"
+#include "tests/support/verdict_compare.hpp"
 
 namespace collcheck {
 namespace {
@@ -71,26 +72,7 @@ TEST(IntervalRuns, EqualThePerBlockSpecification) {
   EXPECT_GT(compared, 5000);
 }
 
-void expect_same(const InstanceCheck& a, const InstanceCheck& b, const std::string& what) {
-  ASSERT_EQ(a.verdicts.size(), b.verdicts.size()) << what;
-  EXPECT_EQ(a.mode, b.mode) << what;
-  for (size_t i = 0; i < a.verdicts.size(); ++i) {
-    const Verdict& x = a.verdicts[i];
-    const Verdict& y = b.verdicts[i];
-    SCOPED_TRACE(what + " " + x.property);
-    EXPECT_EQ(x.property, y.property);
-    EXPECT_EQ(x.status, y.status);
-    EXPECT_EQ(x.checks, y.checks);
-    EXPECT_EQ(x.violations, y.violations);
-    ASSERT_EQ(x.counterexample.has_value(), y.counterexample.has_value());
-    if (x.counterexample) {
-      EXPECT_EQ(x.counterexample->location(), y.counterexample->location());
-      EXPECT_EQ(x.counterexample->expected, y.counterexample->expected);
-      EXPECT_EQ(x.counterexample->actual, y.counterexample->actual);
-      EXPECT_EQ(x.counterexample->message, y.counterexample->message);
-    }
-  }
-}
+using test::expect_same_verdicts;
 
 InstanceCheck run(const Schedule& s, const Claim* claim, const HopFn& hops, Bookkeeping b) {
   CheckOptions o;
@@ -105,7 +87,7 @@ InstanceCheck compare(const Schedule& s, const Claim* claim, const HopFn& hops, 
   InstanceCheck iv = run(s, claim, hops, Bookkeeping::intervals);
   EXPECT_EQ(dense.stats.count("method"), 0u) << what;
   EXPECT_EQ(iv.stats.at("method"), flow::kIntervalMethod) << what;
-  expect_same(iv, dense, what);
+  expect_same_verdicts(iv, dense, what);
   return iv;
 }
 

@@ -20,6 +20,7 @@
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
 #include "tests/support/schedule_lookup.hpp"
+#include "tests/support/verdict_compare.hpp"
 
 namespace collcheck {
 namespace {
@@ -107,25 +108,7 @@ TEST(RotatedEqual, RandomSetsAgainstBlockByBlock) {
     }
 }
 
-void expect_same(const InstanceCheck& a, const InstanceCheck& b, const std::string& what) {
-  ASSERT_EQ(a.verdicts.size(), b.verdicts.size()) << what;
-  for (size_t i = 0; i < a.verdicts.size(); ++i) {
-    const Verdict& x = a.verdicts[i];
-    const Verdict& y = b.verdicts[i];
-    SCOPED_TRACE(what + " " + x.property);
-    EXPECT_EQ(x.property, y.property);
-    EXPECT_EQ(x.status, y.status);
-    EXPECT_EQ(x.checks, y.checks);
-    EXPECT_EQ(x.violations, y.violations);
-    ASSERT_EQ(x.counterexample.has_value(), y.counterexample.has_value());
-    if (x.counterexample) {
-      EXPECT_EQ(x.counterexample->location(), y.counterexample->location());
-      EXPECT_EQ(x.counterexample->expected, y.counterexample->expected);
-      EXPECT_EQ(x.counterexample->actual, y.counterexample->actual);
-      EXPECT_EQ(x.counterexample->message, y.counterexample->message);
-    }
-  }
-}
+using test::expect_same_verdicts;
 
 InstanceCheck check(const Schedule& s, const Claim* claim, bool symmetry) {
   CheckOptions o;
@@ -150,7 +133,7 @@ TEST(RotationMode, SameVerdictsAsGenericForEveryRegisteredVariant) {
         const std::string what = a.name + "/" + v.name + " p=" + std::to_string(p);
         InstanceCheck sym = check(*s, &claim, true), gen = check(*s, &claim, false);
         EXPECT_EQ(gen.mode, "exact") << what;
-        expect_same(sym, gen, what);
+        expect_same_verdicts(sym, gen, what);
         EXPECT_EQ(sym.mode, "exact") << what;
         if (sym.stats.count("method")) {
           EXPECT_EQ(sym.stats.at("method"), kRotationMethod);
@@ -197,7 +180,7 @@ TEST(RotationMode, UniformMutationIsCaughtAsByTheGenericChecker) {
   MaterializedView mv(m);
   InstanceCheck sym = check(mv, nullptr, true), gen = check(mv, nullptr, false);
   EXPECT_EQ(sym.stats.at("method"), kRotationMethod);
-  expect_same(sym, gen, "uniform dropped block");
+  expect_same_verdicts(sym, gen, "uniform dropped block");
   EXPECT_EQ(combined_status(sym.verdicts), Status::violated);
 }
 
@@ -213,7 +196,7 @@ TEST(RotationMode, UniformCopyMutationSameVerdicts) {
   }
   MaterializedView mv(m);
   InstanceCheck sym = check(mv, nullptr, true), gen = check(mv, nullptr, false);
-  expect_same(sym, gen, "uniform copy mutation");
+  expect_same_verdicts(sym, gen, "uniform copy mutation");
   EXPECT_EQ(combined_status(sym.verdicts), Status::violated);
 }
 
@@ -226,7 +209,7 @@ TEST(RotationMode, OneRankMutationFallsBackToTheGenericSimulation) {
   InstanceCheck sym = check(mv, nullptr, true), gen = check(mv, nullptr, false);
   EXPECT_EQ(sym.mode, "exact");
   EXPECT_EQ(sym.stats.count("method"), 0u);  // the generic simulation ran
-  expect_same(sym, gen, "one-rank mutation");
+  expect_same_verdicts(sym, gen, "one-rank mutation");
   EXPECT_EQ(combined_status(sym.verdicts), Status::violated);
 }
 

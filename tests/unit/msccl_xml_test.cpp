@@ -14,20 +14,14 @@
 #include "importers/msccl_check.hpp"
 #include "importers/msccl_xml.hpp"
 #include "schedules/input_error.hpp"
+#include "tests/support/run_binary.hpp"
 
 namespace collcheck::msccl {
 namespace {
 
 std::string data(const std::string& name) { return std::string(COLLCHECK_SOURCE_DIR) + "/tests/data/msccl/" + name; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-CheckResult check_file(const std::string& name) { return check_program(parse_program(slurp(data(name)), name)); }
+CheckResult check_file(const std::string& name) { return check_program(parse_program(test::read_file(data(name)), name)); }
 
 const Verdict& verdict(const CheckResult& r, const std::string& property) {
   for (const Verdict& v : r.verdicts)
@@ -142,7 +136,7 @@ TEST(MscclXml, MalformedFilesAreInputErrorsWithLine) {
   };
   for (const Malformed& c : cases) {
     SCOPED_TRACE(c.file);
-    const std::string e = input_error(slurp(data(c.file)), c.file);
+    const std::string e = input_error(test::read_file(data(c.file)), c.file);
     EXPECT_EQ(e.rfind(c.expect, 0), 0u) << e;
   }
 }
@@ -265,7 +259,7 @@ TEST(MscclXml, TooLargeToSimulateIsAnInputError) {
 // program never crash or hang the importer: it returns verdicts or throws
 // InputError "FILE:LINE: ..." (or "FILE: ..." for size limits).
 RC_GTEST_PROP(MscclXmlFuzz, ByteEditsGiveVerdictsOrInputErrors, ()) {
-  std::string t = slurp(data("allpairs_allreduce_4.xml"));
+  std::string t = test::read_file(data("allpairs_allreduce_4.xml"));
   const int edits = *rc::gen::inRange(1, 6);
   for (int k = 0; k < edits; ++k) {
     const size_t at = *rc::gen::inRange<size_t>(0, t.size());
@@ -285,7 +279,7 @@ RC_GTEST_PROP(MscclXmlFuzz, ByteEditsGiveVerdictsOrInputErrors, ()) {
 }
 
 RC_GTEST_PROP(MscclXmlFuzz, RandomAttributeValuesGiveVerdictsOrInputErrors, ()) {
-  std::string t = slurp(data("allpairs_allreduce_4.xml"));
+  std::string t = test::read_file(data("allpairs_allreduce_4.xml"));
   // Replace a few numeric attribute values with small integers (in range or not).
   std::vector<size_t> quotes;
   for (size_t at = t.find("=\""); at != std::string::npos; at = t.find("=\"", at + 1)) quotes.push_back(at + 2);
