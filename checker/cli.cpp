@@ -135,7 +135,8 @@ void add_check_options(po::options_description& desc) {
       ("mode", po::value<std::string>()->default_value("auto"), "auto | exact | fingerprint")
       ("exact-max-p", po::value<std::string>()->default_value("1024"), "auto mode: exact bookkeeping up to this p")
       ("state", po::value<std::string>()->default_value("auto"),
-       "fingerprint state: auto | dense (a cell per rank and block) | intervals (per-rank block ranges)")
+       "fingerprint state: auto | dense (a cell per rank and block) | intervals (per-rank block ranges; implies "
+       "--mode fingerprint)")
       ("memory-gib", po::value<double>()->default_value(4.0), "contribution-state budget per instance (GiB)")
       ("max-memory", po::value<std::string>(),
        "memory guard: refuse (before allocating) any instance whose estimated memory exceeds SIZE "
@@ -198,8 +199,12 @@ CheckOptions check_options(const po::variables_map& vm) {
   else if (state == "dense") o.bookkeeping = Bookkeeping::dense;
   else if (state == "intervals") o.bookkeeping = Bookkeeping::intervals;
   else throw InputError("unknown --state '" + state + "' (known: auto, dense, intervals)");
+  // Interval state holds fingerprints: --state intervals means fingerprint
+  // mode at every p (auto would run exact sets up to --exact-max-p and
+  // silently ignore it there); with --mode exact it is a contradiction.
   if (o.bookkeeping == Bookkeeping::intervals && o.exactness == Exactness::exact)
-    throw InputError("--state intervals keeps fingerprints: it needs --mode fingerprint (or auto above --exact-max-p)");
+    throw InputError("--state intervals keeps fingerprints: it cannot run with --mode exact");
+  if (o.bookkeeping == Bookkeeping::intervals) o.exactness = Exactness::fingerprint;
   double gib = vm["memory-gib"].as<double>();
   if (!(gib >= 1.0 / 1024) || gib > 1024) throw InputError("--memory-gib must be in [1/1024, 1024]");
   o.memory_budget = static_cast<uint64_t>(gib * (1ULL << 30));

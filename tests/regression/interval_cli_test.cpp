@@ -57,6 +57,14 @@ TEST(IntervalCli, SameVerdictsAsDense) {
             "violated");
 }
 
+// --state intervals is honoured at every p: with --mode auto it means
+// fingerprint mode also below --exact-max-p (not exact sets in silence).
+TEST(IntervalCli, IntervalsImplyFingerprintMode) {
+  const json small = instance("--algo swing --variant bandwidth-contiguous --p 64 --state intervals");
+  EXPECT_TRUE(small.at("stats").contains("method"));
+  EXPECT_NE(small.at("stats").at("mode").get<std::string>().find("fingerprint"), std::string::npos);
+}
+
 TEST(IntervalCli, AutoPicksByTheShapeOfTheTransfers) {
   EXPECT_TRUE(instance("--algo swing --variant bandwidth-contiguous --p 4096").at("stats").contains("method"));
   EXPECT_FALSE(instance("--algo swing --variant bandwidth --p 4096").at("stats").contains("method"));
