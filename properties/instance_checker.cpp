@@ -382,7 +382,8 @@ std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckO
   if (p * nblocks > kMaxDenseCells && (e == Exactness::exact || o.bookkeeping == Bookkeeping::dense))
     return "p * nblocks = " + std::to_string(p * nblocks) +
            " (rank, block) cells exceed the dense checker's limit of 2^32 (p = " + std::to_string(p) +
-           "); fingerprint mode with --state auto or intervals has no such limit";
+           "); fingerprint mode with interval bookkeeping (--state auto picks it where transfers are few block "
+           "ranges) has no such limit";
   const uint64_t per_block = p * ((p + 63) / 64 + 1) * 8;
   if (e == Exactness::exact && per_block > o.memory_budget)
     return "exact mode needs " + std::to_string(per_block >> 20) + " MiB per block at p = " + std::to_string(p) +
@@ -457,7 +458,6 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
   return m;
 }
 
-// Whether fingerprint mode keeps interval state for `s` (with its plan).
 // Whether fingerprint mode keeps interval state for `s` (with its plan):
 // asked for, or predicted cheaper than dense cells. Over the dense limit
 // with transfers too scattered for intervals to pay, the instance is bad
@@ -551,8 +551,8 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn&
   }
   const std::string fingerprint_mode = "fingerprint (count + 61-bit weighted sum; false pass <= 2^-61 per check)";
   // Fingerprint mode: interval bookkeeping when it predicts less work than
-  // the dense cells, when the dense state is over its cell limit, or when
-  // asked for (--state intervals).
+  // the dense cells or is asked for (--state intervals); over the dense
+  // limit with scattered transfers interval_plan throws (bad input).
   if (auto plan = interval_plan(s, o, e)) {
     if (o.max_memory && plan->memory_bytes > o.max_memory) return refused({plan->memory_bytes, plan->how});
     // The plan is an estimate from rank 0; the run itself stops (refused,
