@@ -40,6 +40,7 @@
 #include "tests/support/mpi_env.hpp"
 #include "tests/support/run_binary.hpp"
 #include "tests/support/report_json.hpp"
+#include "tests/support/store_query.hpp"
 
 namespace {
 
@@ -49,6 +50,9 @@ using collcheck::test::run_command;
 using collcheck::test::temp_path;
 using collcheck::test::comparable;
 using collcheck::test::drop_timing;
+using collcheck::test::integrity;
+using collcheck::test::query;
+using collcheck::test::table;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -77,49 +81,6 @@ size_t error_lines(const std::string& err) {
   for (size_t at = err.find("collcheck: error: "); at != std::string::npos; at = err.find("collcheck: error: ", at + 1))
     ++n;
   return n;
-}
-
-// The rows of `sql` as text (NULL: "<null>"); "stats" and "notes" columns
-// are JSON, compared without their timing keys.
-// quiet: a store that is not there yet (or has no tables yet) is no failure.
-std::vector<std::vector<std::string>> table(const std::string& db, const std::string& sql, bool quiet = false) {
-  std::vector<std::vector<std::string>> out;
-  sqlite3* h = nullptr;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_busy_timeout(h, 2000);
-    sqlite3_stmt* st = nullptr;
-    const int rc = sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr);
-    if (!quiet) {
-      EXPECT_EQ(rc, SQLITE_OK) << sqlite3_errmsg(h) << "\n" << sql;
-    }
-    while (st && sqlite3_step(st) == SQLITE_ROW) {
-      std::vector<std::string> row;
-      for (int c = 0; c < sqlite3_column_count(st); ++c) {
-        const unsigned char* t = sqlite3_column_text(st, c);
-        std::string v = t ? reinterpret_cast<const char*>(t) : "<null>";
-        if (t && std::string(sqlite3_column_name(st, c)) == "stats") {
-          json j = json::parse(v);
-          drop_timing(j);
-          v = j.dump();
-        }
-        row.push_back(v);
-      }
-      out.push_back(std::move(row));
-    }
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(h);
-  return out;
-}
-
-int64_t query(const std::string& db, const std::string& sql, bool quiet = false) {
-  const auto rows = table(db, sql, quiet);
-  return rows.empty() || rows[0].empty() ? -1 : std::stoll(rows[0][0]);
-}
-
-std::string integrity(const std::string& db) {
-  const auto rows = table(db, "PRAGMA integrity_check");
-  return rows.empty() ? "no answer" : rows[0][0];
 }
 
 // Everything a store says about its sweeps and instances, without ids,
@@ -199,23 +160,23 @@ TEST(ShardedStore, ResumeASubRangeUnderMpirun) {
   // The single process records p = 1..12 (a sub-range of the sweep)...
   const Outcome part = single("verify --algo swing --variant all --skip-restricted --p 1..12 -q --db " + db);
   ASSERT_EQ(part.code, 1) << part.err;
-  const int64_t kept = query(db, "SELECT count(*) FROM instances");
+  const int64_t kept = query(db, "SELECT count(*) FROM instances", false);
   ASSERT_GT(kept, 20);
   ASSERT_LT(kept, static_cast<int64_t>(total));
   // ...and mpirun -np 2 resumes the whole sweep: only what is missing is checked.
   const Outcome resumed = sharded(2, kSwing + " --format json --db " + db + " --resume");
   EXPECT_EQ(resumed.code, plain.code) << resumed.err;
   EXPECT_EQ(comparable(resumed.out), comparable(plain.out));
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 1"), kept);
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 2"), static_cast<int64_t>(total) - kept);
-  EXPECT_EQ(query(db, "SELECT count(*) FROM sweep_instances WHERE sweep_id = 2"), static_cast<int64_t>(total));
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 1", false), kept);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 2", false), static_cast<int64_t>(total) - kept);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM sweep_instances WHERE sweep_id = 2", false), static_cast<int64_t>(total));
   const Outcome rep = single("report --db " + db + " --format json");
   EXPECT_EQ(rep.out, resumed.out);
   // A second resume under mpirun -np 4 reuses everything and checks nothing.
   const Outcome again = sharded(4, kSwing + " --format json --db " + db + " --resume");
   EXPECT_EQ(again.code, plain.code) << again.err;
   EXPECT_EQ(comparable(again.out), comparable(plain.out));
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), static_cast<int64_t>(total));
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances", false), static_cast<int64_t>(total));
 }
 
 // Starts `cmd` (a shell command line) in the background with stdout and
@@ -246,7 +207,7 @@ TEST(ShardedStore, ResumeAKilledSingleProcessSweepUnderMpirun) {
     if (query(db, "SELECT count(*) FROM instances", true) > 20) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
-      kept = query(db, "SELECT count(*) FROM instances");
+      kept = query(db, "SELECT count(*) FROM instances", false);
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -257,8 +218,8 @@ TEST(ShardedStore, ResumeAKilledSingleProcessSweepUnderMpirun) {
   const Outcome resumed = sharded(2, sweep + " --format json --db " + db + " --resume");
   EXPECT_EQ(resumed.code, plain.code) << resumed.err;
   EXPECT_EQ(comparable(resumed.out), comparable(plain.out));
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 1"), kept);
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 2"), static_cast<int64_t>(total) - kept);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 1", false), kept);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 2", false), static_cast<int64_t>(total) - kept);
   EXPECT_EQ(single("report --db " + db + " --format json").out, resumed.out);
 }
 
@@ -326,14 +287,14 @@ TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
     waitpid(pid, &status, 0);
   }
   EXPECT_EQ(integrity(db), "ok");
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 24);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances", false), 24);
   // Resumed under mpirun, only p = 5000 is checked; the report is the uninterrupted one.
   const Outcome plain = single(sweep + " --format json");
   ASSERT_EQ(plain.code, 0) << plain.err;
   const Outcome resumed = sharded(2, sweep + " --format json --db " + db + " --resume");
   EXPECT_EQ(resumed.code, 0) << resumed.err;
   EXPECT_EQ(comparable(resumed.out), comparable(plain.out));
-  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 2"), 1);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM instances WHERE sweep_id = 2", false), 1);
 }
 
 TEST(ShardedStore, AnotherVersionsStoreIsRefusedByEveryRank) {
@@ -385,7 +346,7 @@ TEST(ShardedStore, BadRequestsWriteNothing) {
     EXPECT_EQ(error_line(many.err), error_line(one.err)) << c.args;
     EXPECT_TRUE(read_file(db) == before) << c.args << ": the store changed";
   }
-  EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps", false), 1);
   // A missing directory: nothing is created.
   const Outcome nodir = sharded(2, "verify --algo ring --p 1..4 -q --db /nonexistent/dir/x.sqlite");
   EXPECT_EQ(nodir.code, 2) << nodir.err;

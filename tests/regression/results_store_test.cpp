@@ -28,12 +28,16 @@
 
 #include "../support/run_binary.hpp"
 #include "tests/support/report_json.hpp"
+#include "tests/support/store_query.hpp"
 
 namespace collcheck::test {
 namespace {
 
 using test::comparable;
 using test::drop_timing;
+using test::integrity;
+using test::query;
+using test::table;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -61,34 +65,6 @@ pid_t spawn(const std::string& args, const std::string& out) {
     _exit(127);
   }
   return pid;
-}
-
-// One integer from the store (read-only; -1 if it cannot be read yet).
-int64_t query(const std::string& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  int64_t v = -1;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_busy_timeout(h, 2000);
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-      v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(h);
-  return v;
-}
-
-std::string integrity(const std::string& db) {
-  sqlite3* h = nullptr;
-  std::string res = "cannot open";
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-      res = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(h);
-  return res;
 }
 
 int64_t rows(const std::string& db) { return query(db, "SELECT count(*) FROM instances"); }
@@ -199,34 +175,6 @@ TEST(ResultsStore, KillsDuringWriteBurstsNeverCorruptOrLoseCommittedRows) {
 }
 
 // ---- what a sweep records -------------------------------------------------
-
-// All rows of `sql` as text (NULL as "<null>"), "stats" columns without their
-// timing keys.
-std::vector<std::vector<std::string>> table(const std::string& db, const std::string& sql) {
-  std::vector<std::vector<std::string>> out;
-  sqlite3* h = nullptr;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* st = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
-    while (st && sqlite3_step(st) == SQLITE_ROW) {
-      std::vector<std::string> row;
-      for (int c = 0; c < sqlite3_column_count(st); ++c) {
-        const unsigned char* t = sqlite3_column_text(st, c);
-        std::string v = t ? reinterpret_cast<const char*>(t) : "<null>";
-        if (t && std::string(sqlite3_column_name(st, c)) == "stats") {
-          json j = json::parse(v);
-          drop_timing(j);
-          v = j.dump();
-        }
-        row.push_back(v);
-      }
-      out.push_back(std::move(row));
-    }
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(h);
-  return out;
-}
 
 // A report without its command line and the sweep's own duration: what a
 // resumed sweep that reused every instance shares with the sweep it reused.
