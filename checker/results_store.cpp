@@ -320,15 +320,10 @@ bool ResultsStore::has_shared_instance_rows() {
 }
 
 void ResultsStore::migrate_shared_instance_rows() {
-  auto exec = [&](const std::string& sql) {
-    char* err = nullptr;
-    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
-    std::string msg = err ? err : "";
-    sqlite3_free(err);
-    if (rc != SQLITE_OK) {
-      if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      fail("giving every sweep its own instance rows: " + msg, rc);
-    }
+  auto exec = [&](const std::string& sql) { exec_or_fail(sql, "giving every sweep its own instance rows: "); };
+  auto set_version = [&] {
+    exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
   };
   exec("PRAGMA foreign_keys = OFF");  // outside the transaction, or it has no effect
   exec("BEGIN IMMEDIATE");
@@ -341,14 +336,12 @@ void ResultsStore::migrate_shared_instance_rows() {
     throw;
   }
   if (!still) {  // another process migrated it: only the version number may be left
-    exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
-    exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+    set_version();
     exec("COMMIT");
     return;
   }
   for (const std::string& s : migration_to_own_rows()) exec(s);
-  exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
-  exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+  set_version();
   {
     char* err = nullptr;
     bool dangling = false;
@@ -374,17 +367,19 @@ void ResultsStore::migrate_shared_instance_rows() {
   exec("COMMIT");
 }
 
+void ResultsStore::exec_or_fail(const std::string& sql, const std::string& context) {
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  if (rc != SQLITE_OK) {
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    fail(context + msg, rc);
+  }
+}
+
 void ResultsStore::create_schema() {
-  auto exec = [&](const std::string& sql) {
-    char* err = nullptr;
-    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
-    std::string msg = err ? err : "";
-    sqlite3_free(err);
-    if (rc != SQLITE_OK) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      fail(msg, rc);
-    }
-  };
+  auto exec = [&](const std::string& sql) { exec_or_fail(sql, ""); };
   exec("PRAGMA journal_mode = WAL");
   exec("BEGIN IMMEDIATE");
   for (const std::string& s : schema_statements()) exec(s);

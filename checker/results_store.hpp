@@ -120,6 +120,9 @@ class ResultsStore {
   bool has_shared_instance_rows();  // the older instances table (see kSchemaVersion)
   void migrate_shared_instance_rows();
   [[noreturn]] void fail(const std::string& what, int rc) const;
+  // Runs `sql`; on an error rolls back an open transaction and fails with
+  // context + SQLite's message.
+  void exec_or_fail(const std::string& sql, const std::string& context);
   int64_t instance_id(const InstanceKey& key, const std::string& config);
   InstanceResult load_instance(int64_t id);
 
