@@ -277,6 +277,21 @@ class Encoding {
     return *X_[t][i][j] && H_[t - 1][i][u];
   }
 
+  // H[t][j][u]: rank j holds u after step t, i.e. held it before or some
+  // message of step t brings it; exactly_once: no item arrives at a rank
+  // that holds it already, nor by two messages.
+  void update_holders(z3::solver& s, int t, bool exactly_once) {
+    for (Rank j = 0; j < p_; ++j)
+      for (uint32_t u = 0; u < U_; ++u) {
+        z3::expr_vector ways(c_);
+        ways.push_back(H_[t - 1][j][u]);
+        for (Rank i = 0; i < p_; ++i)
+          if (X_[t][i][j]) ways.push_back(content(t, i, j, u));
+        s.add(H_[t][j][u] == z3::mk_or(ways));
+        if (exactly_once && ways.size() > 1) s.add(z3::atmost(ways, 1));
+      }
+  }
+
   void knowledge_step(z3::solver& s, int t) {
     const bool one_block = P_.goal == StepGoal::broadcast;
     for (Rank i = 0; i < p_; ++i)
@@ -293,14 +308,7 @@ class Encoding {
         if (all.size() > 1) s.add(z3::atmost(all, 1));
         M_[t].emplace(std::make_pair(i, j), std::move(msg));
       }
-    for (Rank j = 0; j < p_; ++j)
-      for (uint32_t u = 0; u < U_; ++u) {
-        z3::expr_vector ways(c_);
-        ways.push_back(H_[t - 1][j][u]);
-        for (Rank i = 0; i < p_; ++i)
-          if (X_[t][i][j]) ways.push_back(content(t, i, j, u));
-        s.add(H_[t][j][u] == z3::mk_or(ways));
-      }
+    update_holders(s, t, false);
   }
 
   void running_sum_step(z3::solver& s, int t) {
@@ -356,15 +364,7 @@ class Encoding {
         }
         M_[t].emplace(std::make_pair(i, j), std::move(msg));
       }
-    for (Rank j = 0; j < p_; ++j)
-      for (uint32_t u = 0; u < U_; ++u) {
-        z3::expr_vector ways(c_);
-        ways.push_back(H_[t - 1][j][u]);
-        for (Rank i = 0; i < p_; ++i)
-          if (X_[t][i][j]) ways.push_back(content(t, i, j, u));
-        s.add(H_[t][j][u] == z3::mk_or(ways));
-        if (ways.size() > 1) s.add(z3::atmost(ways, 1));  // nothing arrives twice
-      }
+    update_holders(s, t, true);
   }
 
   z3::context& c_;
