@@ -1,5 +1,6 @@
 # Shared by scripts/sweep and scripts/test: install missing Debian packages,
-# then configure and build collcheck in ./build (Release, Ninja).
+# then configure collcheck in ./build (Release, Ninja). The caller builds what
+# it needs: build_collcheck [TARGET...] (no target: everything).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${COLLCHECK_BUILD_DIR:-$ROOT/build}"
@@ -27,8 +28,9 @@ install_missing() {
 
 build_collcheck() {
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$BUILD" -j "$(nproc)"
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}"
 }
 
 install_missing
-build_collcheck

@@ -119,7 +119,7 @@ TEST(CheckFileRoundTrip, EveryAlgorithmDefaultVariantAgreesWithVerify) {
         // The asserted properties hold exactly when verify says they hold.
         ASSERT_TRUE(got.count("claims")) << format;
         bool all_hold = true;
-        for (const std::string& prop : {"matching", "ports", "causality", "exactly-once", "postcondition"})
+        for (const char* prop : {"matching", "ports", "causality", "exactly-once", "postcondition"})
           all_hold = all_hold && expected.at(prop).at("status") == "holds";
         EXPECT_EQ(got.at("claims").at("status"), all_hold ? "holds" : "violated");
         ++instances;

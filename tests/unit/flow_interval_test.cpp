@@ -64,7 +64,9 @@ TEST(IntervalRuns, EqualThePerBlockSpecification) {
                                       " b=" + std::to_string(b);
             EXPECT_EQ(init[b], spec.initial_contributor(r, b)) << where;
             EXPECT_EQ(req[b].kind, spec.required(r, b).kind) << where;
-            if (req[b].kind == Requirement::Kind::single_origin) EXPECT_EQ(req[b].origin, spec.required(r, b).origin) << where;
+            if (req[b].kind == Requirement::Kind::single_origin) {
+              EXPECT_EQ(req[b].origin, spec.required(r, b).origin) << where;
+            }
             ++compared;
           }
         }

@@ -1,0 +1,145 @@
+// The bad-input regression corpus: every adversarial input the outside audit
+// (issue 14) or anyone since found is one file tests/data/bad-input/NAME.case
+// stating the command, the expected exit code and the exact first line of
+// stderr. One parameterised test per case file, so ctest names the case.
+//
+// Case format (README "Bad input"):
+//   # comment lines: the defect this input exposed
+//   run: /bin/sh command line; $COLLCHECK, $COLLCHECK_MPI, $DATA (the corpus
+//        folder, inputs in $DATA/inputs/), $TMP (a fresh empty folder per case)
+//   exit: expected exit code
+//   stderr: expected first line of stderr, exactly ($TMP written as "$TMP")
+//   check: optional, repeatable: a /bin/sh command that must exit 0 afterwards
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/run_binary.hpp"
+
+#ifndef COLLCHECK_MPI_BINARY
+#define COLLCHECK_MPI_BINARY ""
+#endif
+
+namespace collcheck::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kCorpus = fs::path(COLLCHECK_SOURCE_DIR) / "tests" / "data" / "bad-input";
+
+struct Case {
+  std::string name;
+  std::string run;
+  int exit = -1;
+  bool has_stderr = false;
+  std::string stderr_line;
+  std::vector<std::string> checks;
+  std::string error;  // a malformed case file is a failing test, never a skipped one
+};
+
+std::string trim(std::string s) {
+  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
+  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+  return s;
+}
+
+Case parse_case(const fs::path& path) {
+  Case c;
+  c.name = path.stem().string();
+  std::ifstream in(path);
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (trim(line).empty() || line[0] == '#') continue;
+    const auto colon = line.find(':');
+    const std::string key = colon == std::string::npos ? "" : line.substr(0, colon);
+    const std::string value = colon == std::string::npos ? "" : trim(line.substr(colon + 1));
+    if (key == "run" && c.run.empty()) {
+      c.run = value;
+    } else if (key == "exit" && c.exit < 0) {
+      try {
+        c.exit = std::stoi(value);
+      } catch (const std::exception&) {
+        c.error = "line " + std::to_string(lineno) + ": exit is not a number";
+      }
+    } else if (key == "stderr" && !c.has_stderr) {
+      c.has_stderr = true;
+      c.stderr_line = line.substr(colon + 1);
+      if (!c.stderr_line.empty() && c.stderr_line[0] == ' ') c.stderr_line.erase(0, 1);
+    } else if (key == "check") {
+      c.checks.push_back(value);
+    } else if (c.error.empty()) {
+      c.error = "line " + std::to_string(lineno) + ": expected run:, exit:, stderr: or check: (once each but check)";
+    }
+  }
+  if (c.error.empty() && (c.run.empty() || c.exit < 0 || !c.has_stderr))
+    c.error = "a case needs run:, exit: and stderr:";
+  return c;
+}
+
+std::vector<fs::path> case_files() {
+  std::vector<fs::path> files;
+  if (fs::is_directory(kCorpus))
+    for (const auto& e : fs::directory_iterator(kCorpus))
+      if (e.path().extension() == ".case") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); !from.empty() && at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+std::string shell_quote(const std::string& s) { return "'" + replace_all(s, "'", "'\\''") + "'"; }
+
+class BadInputCorpus : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(BadInputCorpus, ExitCodeAndFirstStderrLine) {
+  const Case c = parse_case(GetParam());
+  ASSERT_TRUE(c.error.empty()) << GetParam() << ": " << c.error;
+  const fs::path tmp = temp_path("corpus_" + c.name);
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  const std::string env = "COLLCHECK=" + shell_quote(COLLCHECK_BINARY) + " COLLCHECK_MPI=" +
+                          shell_quote(COLLCHECK_MPI_BINARY) + " DATA=" + shell_quote(kCorpus.string()) +
+                          " TMP=" + shell_quote(tmp.string()) + " ";
+  const Outcome r = run_command(env + "/bin/sh -c " + shell_quote(c.run));
+  EXPECT_EQ(r.code, c.exit) << c.name << ": " << c.run << "\nstderr: " << r.err;
+  EXPECT_EQ(replace_all(first_line(r.err), tmp.string(), "$TMP"), c.stderr_line) << c.name << ": " << c.run;
+  for (const std::string& check : c.checks) {
+    const Outcome k = run_command(env + "/bin/sh -c " + shell_quote(check));
+    EXPECT_EQ(k.code, 0) << c.name << ": check failed: " << check << "\n" << k.out << k.err;
+  }
+  fs::remove_all(tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, BadInputCorpus, ::testing::ValuesIn(case_files()),
+                         [](const ::testing::TestParamInfo<fs::path>& info) {
+                           std::string name = info.param.stem().string();
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+// The corpus is not allowed to be empty or to hold files the driver ignores.
+TEST(BadInputCorpusFolder, HoldsCasesAndNothingUnread) {
+  EXPECT_FALSE(case_files().empty());
+  for (const auto& e : fs::directory_iterator(kCorpus)) {
+    const bool known = e.path().extension() == ".case" || (e.is_directory() && e.path().filename() == "inputs") ||
+                       e.path().filename() == "README.md";
+    EXPECT_TRUE(known) << e.path() << ": the driver reads only *.case files, README.md and inputs/";
+  }
+}
+
+}  // namespace
+}  // namespace collcheck::test
