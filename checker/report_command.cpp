@@ -65,7 +65,7 @@ void filter(std::vector<InstanceResult>& v, const std::set<std::string>& wanted,
 }
 
 // The notes run_sweep writes, for a sweep that never finished (and so never
-// stored its own): every refuted literal paper rule among its instances.
+// stored its own): every refuted reading of a paper among its instances.
 std::vector<std::string> registry_notes(const std::vector<InstanceResult>& instances) {
   std::vector<std::string> out;
   std::set<std::pair<std::string, std::string>> seen;
@@ -74,7 +74,7 @@ std::vector<std::string> registry_notes(const std::vector<InstanceResult>& insta
     const AlgorithmInfo* a = find_algorithm(i.algorithm);
     const VariantInfo* v = a ? a->find_variant(i.variant) : nullptr;
     if (v && !v->expected_to_hold)
-      out.push_back(a->name + "/" + v->name + " is a literal paper rule that collcheck refutes: " + v->known_failure);
+      out.push_back(a->name + "/" + v->name + " is a reading of the paper that collcheck refutes: " + v->known_failure);
   }
   return out;
 }

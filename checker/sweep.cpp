@@ -284,7 +284,7 @@ Report run_sweep(const SweepRequest& req) {
   for (const auto& t : req.targets)
     if (!t.variant->expected_to_hold)
       r.notes.push_back(t.algorithm->name + "/" + t.variant->name +
-                        " is a literal paper rule that collcheck refutes: " + t.variant->known_failure);
+                        " is a reading of the paper that collcheck refutes: " + t.variant->known_failure);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -49,7 +49,7 @@ struct VariantInfo {
   std::string summary;
   std::string reference;                 // paper, section, equation
   std::string restriction;               // human-readable, "" if none
-  bool expected_to_hold = true;          // false: a literal paper rule collcheck refutes
+  bool expected_to_hold = true;          // false: a paper rule or reading of one that collcheck refutes
   std::string known_failure;             // for expected_to_hold == false: the finding
   std::function<std::optional<std::string>(const InstanceParams&)> violates;  // why not allowed
   std::function<std::unique_ptr<Schedule>(const InstanceParams&)> make;
