@@ -22,6 +22,11 @@
 //              every path unique for every n, so no de-duplication is needed):
 //              in step k node r sends to r + j 3^k (j = 1, 2) the blocks b with
 //              (b - r) mod n = j 3^k + (multiple of 3^(k+1)). n - 1 blocks per phase.
+//              A rank never sends its own block (b = r: all digits 0). The
+//              paper prints no block rule for Bruck (unlike Trivance's
+//              Algorithm 1), so there is no printed reach set whose
+//              de-duplication or own block would need reading (contrast
+//              trivance_bandwidth.hpp's TrivanceRouting).
 // Example    : n = 9, bandwidth, step 0: node 0 sends to 1 blocks {1, 4, 7}, to 2
 //              blocks {2, 5, 8}; step 1: to 3 block 3, to 6 block 6.
 #include <memory>

@@ -280,12 +280,13 @@ VariantInfo trivance_latency() {
 VariantInfo trivance_bandwidth() {
   VariantInfo v;
   v.name = "bandwidth";
-  v.summary = "reduce-scatter with Algorithm 1's block propagation de-duplicated (one path per contribution), "
-              "allgather reversed; n not a power of three: corrected last distance ceil((n - 3^t)/2) of the "
-              "text and Fig. 4";
+  v.summary = "reduce-scatter with Algorithm 1's block propagation (printed) de-duplicated by collcheck: one path "
+              "per contribution, the first of stay (not forwarded), right, left that keeps it reachable, so the own "
+              "block never moves; allgather reversed; n not a power of three: corrected last distance "
+              "ceil((n - 3^t)/2) of the text and Fig. 4";
   v.reference = kTrivanceRef;
   v.violates = any_p;
-  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p, TrivanceRule::corrected); };
+  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p); };
   v.claim = [](const InstanceParams& i) {
     return two_phase_claim(i.p, trivance::is_pow3(i.p) ? "Trivance Sec. 4.1, Lemma 4.1"
                                                        : "Trivance Sec. 4.1, Lemma 4.1 (for n not a power of three "
@@ -338,19 +339,30 @@ VariantInfo trivance_paper_last_step() {
 
 // Algorithm 1 (BlockPropagation) read literally: to each peer p the blocks of
 // every node p reaches in steps k+1.., a set, no matter by how many paths;
-// last step at Sec. 4.4's printed distance.
-VariantInfo trivance_paper_bandwidth() {
+// last step at Sec. 4.4's printed distance. own_stays: collcheck's reading
+// that r never sends its own block b = r, although Pi(n, r, p, k) contains r
+// whenever p reaches r later (n = 4: Pi(4, 0, 1, 0) = {1, 2, 0}).
+VariantInfo trivance_paper_bandwidth(bool own_stays) {
   VariantInfo v;
-  v.name = "paper-bandwidth";
-  v.summary = "Algorithm 1 / Pi(n, r, p, k) literally (every reach path, no de-duplication), Sec. 4.4's printed "
-              "last distance ceil((3^ceil(log3 n) - n)/2), allgather reversed";
+  v.name = own_stays ? "paper-bandwidth-own-stays" : "paper-bandwidth";
+  v.summary = own_stays ? "paper-bandwidth (Algorithm 1 literally, printed last distance) except that a rank never "
+                          "sends its own block, which Pi contains when the peer reaches r later (collcheck's reading; "
+                          "the paper says nothing about it)"
+                        : "Algorithm 1 / Pi(n, r, p, k) literally (every reach path, no de-duplication, the own block "
+                          "b = r sent when Pi contains it), Sec. 4.4's printed last distance "
+                          "ceil((3^ceil(log3 n) - n)/2), allgather reversed";
   v.reference = "Trivance (trivance.txt) Sec. 4.1, 4.3 (Algorithm 1), 4.4";
   v.expected_to_hold = false;
   v.known_failure =
-      "minimal p = 2: exactly-once and causality (both ports send block 0 to rank 0, which adds rank 1's contribution twice); "
-      "fails at every n that is not a power of three";
+      std::string("minimal p = 2: exactly-once and causality (both ports send block 0 to rank 0, which adds rank 1's "
+                  "contribution twice); fails at every n that is not a power of three") +
+      (own_stays ? " (the own block is not what goes wrong: n = 2 sends no own block)" : "");
   v.violates = any_p;
-  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p, TrivanceRule::paper); };
+  TrivanceRouting how;
+  how.printed_last_distance = true;
+  how.every_path = true;
+  how.own_block_stays = own_stays;
+  v.make = [how](const InstanceParams& i) { return make_trivance_bandwidth(i.p, how); };
   v.claim = [](const InstanceParams& i) { return two_phase_claim(i.p, "Trivance Sec. 4.1, Lemma 4.1"); };
   v.extra_properties = {"trivance-coverage"};
   return v;
@@ -369,10 +381,110 @@ VariantInfo trivance_paper_distance() {
       "minimal p = 7: postcondition (distance 1 instead of Fig. 4's 2: the digit sums reach only 5 of the 7 offsets, "
       "rank 0 never gets block 0 from ranks 3 and 4); fails exactly where 2*3^t < n < 3^(t+1)";
   v.violates = any_p;
-  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p, TrivanceRule::paper_distance); };
+  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(i.p, {.printed_last_distance = true}); };
   v.claim = [](const InstanceParams& i) { return two_phase_claim(i.p, "Trivance Sec. 4.1, Lemma 4.1"); };
   v.extra_properties = {"trivance-coverage"};
   return v;
+}
+
+// Every other de-duplication of Algorithm 1's reach sets (the paper prints
+// none: for n = 3^s the reach sets of "right", "left" and "not forwarded" are
+// disjoint), and the own-block rule (the paper prints none either: for
+// n = 3^s the own block is in no Pi). A held contribution takes the first
+// move of the preference after which its remainder is still reachable.
+//  * "stay" first (`bandwidth`: stay, right, left; here stay, left, right):
+//    collcheck's choice. A forwarded remainder c is unreachable by the later
+//    digits, no incoming contribution lands on it (they land on reachable
+//    remainders, and the reachable sets only shrink), so nothing is sent
+//    twice; the own block (c = 0, reachable with digits 0) never moves, so an
+//    own-block rule changes nothing (unit-tested). Holds.
+//  * a move first: Sec. 4.1's wording ("r must send not only the data intended
+//    for p but also the data blocks designated for the nodes that p will reach
+//    in the subsequent steps") forwards every block a peer reaches. Where a
+//    remainder could also stay (n not a power of three, except the few n
+//    where no remainder is reachable both ways), it is forwarded while the
+//    neighbour's same choice refills it: a rank keeps the value it sent (the
+//    paper: "After each step, the received data is aggregated at each node";
+//    nothing is discarded), so the refilled block carries the sent
+//    contributions a second time. Refuted, minimal n = 4; with or without the
+//    own block it fails at the same n (unit-tested to 200, slow test to 1500),
+//    exactly where it differs from its stay-first counterpart.
+enum class TrivanceOwn { sent, stays };
+using TrivanceOrder = std::array<TrivanceRouting::Move, 3>;
+constexpr TrivanceOrder kStayLeftRight{TrivanceRouting::Move::stay, TrivanceRouting::Move::left,
+                                       TrivanceRouting::Move::right};
+constexpr TrivanceOrder kRightStayLeft{TrivanceRouting::Move::right, TrivanceRouting::Move::stay,
+                                       TrivanceRouting::Move::left};
+constexpr TrivanceOrder kRightLeftStay{TrivanceRouting::Move::right, TrivanceRouting::Move::left,
+                                       TrivanceRouting::Move::stay};
+constexpr TrivanceOrder kLeftStayRight{TrivanceRouting::Move::left, TrivanceRouting::Move::stay,
+                                       TrivanceRouting::Move::right};
+constexpr TrivanceOrder kLeftRightStay{TrivanceRouting::Move::left, TrivanceRouting::Move::right,
+                                       TrivanceRouting::Move::stay};
+
+// `twice`, `blocks`: the first double count at p = 4 and the blocks each rank
+// sends there, as collcheck reports them (derived by running the variant;
+// pinned in tests/unit/trivance_readings_test.cpp).
+VariantInfo trivance_dedup(const TrivanceOrder& order, TrivanceOwn own, const std::string& twice = "",
+                           int blocks = 0) {
+  auto word = [](TrivanceRouting::Move m) {
+    return m == TrivanceRouting::Move::stay ? "stay" : m == TrivanceRouting::Move::right ? "right" : "left";
+  };
+  const std::string list = std::string(word(order[0])) + "-" + word(order[1]) + "-" + word(order[2]);
+  const bool stay_first = order[0] == TrivanceRouting::Move::stay;
+  VariantInfo v;
+  v.name = "dedup-" + list + (own == TrivanceOwn::stays ? "-own-stays" : "");
+  v.summary = "Algorithm 1's reach sets Pi(n, r, p, k) (printed) de-duplicated by collcheck: a block reachable by "
+              "several moves takes the first of " + list + " (stay: not forwarded)" +
+              (stay_first ? "; the own block never moves; the mirror image of bandwidth"
+               : own == TrivanceOwn::stays
+                   ? ", forwarding first as Sec. 4.1 words it, but a rank never sends its own block (added by "
+                     "collcheck)"
+                   : ", forwarding first as Sec. 4.1 words it; the own block is sent when a peer reaches r later "
+                     "(Pi contains it)") +
+              "; text's last distance, allgather reversed";
+  v.reference = "Trivance (trivance.txt) Sec. 4.1, 4.3 (Algorithm 1, Pi), 4.4; the preference order and own-block "
+                "rule are collcheck's (the paper prints neither)";
+  v.violates = any_p;
+  TrivanceRouting how;
+  how.preference = order;
+  how.own_block_stays = own == TrivanceOwn::stays;
+  v.make = [how](const InstanceParams& i) { return make_trivance_bandwidth(i.p, how); };
+  v.claim = [](const InstanceParams& i) {
+    return two_phase_claim(i.p, trivance::is_pow3(i.p) ? "Trivance Sec. 4.1, Lemma 4.1"
+                                                       : "Trivance Sec. 4.1, Lemma 4.1 (for n not a power of three "
+                                                         "derived by collcheck: one path per contribution)");
+  };
+  v.extra_properties = {"trivance-coverage"};
+  if (!stay_first) {
+    v.expected_to_hold = false;
+    v.known_failure = "minimal p = 4: exactly-once at rank 0, step 1, block 0 (" + twice + ") and cost (" +
+                      std::to_string(blocks) +
+                      " blocks per rank, not 6): a block forwarded although it could stay is refilled in the "
+                      "same step by the neighbour's same choice, and the sender keeps what it sent, so the next "
+                      "forward counts it twice; fails wherever some block is reachable both by staying and by "
+                      "a move (n = 1..400: all but the powers of three and 2, 6-8, 20-21, 24-26, 62-63, 74-75, "
+                      "78-80, 188-189, 224-225, 236-237, 240-242), with or without the own block";
+  }
+  return v;
+}
+
+// The readings of the own-block and de-duplication choices besides
+// `bandwidth`, `paper-bandwidth` and `paper-distance` (see above).
+std::vector<VariantInfo> trivance_routing_readings() {
+  const std::string own_back = "rank 0's own contribution again from rank 1, to which rank 0 sent block 0 in step 0";
+  const std::string three = "rank 3's contribution again from rank 3, which had sent block 0 to rank 0 in step 0";
+  const std::string one = "rank 1's contribution again from rank 1, which had sent block 0 to rank 0 in step 0";
+  return {trivance_paper_bandwidth(true),
+          trivance_dedup(kStayLeftRight, TrivanceOwn::sent),
+          trivance_dedup(kRightStayLeft, TrivanceOwn::sent, own_back, 10),
+          trivance_dedup(kRightStayLeft, TrivanceOwn::stays, three, 8),
+          trivance_dedup(kRightLeftStay, TrivanceOwn::sent, own_back, 12),
+          trivance_dedup(kRightLeftStay, TrivanceOwn::stays, three, 8),
+          trivance_dedup(kLeftStayRight, TrivanceOwn::sent, one, 10),
+          trivance_dedup(kLeftStayRight, TrivanceOwn::stays, one, 8),
+          trivance_dedup(kLeftRightStay, TrivanceOwn::sent, one, 12),
+          trivance_dedup(kLeftRightStay, TrivanceOwn::stays, one, 8)};
 }
 
 VariantInfo bruck_allreduce_latency() {
@@ -802,8 +914,8 @@ std::vector<AlgorithmInfo> build() {
   r.push_back({"trivance", Collective::allreduce,
                "Trivance allreduce on a bidirectional ring: both ports, peers r -+ 3^k, joint reductions",
                {trivance_latency(), trivance_bandwidth(), trivance_bandwidth_contiguous(), trivance_paper_last_step(),
-                trivance_paper_bandwidth(),
-                trivance_paper_distance()}});
+                trivance_paper_bandwidth(false), trivance_paper_distance()}});
+  for (VariantInfo& v : trivance_routing_readings()) r.back().variants.push_back(std::move(v));
   r.push_back({"trivance-torus", Collective::allreduce,
                "Trivance allreduce on a D-dimensional torus (--dims): one collective per dimension, switching "
                "dimensions each step (Sec. 5)",

@@ -66,17 +66,18 @@ void OffsetRoutingRing::rank_step(Rank r, int s, RankStep& out) const {
   }
 }
 
-std::vector<uint64_t> trivance_distances(uint64_t n, TrivanceRule rule) {
+std::vector<uint64_t> trivance_distances(uint64_t n, bool printed_last_distance) {
   const int s = trivance::ceil_log3(n);
   std::vector<uint64_t> d;
   for (int k = 0; k < s; ++k) d.push_back(trivance::pow3(k));
   if (s > 0 && !trivance::is_pow3(n))
-    d.back() = rule != TrivanceRule::corrected ? trivance::paper_last_distance(n) : trivance::corrected_last_distance(n);
+    d.back() = printed_last_distance ? trivance::paper_last_distance(n) : trivance::corrected_last_distance(n);
   return d;
 }
 
-std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, TrivanceRule rule) {
-  const std::vector<uint64_t> d = trivance_distances(n, rule);
+std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, const TrivanceRouting& how) {
+  using Move = TrivanceRouting::Move;
+  const std::vector<uint64_t> d = trivance_distances(n, how.printed_last_distance);
   const int s = static_cast<int>(d.size());
   // S[k]: remainders reachable with digits k..s-1 (S[s] = {0}).
   std::vector<std::vector<char>> S(s + 1, std::vector<char>(n, 0));
@@ -90,21 +91,23 @@ std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, Tri
         S[k][(x + n - dk) % n] = 1;
       }
   std::vector<std::vector<OffsetRoutingRing::Move>> steps(s);
-  if (rule == TrivanceRule::paper) {
+  if (how.every_path) {
     // Algorithm 1 literally: to p = r +- d_k the blocks Pi(n, r, p, k) = p + S[k+1].
     for (int k = 0; k < s; ++k) {
       const uint64_t dk = d[k] % n;
       OffsetRoutingRing::Move right{dk, {}}, left{n - dk, {}};
       for (uint64_t x = 0; x < n; ++x)
         if (S[k + 1][x]) {
-          right.offsets.push_back((x + dk) % n);
-          left.offsets.push_back((x + n - dk) % n);
+          for (auto [mv, c] : {std::pair{&right, (x + dk) % n}, std::pair{&left, (x + n - dk) % n}})
+            if (c != 0 || !how.own_block_stays) mv->offsets.push_back(c);
         }
+      for (auto* mv : {&right, &left}) std::sort(mv->offsets.begin(), mv->offsets.end());
       steps[k] = {right, left};
     }
     return steps;
   }
-  // Corrected: H = remainders a node holds tokens for; each moves by one choice.
+  // De-duplicated: H = remainders a node holds contributions for; each takes
+  // the first move of the preference that keeps it reachable.
   std::vector<char> H(n, 1);
   for (int k = 0; k < s; ++k) {
     const uint64_t dk = d[k] % n;
@@ -112,17 +115,17 @@ std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, Tri
     std::vector<char> next(n, 0);
     for (uint64_t c = 0; c < n; ++c) {
       if (!H[c]) continue;
-      if (S[k + 1][c]) {
-        next[c] = 1;
-      } else if (S[k + 1][(c + n - dk) % n]) {
-        right.offsets.push_back(c);
-        next[(c + n - dk) % n] = 1;
-      } else if (S[k + 1][(c + dk) % n]) {
-        left.offsets.push_back(c);
-        next[(c + dk) % n] = 1;
-      } else {
-        next[c] = 1;  // unreachable remainder: stays (the postcondition reports it)
+      uint64_t to = c;  // unreachable remainder: stays (the postcondition reports it)
+      if (c != 0 || !how.own_block_stays) {
+        for (Move m : how.preference) {
+          const uint64_t dest = m == Move::stay ? c : m == Move::right ? (c + n - dk) % n : (c + dk) % n;
+          if (!S[k + 1][dest]) continue;
+          if (m != Move::stay) (m == Move::right ? right : left).offsets.push_back(c);
+          to = dest;
+          break;
+        }
       }
+      next[to] = 1;
     }
     steps[k] = {right, left};
     H.swap(next);
@@ -130,8 +133,8 @@ std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, Tri
   return steps;
 }
 
-std::unique_ptr<Schedule> make_trivance_bandwidth(uint64_t n, TrivanceRule rule) {
-  return std::make_unique<OffsetRoutingRing>(n, trivance_moves(n, rule), true, 2);
+std::unique_ptr<Schedule> make_trivance_bandwidth(uint64_t n, const TrivanceRouting& how) {
+  return std::make_unique<OffsetRoutingRing>(n, trivance_moves(n, how), true, 2);
 }
 
 }  // namespace collcheck

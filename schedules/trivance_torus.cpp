@@ -58,7 +58,7 @@ TrivanceTorus::TrivanceTorus(std::vector<uint32_t> dims, Kind kind) : dims_(std:
       S_.push_back(latency_rings_.back()->num_steps());
       continue;
     }
-    moves_.push_back(trivance_moves(n, TrivanceRule::corrected));
+    moves_.push_back(trivance_moves(n));
     for (auto& st : moves_.back())
       for (auto& mv : st) std::sort(mv.offsets.begin(), mv.offsets.end());
     S_.push_back(static_cast<int>(moves_.back().size()));

@@ -22,7 +22,7 @@
 //               * bandwidth: nblocks = D * p, block c*p + rank(b) is the part of
 //                 collective c's share reduced at node b (b a torus node, rank
 //                 row-major). Reduce-scatter: in a dimension-d step the ring's
-//                 move (shift sigma, offsets C) of TrivanceRule::corrected sends
+//                 move (shift sigma, offsets C) of the default TrivanceRouting sends
 //                 to v + sigma e_d the blocks b with b_d - v_d in C and, in
 //                 every other dimension e, b_e - v_e in H_e (the remainders the
 //                 ring still holds after the dimension-e steps done so far).

@@ -5,7 +5,7 @@
 // Encoding (QF_BV, width w = bits(2n) + 2 so that x + n - d never wraps; mod n
 // of a value below 2n is one conditional subtraction):
 // ranks r, u < n; a step k < s; the step-k distance d_k is the generator's
-// (trivance_distances(n, corrected), which the latency ring uses too: 3^k at
+// (trivance_distances(n), the text's last distance, which the latency ring uses too: 3^k at
 // n = 3^s), taken as constants and selected by k with an if-then-else chain.
 // Peers left = (r - d_k) mod n, right = (r + d_k) mod n, ring
 // distance dist(a, b) = min((a - b) mod n, n - (a - b) mod n).
@@ -87,7 +87,7 @@ uint64_t multiplicity(uint64_t u, uint64_t r, int k, const std::vector<uint64_t>
          multiplicity(u, (r + dk) % n, k - 1, d, n);
 }
 
-std::vector<uint64_t> generator_distances(uint64_t n) { return trivance_distances(n, TrivanceRule::corrected); }
+std::vector<uint64_t> generator_distances(uint64_t n) { return trivance_distances(n); }
 
 std::optional<std::string> pow3_range(const InstanceParams& i) {
   if (i.p < 3 || i.p > kMaxN || !trivance::is_pow3(i.p))

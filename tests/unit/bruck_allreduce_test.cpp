@@ -4,6 +4,8 @@
 //  * known answers: distances 3^k and 2*3^k in one direction (n = 9, 27), the
 //    bandwidth variant's base-3 digit blocks (n = 9 by hand, n = 10 not a
 //    power of three);
+//  * the bandwidth variant never sends a rank's own block (the question
+//    trivance_readings_test.cpp answers for Trivance does not arise);
 //  * every generic property for every n in 1..200 (exact), both variants;
 //  * the threaded executor computes the allreduce for several n.
 #include <gtest/gtest.h>
@@ -63,6 +65,21 @@ TEST(BruckKnownAnswers, BandwidthDigitsN9AndN10) {
   ASSERT_EQ(rs.sends.size(), 1u);
   EXPECT_EQ(rs.sends[0].peer, Rank{9});
   EXPECT_EQ(rs.sends[0].blocks, BlockSet::single(9));
+}
+
+// Block b's contribution from u moves by the base-3 digits of (b - u) mod n:
+// b = u has none. Every rank, every reduce-scatter step, n = 1..200.
+TEST(BruckKnownAnswers, BandwidthNeverSendsTheOwnBlock) {
+  RankStep rs;
+  for (uint64_t n = 1; n <= 200; ++n) {
+    auto s = variant("bandwidth").make({n, 0});
+    for (int k = 0; k < s->num_steps() / 2; ++k)
+      for (Rank r = 0; r < n; ++r) {
+        s->rank_step(r, k, rs);
+        for (const Transfer& t : rs.sends)
+          ASSERT_FALSE(t.blocks.contains(r)) << "n = " << n << " step " << k << " rank " << r;
+      }
+  }
 }
 
 TEST(BruckGeneric, EveryPropertyHoldsForN1To200Exact) {

@@ -50,7 +50,7 @@ TEST(TrivanceBandwidthContiguous, EqualsTheBandwidthVariantUnderTheRenumbering) 
   uint64_t compared = 0;
   for (int s = 0; s <= 7; ++s) {
     const uint64_t n = trivance::pow3(s);
-    auto paper = make_trivance_bandwidth(n, TrivanceRule::corrected);
+    auto paper = make_trivance_bandwidth(n);
     TrivanceBandwidthContiguous c(n);
     ASSERT_EQ(c.num_steps(), paper->num_steps());
     ASSERT_EQ(c.ports(), paper->ports());
@@ -79,7 +79,7 @@ TEST(TrivanceBandwidthContiguous, EqualsTheBandwidthVariantUnderTheRenumbering) 
 // schedule that is not the renumbered one: the bandwidth variant compared
 // with itself (no renumbering) differs from n = 9 on.
 TEST(TrivanceBandwidthContiguous, ComparisonRejectsTheUnrenumberedSchedule) {
-  auto paper = make_trivance_bandwidth(9, TrivanceRule::corrected);
+  auto paper = make_trivance_bandwidth(9);
   TrivanceBandwidthContiguous c(9);
   RankStep a, b;
   bool differs = false;

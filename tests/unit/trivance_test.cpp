@@ -54,8 +54,8 @@ TEST(TrivanceMath, LogsAndDistances) {
   // n = 32: 27 blocks known before the last step, 5 missing: distance 3 (text), 25 (printed).
   EXPECT_EQ(trivance::corrected_last_distance(32), 3u);
   EXPECT_EQ(trivance::paper_last_distance(32), 25u);
-  EXPECT_EQ(trivance_distances(7, TrivanceRule::corrected), (std::vector<uint64_t>{1, 2}));
-  EXPECT_EQ(trivance_distances(27, TrivanceRule::paper), (std::vector<uint64_t>{1, 3, 9}));
+  EXPECT_EQ(trivance_distances(7), (std::vector<uint64_t>{1, 2}));
+  EXPECT_EQ(trivance_distances(27, true), (std::vector<uint64_t>{1, 3, 9}));
 }
 
 TEST(TrivanceKnownAnswers, Fig3LatencyN9) {
