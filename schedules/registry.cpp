@@ -349,8 +349,8 @@ VariantInfo trivance_paper_bandwidth(bool own_stays) {
                           "sends its own block, which Pi contains when the peer reaches r later (collcheck's reading; "
                           "the paper says nothing about it)"
                         : "Algorithm 1 / Pi(n, r, p, k) literally (every reach path, no de-duplication, the own block "
-                          "b = r sent when Pi contains it), Sec. 4.4's printed last distance "
-                          "ceil((3^ceil(log3 n) - n)/2), allgather reversed";
+                          "b = r sent when Pi contains it; Pi's 3^i read as the distance step i uses), Sec. 4.4's "
+                          "printed last distance ceil((3^ceil(log3 n) - n)/2), allgather reversed";
   v.reference = "Trivance (trivance.txt) Sec. 4.1, 4.3 (Algorithm 1), 4.4";
   v.expected_to_hold = false;
   v.known_failure =
