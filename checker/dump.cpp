@@ -1,9 +1,11 @@
 #include "checker/dump.hpp"
 
+#include <bit>
 #include <charconv>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 
 #include "checker/file_claims.hpp"
 #include "collcheck_version.hpp"
@@ -69,12 +71,15 @@ std::string traff_table(uint64_t p) {
   const auto skip = traff::skips(p);
   const size_t q = skip.size() - 1;
   std::string out = "# traff-table p=" + std::to_string(p) + " q=" + std::to_string(q) +
-                    ": rank baseblock recvblock[0.." + std::to_string(q) + ") sendblock[0.." + std::to_string(q) + ")\n";
+                    ": rank baseblock recvblock[0.." + std::to_string(q) + ") sendblock[0.." + std::to_string(q) +
+                    "); a sendblock marked * is a send-schedule violation (Theorem 3: Algorithm 6 took it from "
+                    "RECVSCHEDULE of the to-processor)\n";
   for (uint64_t r = 0; r < p; ++r) {
     traff::RankSchedule rs = traff::rank_schedule(r, skip);
     out += std::to_string(r) + " " + std::to_string(rs.baseblock);
     for (int64_t b : rs.recvblock) out += " " + std::to_string(b);
-    for (int64_t b : rs.sendblock) out += " " + std::to_string(b);
+    for (size_t k = 0; k < rs.sendblock.size(); ++k)
+      out += " " + std::to_string(rs.sendblock[k]) + (rs.violation_rounds >> k & 1 ? "*" : "");
     out += "\n";
   }
   return out;
@@ -111,11 +116,18 @@ std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, cons
                        std::to_string(q) + ") sendblock[0.." + std::to_string(q) + ") for p = " + std::to_string(p) +
                        " rank lines, q = " + std::to_string(q) + "), got " + std::to_string(row.tokens.size()));
     std::vector<int64_t> v(cols);
+    uint64_t marked = 0;  // sendblock[k] marked '*' (a violation) sets bit k
     for (size_t c = 0; c < cols; ++c) {
-      const std::string& t = row.tokens[c];
+      std::string_view t = row.tokens[c];
+      const bool send_column = c >= 2 + static_cast<size_t>(q);
+      if (send_column && t.size() > 1 && t.back() == '*') {
+        t.remove_suffix(1);
+        marked |= uint64_t{1} << (c - 2 - static_cast<size_t>(q));
+      }
       auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v[c]);
       if (ec != std::errc() || end != t.data() + t.size())
-        throw InputError(at + "column " + std::to_string(c + 1) + ": '" + t + "' is not an integer");
+        throw InputError(at + "column " + std::to_string(c + 1) + ": '" + row.tokens[c] + "' is not an integer" +
+                         (send_column ? " (a sendblock may end in * for a violation)" : ""));
     }
     if (v[0] != static_cast<int64_t>(r))
       throw InputError(at + "expected rank " + std::to_string(r) + " (rank lines must be 0..p-1 in order), got " +
@@ -134,6 +146,8 @@ std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, cons
     out[r].baseblock = v[1];
     out[r].recvblock.assign(v.begin() + 2, v.begin() + 2 + q);
     out[r].sendblock.assign(v.begin() + 2 + q, v.end());
+    out[r].violation_rounds = marked;
+    out[r].violations = std::popcount(marked);
   }
   return out;
 }

@@ -26,7 +26,10 @@ FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const 
 void dump_schedule_file(const Schedule& s, const FileMeta& meta, const std::string& format, const std::string& out);
 
 // Träff's Tables 1-3, transposed: one line per rank,
-// "r baseblock recvblock[0..q-1] sendblock[0..q-1]" after a '#' header.
+// "r baseblock recvblock[0..q-1] sendblock[0..q-1]" after a '#' header. A
+// sendblock[k] that is a send-schedule violation (Theorem 3: Algorithm 6 took
+// it from RECVSCHEDULE of the to-processor) is marked with a trailing '*',
+// e.g. "-3*" (p = 17, rank 8, round 4).
 std::string traff_table(uint64_t p);
 
 // Reads what traff_table writes: '#' lines (the header) and blank lines are
@@ -35,7 +38,10 @@ std::string traff_table(uint64_t p);
 // q = ceil(log2 p). InputError (one line, "<source>:<line>: ...") for a wrong
 // column count, ranks out of order, a non-integer, recvblock/sendblock outside
 // [-q, q-1] or baseblock outside [0, q]. Träff's conditions are not checked here
-// (properties/traff_conditions.hpp). RankSchedule's counters stay 0.
+// (properties/traff_conditions.hpp). A sendblock may carry traff_table's '*'
+// violation mark: it sets bit k of RankSchedule::violation_rounds and counts
+// in `violations` (the marks are read, not checked against Algorithm 6); a '*'
+// on any other column is malformed. recursive_calls stays 0.
 std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, const std::string& source);
 
 }  // namespace collcheck

@@ -64,21 +64,6 @@ void filter(std::vector<InstanceResult>& v, const std::set<std::string>& wanted,
   std::erase_if(v, [&](const InstanceResult& i) { return !wanted.count(i.*field); });
 }
 
-// The notes run_sweep writes, for a sweep that never finished (and so never
-// stored its own): every refuted reading of a paper among its instances.
-std::vector<std::string> registry_notes(const std::vector<InstanceResult>& instances) {
-  std::vector<std::string> out;
-  std::set<std::pair<std::string, std::string>> seen;
-  for (const InstanceResult& i : instances) {
-    if (!seen.insert({i.algorithm, i.variant}).second) continue;
-    const AlgorithmInfo* a = find_algorithm(i.algorithm);
-    const VariantInfo* v = a ? a->find_variant(i.variant) : nullptr;
-    if (v && !v->expected_to_hold)
-      out.push_back(a->name + "/" + v->name + " is a reading of the paper that collcheck refutes: " + v->known_failure);
-  }
-  return out;
-}
-
 void list_sweeps(const std::vector<SweepInfo>& sweeps) {
   for (const SweepInfo& s : sweeps)
     std::cout << "sweep " << s.id << ": started " << s.started << ", "
@@ -132,7 +117,10 @@ int cmd_report(const std::vector<std::string>& args, const std::string& /*cmdlin
   r.threads = s.threads;
   r.seconds = s.seconds;
   r.instances = store.load_sweep(s.id);
-  r.notes = s.finished ? s.notes : registry_notes(r.instances);
+  // A finished sweep stored run_sweep's notes; an unfinished one gets them
+  // from the registry, as run_sweep writes them.
+  if (s.finished) r.notes = s.notes;
+  add_registry_expectations(r, !s.finished);
   if (!s.finished)
     r.notes.push_back("sweep " + std::to_string(s.id) + " did not finish (interrupted, or still running): " +
                       std::to_string(s.recorded) + " of " + std::to_string(s.planned) +

@@ -1,10 +1,12 @@
 #include "properties/traff_bounds.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <vector>
 
 #include "properties/catalog.hpp"
+#include "properties/witnesses.hpp"
 
 namespace collcheck {
 namespace {
@@ -12,8 +14,27 @@ namespace {
 std::string histogram(const std::vector<uint64_t>& h, size_t min_buckets) {
   std::string out;
   for (size_t i = 0; i < std::max(h.size(), min_buckets); ++i)
-    out += (out.empty() ? "" : " ") + std::to_string(i) + ":" + std::to_string(i < h.size() ? h[i] : 0);
+    out.append(out.empty() ? "" : " ").append(std::to_string(i)).append(":").append(std::to_string(i < h.size() ? h[i] : 0));
   return out;
+}
+
+// "round 4" or "rounds 2, 4": the rounds of r's send-schedule violations,
+// recomputed with Algorithm 6 (the tables keep only the count); "" if the
+// tables' counter disagrees with the recomputation (hand-made tables).
+std::string violation_rounds(const traff::Tables& t, uint64_t r) {
+  const uint64_t mask = traff::rank_schedule(r, t.skip).violation_rounds;
+  if (std::popcount(mask) != t.violations[r]) return "";
+  std::string rounds;
+  for (int k = 0; k < 64; ++k)
+    if (mask >> k & 1) rounds.append(rounds.empty() ? "" : ", ").append(std::to_string(k));
+  return std::string(std::popcount(mask) == 1 ? "round " : "rounds ").append(rounds);
+}
+
+// "2 violations (rounds 1, 3)", or without the rounds if not recomputable.
+std::string violations_text(const traff::Tables& t, uint64_t r) {
+  const int n = t.violations[r];
+  const std::string rounds = violation_rounds(t, r);
+  return std::to_string(n) + (n == 1 ? " violation" : " violations") + (rounds.empty() ? "" : " (" + rounds + ")");
 }
 
 }  // namespace
@@ -50,11 +71,34 @@ Verdict traff_bounds(const traff::Tables& t) {
     if (viol > kMaxViolations) {
       Counterexample c = Counterexample::at(t.p, static_cast<Rank>(r));
       c.expected = "at most 4 send-schedule violations (Theorem 3)";
-      c.actual = std::to_string(viol) + " violations";
+      c.actual = violations_text(t, r);
       c.message = "SENDSCHEDULE of rank " + std::to_string(r) + " exceeds Theorem 3's bound";
       v.fail(std::move(c));
     }
   }
+  // The witnesses (properties/witnesses.hpp), in rank order: every rank with a
+  // violation and its rounds, the ranks reaching this p's most violations, and
+  // the ranks making this p's most recursive calls (any at all).
+  WitnessList with_violations, most_violations, most_calls;
+  const std::string at_p = "p=" + std::to_string(t.p) + " rank ";
+  for (uint64_t r = 0; r < t.p; ++r) {
+    if (t.violations[r] > 0) {
+      // Only listed witnesses need their rounds recomputed; the rest are counted.
+      const bool at_max = t.violations[r] == max_viol;
+      std::string item;
+      if (with_violations.items.size() < WitnessList::kListed ||
+          (at_max && most_violations.items.size() < WitnessList::kListed))
+        item = at_p + std::to_string(r) + ": " + violations_text(t, r);
+      with_violations.add(item);
+      if (at_max) most_violations.add(item);
+    }
+    if (max_calls > 0 && t.recursive_calls[r] == max_calls)
+      most_calls.add(at_p + std::to_string(r) + ": " + std::to_string(max_calls) + " recursive call" +
+                     (max_calls == 1 ? "" : "s") + " (q-1 = " + std::to_string(recursion_bound) + ")");
+  }
+  if (with_violations.total()) v.stats["witnesses_violations"] = with_violations.str();
+  if (most_violations.total()) v.stats["witnesses_max_violations"] = most_violations.str();
+  if (most_calls.total()) v.stats["witnesses_max_recursion_excess"] = most_calls.str();
   v.stats["violations_histogram"] = histogram(viol_hist, kMaxViolations + 1);
   v.stats["recursive_calls_histogram"] = histogram(calls_hist, static_cast<size_t>(recursion_bound) + 1);
   v.stats["max_violations"] = std::to_string(max_viol);

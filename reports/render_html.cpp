@@ -1,12 +1,16 @@
 // HTML renderer: the deployment report, one self-contained page (inline CSS
 // and SVG, no scripts, no external resources) that a person reads before
 // deploying a schedule, and that can be attached to a CI run or mailed:
-//   * the verdict banner and the run's parameters;
+//   * the verdict banner (summary.hpp's deployment_verdict: unexpected
+//     violations vs expected refutations of paper readings) and the run's
+//     parameters;
 //   * a summary table per (algorithm, variant) and a bar chart of violating
 //     instances per property;
-//   * verdicts per property and instance (a status matrix);
+//   * verdicts per property and instance (a status matrix; runs of holding
+//     instances share a row);
 //   * each minimal counterexample as a table and a step-by-rank diagram with
-//     the offending transfer highlighted (reports/html_diagram.hpp);
+//     the offending transfer highlighted (reports/html_diagram.hpp), those of
+//     paper readings refuted on purpose in a section of their own;
 //   * sweep coverage: which p were checked, which skipped and why;
 //   * statistics as charts (reports/html_svg.hpp): the *_histogram
 //     distributions summed over the sweep (e.g. traff-bounds' violations per
@@ -42,6 +46,7 @@ const char* kStyle =
     ".violated{color:#cf222e;font-weight:bold}\n"
     ".unknown{color:#9a6700;font-weight:bold}\n"
     ".skipped{color:#6e7781}\n"
+    ".expected{color:#57606a;font-style:italic;font-weight:normal}\n"
     "svg text{font-family:ui-monospace,Menlo,monospace;font-size:12px;fill:#1f2328}\n"
     "svg rect.bar{fill:#cf222e}\n"
     ".banner{padding:.8em 1.2em;border-radius:6px;font-size:1.2em;margin:1em 0}\n"
@@ -158,38 +163,43 @@ const char* status_mark(Status s) {
   return "";
 }
 
-// Verdicts per property (columns) and instance (rows). Long sweeps list the
-// instances that do not hold and say how many holding ones are left out.
+// Verdicts per property (columns) and instance (rows; summary.hpp's
+// instance_rows: a run of holding instances, or the skipped ones, share a
+// row, class "instances"). Tables of more than kMaxRows rows list the rows
+// that do not hold and say how many instances are left out.
 void write_verdict_matrix(std::ostringstream& o, const Report& r, const std::vector<Group>& groups) {
   constexpr size_t kMaxRows = 300;
   std::vector<std::string> props;
   for (const auto& [name, n] : violations_per_property(r)) props.push_back(name);
-  size_t total = 0;
-  for (const Group& g : groups) total += g.instances.size();
-  const bool all = total <= kMaxRows;
+  std::vector<std::pair<const Group*, InstanceRow>> all_rows;
+  for (const Group& g : groups)
+    for (InstanceRow& row : instance_rows(g)) all_rows.push_back({&g, std::move(row)});
+  const bool all = all_rows.size() <= kMaxRows;
   o << "<h2>Verdicts per property and instance</h2>\n";
   std::ostringstream rows;
   size_t shown = 0, left_out = 0;
-  for (const Group& g : groups)
-    for (const InstanceResult* i : g.instances) {
-      const Status st = effective_status(*i);
-      if (!all && (st == Status::holds || shown >= kMaxRows)) {
-        ++left_out;
-        continue;
-      }
-      ++shown;
-      std::map<std::string, Status> by;
-      for (const Verdict& v : merged_verdicts(*i)) by[v.property] = v.status;
-      rows << "<tr class=\"instance\"><td>" << code(g.label()) << " p=" << i->p
-        << (i->params.empty() ? "" : " " + esc(i->params)) << "</td><td class=\"" << to_string(st) << "\">"
-        << status_mark(st) << "</td>";
-      for (const std::string& pr : props) {
-        auto it = by.find(pr);
-        if (it == by.end()) rows << "<td>-</td>";
-        else rows << "<td class=\"" << to_string(it->second) << "\">" << status_mark(it->second) << "</td>";
-      }
-      rows << "</tr>\n";
+  for (const auto& [g, row] : all_rows) {
+    const InstanceResult* i = row.instances.front();
+    const Status st = effective_status(*i);
+    if (!all && (st == Status::holds || shown >= kMaxRows)) {
+      left_out += row.instances.size();
+      continue;
     }
+    ++shown;
+    std::map<std::string, Status> by;
+    for (const Verdict& v : merged_verdicts(*i)) by[v.property] = v.status;
+    const size_t n = row.instances.size();
+    rows << "<tr class=\"" << (n > 1 ? "instances" : "instance") << "\"><td>" << code(g->label()) << " p="
+      << esc(row.p_list()) << (i->params.empty() ? "" : " " + esc(i->params))
+      << (n > 1 ? " (" + std::to_string(n) + " instances)" : "") << "</td><td class=\"" << to_string(st) << "\">"
+      << status_mark(st) << "</td>";
+    for (const std::string& pr : props) {
+      auto it = by.find(pr);
+      if (it == by.end()) rows << "<td>-</td>";
+      else rows << "<td class=\"" << to_string(it->second) << "\">" << status_mark(it->second) << "</td>";
+    }
+    rows << "</tr>\n";
+  }
   if (shown > 0) {
     o << "<div class=\"scroll\"><table class=\"verdicts\">\n<tr><th>instance</th><th>status</th>";
     for (const std::string& pr : props) o << "<th>" << code(pr) << "</th>";
@@ -351,13 +361,11 @@ std::string render_html(const Report& r) {
   o << "<title>" << esc(title) << "</title>\n<style>\n" << kStyle << "</style>\n</head>\n<body>\n";
   o << "<h1>collcheck " << esc(r.kind) << " report: " << status_span(r.status()) << "</h1>\n";
   {
-    const Status st = r.status();
-    const char* advice = st == Status::holds      ? "every checked property holds for every checked instance"
-                         : st == Status::violated ? "do not deploy: a property is violated (counterexamples below)"
-                         : st == Status::unknown  ? "not proven: some verdicts are unknown"
-                                                  : "nothing was checked: every instance was skipped";
-    o << "<div class=\"banner " << to_string(st) << "\">Verdict: <strong>" << to_string(st) << "</strong> &#8212; "
-      << advice << ".</div>\n";
+    // The deployment verdict: unexpected violations, or what holds besides the
+    // paper readings that are refuted on purpose.
+    const DeploymentVerdict d = deployment_verdict(groups);
+    o << "<div class=\"banner " << to_string(d.status()) << "\" data-verdict=\"" << to_string(d.kind)
+      << "\">Verdict: <strong>" << to_string(r.status()) << "</strong> &#8212; " << esc(d.line) << ".</div>\n";
   }
 
   o << "<table class=\"run\">\n";
@@ -381,7 +389,9 @@ std::string render_html(const Report& r) {
       for (const PropertySummary* ps : g.violated_properties())
         failing += (failing.empty() ? "" : ", ") + code(ps->property);
       o << "<tr><td>" << code(g.algorithm) << "</td><td>" << code(g.variant) << "</td><td>" << esc(g.collective)
-        << "</td><td>" << esc(format_p_list(g.ps())) << "</td><td>" << status_span(g.status) << "</td>";
+        << "</td><td>" << esc(format_p_list(g.ps())) << "</td><td>" << status_span(g.status)
+        << (g.expected_refutation ? " <span class=\"expected\">(paper reading, expected to be refuted)</span>" : "")
+        << "</td>";
       for (Status s : {Status::holds, Status::violated, Status::unknown, Status::skipped})
         o << "<td class=\"num\">" << g.n(s) << "</td>";
       o << "<td>" << (failing.empty() ? "-" : failing) << "</td></tr>\n";
@@ -396,13 +406,16 @@ std::string render_html(const Report& r) {
 
   if (!groups.empty()) write_verdict_matrix(o, r, groups);
 
-  bool any_violated = false;
-  for (const Group& g : groups) any_violated |= !g.violated_properties().empty();
-  if (any_violated) {
-    o << "<h2>Counterexamples</h2>\n";
-    int diagrams = 0;
+  // Unexpected violations first, then the expected refutations of paper readings.
+  int diagrams = 0;
+  for (const bool expected : {false, true}) {
+    bool any = false;
+    for (const Group& g : groups) any |= g.expected_refutation == expected && !g.violated_properties().empty();
+    if (!any) continue;
+    o << (expected ? "<h2>Expected refutations of paper readings</h2>\n" : "<h2>Counterexamples</h2>\n");
     for (const Group& g : groups)
-      for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps, diagrams);
+      if (g.expected_refutation == expected)
+        for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps, diagrams);
   }
 
   if (!groups.empty()) write_coverage(o, groups);

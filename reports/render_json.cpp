@@ -1,7 +1,9 @@
 // JSON renderer: everything in the report, for machines. Top-level fields
-// plus "status", every instance with every verdict (property, status,
-// checks, violations, mode, stats, counterexample), and a "groups" summary
-// per (algorithm, variant). Absent optional values are null, never omitted,
+// plus "status" and "deployment" (the verdict line and its parts:
+// unexpected violations, undecided, expected refutations of paper readings),
+// every instance with every verdict (property, status, checks, violations,
+// mode, stats, counterexample), and a "groups" summary per (algorithm,
+// variant) with its distributions and witnesses over the sweep. Absent optional values are null, never omitted,
 // so consumers can rely on the key set. Keys come out sorted (nlohmann's
 // default object), which keeps the output byte-for-byte reproducible.
 #include <nlohmann/json.hpp>
@@ -64,6 +66,23 @@ json counts_json(const std::array<uint64_t, 4>& c) {
   return j;
 }
 
+json group_ps_json(const std::vector<GroupPs>& v) {
+  json out = json::array();
+  for (const GroupPs& g : v) out.push_back(json{{"group", g.group}, {"p", format_p_list(g.ps)}, {"instances", g.ps.size()}});
+  return out;
+}
+
+// The verdict line and its parts, for CI jobs that gate on unexpected
+// violations only (docs/deployment-report.md).
+json deployment_json(const DeploymentVerdict& d) {
+  return json{{"verdict", to_string(d.kind)},
+              {"line", d.line},
+              {"unexpected_violations", group_ps_json(d.unexpected)},
+              {"undecided", group_ps_json(d.undecided)},
+              {"expected_refutations", group_ps_json(d.refuted)},
+              {"not_refuted", d.not_refuted}};
+}
+
 json group_json(const Group& g) {
   json failing = json::array();
   for (const PropertySummary* ps : g.violated_properties())
@@ -77,6 +96,7 @@ json group_json(const Group& g) {
     if (!ps.distribution.empty()) distributions[ps.property] = json(ps.distribution);
   return json{{"algorithm", g.algorithm},
               {"variant", g.variant},
+              {"expected_refutation", g.expected_refutation},
               {"distributions", distributions},
               {"collective", g.collective},
               {"p_checked", format_p_list(g.ps())},
@@ -95,7 +115,8 @@ std::string render_json(const Report& r) {
     ++counts[status_index(effective_status(i))];
   }
   json groups = json::array();
-  for (const Group& g : group_instances(r)) groups.push_back(group_json(g));
+  const std::vector<Group> grouped = group_instances(r);
+  for (const Group& g : grouped) groups.push_back(group_json(g));
 
   const json j{{"tool_version", r.tool_version},
                {"command", r.command},
@@ -105,6 +126,7 @@ std::string render_json(const Report& r) {
                {"threads", r.threads},
                {"seconds", r.seconds},
                {"status", to_string(r.status())},
+               {"deployment", deployment_json(deployment_verdict(grouped))},
                {"counts", counts_json(counts)},
                {"groups", groups},
                {"instances", instances},

@@ -2,9 +2,15 @@
 // variant) group and one <testcase name="p=N"> per instance, with classname
 // "collcheck.<algorithm>.<variant>" (".<variant>" dropped when empty). A
 // violated instance gets one <failure> whose message lists every violated
-// property with its counterexample (details in the element body); an
+// property with its counterexample (details in the element body; type
+// "expected-refutation" and the message prefixed so for a paper reading
+// declared refuted on purpose, else type "violated"); an
 // unknown instance (e.g. solver timeout) gets an <error>, a skipped one a
-// <skipped>. Times are the report's own seconds, so output is reproducible.
+// <skipped>. Each suite's <properties> carry the run's parameters, the
+// verdict line (summary.hpp's deployment_verdict), "expected_refutation" for
+// a paper reading, the notes and the statistics over the group (summary.hpp's distribution, e.g.
+// "traff-bounds.witnesses_max_violations"). Times are the report's own
+// seconds, so output is reproducible.
 #include <locale>
 #include <sstream>
 
@@ -51,7 +57,9 @@ void write_testcase(std::ostringstream& o, const Group& g, const InstanceResult&
       if (!v.stats.empty()) body += "  stats: " + format_stats(v.stats) + "\n";
     }
     if (message.empty()) message = "instance reported violated without a violated verdict";
-    o << "      <failure" << attr("message", message) << attr("type", "violated") << ">" << xml_escape(body, /*in_text=*/true)
+    if (g.expected_refutation) message = "expected refutation of a paper reading: " + message;
+    o << "      <failure" << attr("message", message)
+      << attr("type", g.expected_refutation ? "expected-refutation" : "violated") << ">" << xml_escape(body, /*in_text=*/true)
       << "</failure>\n";
   } else if (s == Status::unknown) {
     std::string message;
@@ -71,6 +79,7 @@ void write_testcase(std::ostringstream& o, const Group& g, const InstanceResult&
 
 std::string render_junit(const Report& r) {
   const std::vector<Group> groups = group_instances(r);
+  const std::string verdict = deployment_verdict(groups).line;
   std::array<uint64_t, 4> total{};
   for (const Group& g : groups)
     for (size_t k = 0; k < total.size(); ++k) total[k] += g.count[k];
@@ -95,7 +104,12 @@ std::string render_junit(const Report& r) {
     property("collective", g.collective);
     property("mode", r.mode);
     property("seed", std::to_string(r.seed));
+    property("verdict", verdict);
+    if (g.expected_refutation) property("expected_refutation", "true");
     for (const std::string& note : r.notes) property("note", note);
+    // Statistics over the group's instances (histograms, maxima, witnesses).
+    for (const PropertySummary& ps : g.properties)
+      for (const auto& [key, value] : ps.distribution) property(ps.property + "." + key, value);
     o << "    </properties>\n";
     for (const InstanceResult* i : g.instances) write_testcase(o, g, *i);
     o << "  </testsuite>\n";

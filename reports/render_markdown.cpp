@@ -1,8 +1,13 @@
 // Markdown renderer: the report for humans (pull requests, issues, wikis).
-// A title with the result, the run's parameters, a summary table
-// (algorithm | variant | p checked | status | failing properties), one
-// section per violated property with its minimal counterexample, then
-// unknown and skipped instances and the notes. Identifiers and values are
+// A title with the result, the run's parameters and the verdict line
+// (summary.hpp's deployment_verdict), a summary table (algorithm | variant |
+// p checked | status | failing properties; a paper reading declared refuted
+// on purpose says so in its status), one section per violated property with
+// its minimal counterexample (unexpected violations under "Counterexamples",
+// paper readings under "Expected refutations of paper readings"), the
+// distributions and witnesses over the sweep, then unknown and skipped
+// instances and the notes. One row per (algorithm, variant): no per-instance
+// rows. Identifiers and values are
 // code spans, prose is backslash-escaped, so names such as "file:<path>" or
 // messages containing '|' cannot break the table or inject markup.
 #include <algorithm>
@@ -84,7 +89,8 @@ std::string render_markdown(const Report& r) {
   o << "- seed: " << r.seed << "\n";
   o << "- threads: " << r.threads << "\n";
   o << "- seconds: " << format_seconds(r.seconds) << "\n";
-  o << "- result: **" << to_string(r.status()) << "**\n\n";
+  o << "- result: **" << to_string(r.status()) << "**\n";
+  o << "- verdict: " << md_text(deployment_verdict(groups).line) << "\n\n";
 
   o << "## Summary\n\n";
   if (groups.empty()) {
@@ -97,18 +103,22 @@ std::string render_markdown(const Report& r) {
       for (const PropertySummary* ps : g.violated_properties())
         failing += (failing.empty() ? "" : ", ") + md_code(ps->property, true);
       o << "| " << md_code(g.algorithm, true) << " | " << md_code(g.variant, true) << " | "
-        << format_p_list(g.ps()) << " | " << to_string(g.status) << " | "
+        << format_p_list(g.ps()) << " | " << to_string(g.status)
+        << (g.expected_refutation ? " (paper reading, expected to be refuted)" : "") << " | "
         << (failing.empty() ? "-" : failing) << " |\n";
     }
     o << "\n";
   }
 
-  bool any_violated = false;
-  for (const Group& g : groups) any_violated |= !g.violated_properties().empty();
-  if (any_violated) {
-    o << "## Counterexamples\n\n";
+  // Unexpected violations first, then the expected refutations of paper readings.
+  for (const bool expected : {false, true}) {
+    bool any = false;
+    for (const Group& g : groups) any |= g.expected_refutation == expected && !g.violated_properties().empty();
+    if (!any) continue;
+    o << (expected ? "## Expected refutations of paper readings\n\n" : "## Counterexamples\n\n");
     for (const Group& g : groups)
-      for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps);
+      if (g.expected_refutation == expected)
+        for (const PropertySummary* ps : g.violated_properties()) write_counterexample(o, g, *ps);
   }
 
   std::ostringstream dist;

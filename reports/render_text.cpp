@@ -1,9 +1,12 @@
 // Text renderer: the terminal summary. A header line (tool version, kind,
 // mode, seed, threads, seconds), then one line per (algorithm, variant) group
 // with its status, p-range and counts, followed by the minimal counterexample
-// of every violated property; with `verbose`, one line per instance (each
-// property's status, its counterexample's location and stats). Ends
-// with the notes and a final "RESULT: <status>" line that scripts can grep.
+// of every violated property; with `verbose`, one line per instance row (each
+// property's status, its counterexample's location and stats; runs of
+// holding instances and skipped ones share a line, summary.hpp's
+// instance_rows). Ends with the notes, the verdict line "VERDICT: ..."
+// (deployment_verdict: unexpected violations vs expected refutations of paper
+// readings) and a final "RESULT: <status>" line that scripts can grep.
 // The only time printed is report.seconds, so output is reproducible.
 #include <locale>
 #include <sstream>
@@ -16,25 +19,35 @@ namespace {
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
-void write_verdicts_line(std::ostringstream& o, const InstanceResult& i) {
+// One row of instance_rows: an instance with its verdicts and stats, or a run
+// of instances with the same verdicts ("p=1..64: holds (64 instances): ...",
+// without the per-instance stats).
+void write_verdicts_line(std::ostringstream& o, const InstanceRow& row) {
+  const InstanceResult& i = *row.instances.front();
+  const bool run = row.instances.size() > 1;
   const Status s = effective_status(i);
-  o << "    p=" << i.p << (i.params.empty() ? "" : " " + i.params) << ": " << to_string(s);
+  o << "    p=" << row.p_list() << (i.params.empty() ? "" : " " + i.params) << ": " << to_string(s);
   if (s == Status::skipped && !i.skip_reason.empty()) o << " (" << i.skip_reason << ")";
+  if (run) o << " (" << row.instances.size() << " instances)";
   const char* sep = ": ";
   for (const Verdict& v : merged_verdicts(i)) {
     o << sep << v.property << " " << to_string(v.status);
     if (v.status == Status::violated && v.counterexample) o << " at " << v.counterexample->location();
-    if (!v.stats.empty()) o << " (" << format_stats(v.stats) << ")";
+    if (!run && !v.stats.empty()) o << " (" << format_stats(v.stats) << ")";
     sep = "; ";
   }
-  if (!i.stats.empty()) o << " [" << format_stats(i.stats) << "]";
+  if (!run && !i.stats.empty()) o << " [" << format_stats(i.stats) << "]";
   o << "\n";
 }
 
 void write_group(std::ostringstream& o, const Group& g, bool verbose) {
   o << g.label();
   if (!g.collective.empty()) o << " (" << g.collective << ")";
-  o << ": " << to_string(g.status) << "  p=" << format_p_list(g.ps()) << "  " << g.n(Status::holds)
+  o << ": " << to_string(g.status);
+  if (g.expected_refutation)
+    o << (g.status == Status::violated ? " (expected refutation of a paper reading)"
+                                       : " (a paper reading expected to be refuted)");
+  o << "  p=" << format_p_list(g.ps()) << "  " << g.n(Status::holds)
     << " hold, " << g.n(Status::violated) << " violated, " << g.n(Status::unknown) << " unknown, "
     << g.n(Status::skipped) << " skipped\n";
 
@@ -63,7 +76,7 @@ void write_group(std::ostringstream& o, const Group& g, bool verbose) {
 
   if (verbose) {
     o << "  instances:\n";
-    for (const InstanceResult* i : g.instances) write_verdicts_line(o, *i);
+    for (const InstanceRow& row : instance_rows(g)) write_verdicts_line(o, row);
   }
 }
 
@@ -86,6 +99,7 @@ std::string render_text(const Report& r, bool verbose) {
     o << "notes:\n";
     for (const std::string& n : r.notes) o << "  - " << n << "\n";
   }
+  o << "VERDICT: " << deployment_verdict(groups).line << "\n";
   o << "RESULT: " << to_string(r.status()) << "\n";
   return o.str();
 }

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "properties/verdict.hpp"
@@ -40,6 +42,12 @@ struct Report {
   double seconds = 0;
   std::vector<InstanceResult> instances;  // sorted by (algorithm, variant, p)
   std::vector<std::string> notes;         // e.g. known paper defects relevant to this run
+  // The (algorithm, variant) pairs declared refuted on purpose: readings of a
+  // paper that collcheck refutes (the registry's VariantInfo::expected_to_hold
+  // == false). Their violations are expected refutations, which the verdict
+  // line tells apart from unexpected violations; status() and the exit code
+  // still count them as violations.
+  std::set<std::pair<std::string, std::string>> expected_refutations;
 
   // Worst over instances (violated > unknown > holds); skipped only if every
   // instance is skipped; holds for an empty report.

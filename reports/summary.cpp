@@ -1,6 +1,9 @@
 // Grouping and formatting helpers shared by all renderers (see summary.hpp).
 #include "reports/summary.hpp"
 
+#include "properties/instance_checker.hpp"
+#include "properties/witnesses.hpp"
+
 #include <sstream>
 
 #include <algorithm>
@@ -29,13 +32,42 @@ std::vector<const PropertySummary*> Group::violated_properties() const {
   return out;
 }
 
-// Adds one verdict's "_histogram" and "max_" stats into `acc` (see
-// PropertySummary::distribution); malformed values are left out.
+// A whole decimal integer (optionally negative); false for anything else.
+static bool parse_int(const std::string& s, long long& out) {
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
+}
+
+// Adds one verdict's "_histogram", "max_" and "witnesses_" stats into `acc`
+// (see PropertySummary::distribution); malformed values are left out.
 static void accumulate_distribution(std::map<std::string, std::string>& acc,
                                     const std::map<std::string, std::string>& stats) {
   auto ends_with = [](const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
+  // Witness lists first, against the maxima before this verdict's: a
+  // "witnesses_max_X" list follows "max_X", other "witnesses_" lists add up.
+  for (const auto& [key, value] : stats) {
+    if (key.rfind("witnesses_", 0) != 0) continue;
+    const std::optional<WitnessList> mine = WitnessList::parse(value);
+    if (!mine) continue;
+    std::optional<WitnessList> acc_list = acc.count(key) ? WitnessList::parse(acc[key]) : WitnessList{};
+    if (!acc_list) continue;
+    if (key.rfind("witnesses_max_", 0) == 0) {
+      const std::string max_key = key.substr(std::string("witnesses_").size());
+      long long here = 0, before = 0;
+      auto it = stats.find(max_key);
+      if (it == stats.end() || !parse_int(it->second, here)) continue;
+      if (acc.count(max_key) && parse_int(acc[max_key], before)) {
+        if (here < before) continue;
+        if (here > before) acc_list = WitnessList{};
+      } else {
+        acc_list = WitnessList{};
+      }
+    }
+    acc_list->append(*mine);
+    acc[key] = acc_list->str();
+  }
   for (const auto& [key, value] : stats) {
     if (ends_with(key, "_histogram")) {
       std::map<long long, unsigned long long> buckets;
@@ -53,10 +85,10 @@ static void accumulate_distribution(std::map<std::string, std::string>& acc,
       for (const auto& [b, n] : buckets) out += (out.empty() ? "" : " ") + std::to_string(b) + ":" + std::to_string(n);
       acc[key] = out;
     } else if (key.rfind("max_", 0) == 0) {
-      try {
-        const long long x = std::stoll(value);
-        if (!acc.count(key) || std::stoll(acc[key]) < x) acc[key] = std::to_string(x);
-      } catch (const std::exception&) {
+      long long x = 0, before = 0;
+      if (parse_int(value, x) && (!acc.count(key) || !parse_int(acc[key], before) || before < x)) {
+        acc[key] = std::to_string(x);
+        if (!stats.count("witnesses_" + key)) acc.erase("witnesses_" + key);  // they witnessed a smaller maximum
       }
     }
   }
@@ -65,10 +97,14 @@ static void accumulate_distribution(std::map<std::string, std::string>& acc,
 std::vector<std::pair<std::string, std::string>> distribution_lines(const Group& g) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const PropertySummary& ps : g.properties) {
-    if (ps.distribution.empty()) continue;
     std::string line;
-    for (const auto& [k, v] : ps.distribution) line += (line.empty() ? "" : "; ") + k + " " + v;
-    out.push_back({ps.property, line});
+    std::vector<std::string> witnesses;
+    for (const auto& [k, v] : ps.distribution) {
+      if (k.rfind("witnesses_", 0) == 0) witnesses.push_back(k + ": " + v);
+      else line.append(line.empty() ? "" : "; ").append(k).append(" ").append(v);
+    }
+    if (!line.empty()) out.push_back({ps.property, line});
+    for (std::string& w : witnesses) out.push_back({ps.property, std::move(w)});
   }
   return out;
 }
@@ -130,9 +166,146 @@ std::vector<Group> group_instances(const Report& r) {
       }
     }
     g.status = g.instances.empty() ? Status::holds : folded;
+    g.expected_refutation = r.expected_refutations.count(key) > 0;
     out.push_back(std::move(g));
   }
   return out;
+}
+
+const char* to_string(Deployment d) {
+  switch (d) {
+    case Deployment::deploy: return "deploy";
+    case Deployment::do_not_deploy: return "do-not-deploy";
+    case Deployment::not_proven: return "not-proven";
+    case Deployment::no_deployable_variant: return "no-deployable-variant";
+    case Deployment::nothing_checked: return "nothing-checked";
+  }
+  return "?";
+}
+
+Status DeploymentVerdict::status() const {
+  switch (kind) {
+    case Deployment::deploy: return Status::holds;
+    case Deployment::do_not_deploy: return Status::violated;
+    case Deployment::not_proven: return Status::unknown;
+    case Deployment::no_deployable_variant:
+    case Deployment::nothing_checked: return Status::skipped;
+  }
+  return Status::skipped;
+}
+
+namespace {
+
+bool refused(const InstanceResult& i) {
+  return effective_status(i) == Status::skipped && i.skip_reason.rfind(kRefusedPrefix, 0) == 0;
+}
+
+// "swing/bandwidth (p=7), ring (p=3..5)"; a p list too long for one line
+// gives its size and smallest p instead.
+std::string groups_text(const std::vector<GroupPs>& v) {
+  constexpr size_t kLongest = 48;
+  std::string out;
+  for (const GroupPs& g : v) {
+    std::string ps = format_p_list(g.ps);
+    if (ps.size() > kLongest)
+      ps = std::to_string(g.ps.size()) + " instances from p=" + std::to_string(*std::min_element(g.ps.begin(), g.ps.end()));
+    else
+      ps = "p=" + ps;
+    out.append(out.empty() ? "" : ", ").append(g.group).append(" (").append(ps).append(")");
+  }
+  return out;
+}
+
+}  // namespace
+
+DeploymentVerdict deployment_verdict(const std::vector<Group>& groups) {
+  DeploymentVerdict d;
+  bool deployable_checked = false;
+  for (const Group& g : groups) {
+    GroupPs violated{g.label(), {}}, undecided{g.label(), {}};
+    bool checked = false;
+    for (const InstanceResult* i : g.instances) {
+      const Status s = effective_status(*i);
+      if (s == Status::violated) violated.ps.push_back(i->p);
+      if (s == Status::unknown || refused(*i)) undecided.ps.push_back(i->p);
+      checked = checked || s != Status::skipped;
+    }
+    if (g.expected_refutation) {
+      if (!violated.ps.empty()) d.refuted.push_back(std::move(violated));
+      else if (checked) d.not_refuted.push_back(g.label());
+      continue;
+    }
+    deployable_checked = deployable_checked || checked;
+    if (!violated.ps.empty()) d.unexpected.push_back(std::move(violated));
+    if (!undecided.ps.empty()) d.undecided.push_back(std::move(undecided));
+  }
+  if (!d.unexpected.empty()) {
+    d.kind = Deployment::do_not_deploy;
+    d.line = "do not deploy: unexpected violations in " + groups_text(d.unexpected);
+  } else if (!d.undecided.empty()) {
+    d.kind = Deployment::not_proven;
+    d.line = "not proven: unknown or refused by the memory guard in " + groups_text(d.undecided);
+  } else if (deployable_checked) {
+    d.kind = Deployment::deploy;
+    d.line = "holds for every deployable variant";
+  } else if (!d.refuted.empty() || !d.not_refuted.empty()) {
+    d.kind = Deployment::no_deployable_variant;
+    d.line = "no deployable variant checked";
+  } else {
+    d.kind = Deployment::nothing_checked;
+    d.line = groups.empty() ? "nothing was checked: no instances" : "nothing was checked: every instance was skipped";
+  }
+  if (!d.refuted.empty()) {
+    const size_t n = d.refuted.size();
+    d.line += "; " + std::to_string(n) + (n == 1 ? " expected refutation of a paper reading: "
+                                                 : " expected refutations of paper readings: ") +
+              groups_text(d.refuted);
+  }
+  if (!d.not_refuted.empty()) {
+    std::string names;
+    for (const std::string& n : d.not_refuted) names.append(names.empty() ? "" : ", ").append(n);
+    d.line += "; " + names +
+              (d.not_refuted.size() == 1 ? " (a paper reading expected to be refuted) holds"
+                                         : " (paper readings expected to be refuted) hold") +
+              " at every p checked here";
+  }
+  return d;
+}
+
+std::string InstanceRow::p_list() const {
+  std::vector<uint64_t> ps;
+  for (const InstanceResult* i : instances) ps.push_back(i->p);
+  return format_p_list(ps);
+}
+
+std::vector<InstanceRow> instance_rows(const Group& g) {
+  std::vector<InstanceRow> rows;
+  std::map<std::string, std::pair<std::string, size_t>> open_run;  // params -> (verdicts, row) of a holding run
+  std::map<std::pair<std::string, std::string>, size_t> skipped;   // (params, reason) -> row
+  for (const InstanceResult* i : g.instances) {
+    const Status s = effective_status(*i);
+    if (s == Status::skipped) {
+      auto [it, fresh] = skipped.try_emplace({i->params, i->skip_reason}, rows.size());
+      if (fresh) rows.emplace_back();
+      rows[it->second].instances.push_back(i);
+      continue;
+    }
+    if (s != Status::holds) {
+      open_run.erase(i->params);
+      rows.push_back({{i}});
+      continue;
+    }
+    std::string verdicts;
+    for (const Verdict& v : merged_verdicts(*i)) verdicts.append(v.property).append("=").append(to_string(v.status)).append("\n");
+    auto it = open_run.find(i->params);
+    if (it != open_run.end() && it->second.first == verdicts) {
+      rows[it->second.second].instances.push_back(i);
+    } else {
+      open_run[i->params] = {verdicts, rows.size()};
+      rows.push_back({{i}});
+    }
+  }
+  return rows;
 }
 
 std::vector<Verdict> merged_verdicts(const InstanceResult& i) {

@@ -27,7 +27,11 @@ struct PropertySummary {
   std::map<std::string, std::string> minimal_stats;  // stats of the verdict holding `minimal`
   // Verdict stats aggregated over the group's instances (a sweep): keys ending
   // in "_histogram" ("0:N0 1:N1 ...") are summed bucket by bucket, keys
-  // starting with "max_" (integers) take the maximum. Empty if none occur.
+  // starting with "max_" (integers) take the maximum, witness lists
+  // (properties/witnesses.hpp) are merged in p order: "witnesses_max_X" keeps
+  // the witnesses of the instances reaching the maximum of "max_X" (the
+  // extremal ones), any other "witnesses_X" lists the sweep's first. Empty if
+  // none occur.
   std::map<std::string, std::string> distribution;
 };
 
@@ -43,6 +47,10 @@ struct Group {
   // Distinct skip reasons, first-seen order, with the p they apply to.
   std::vector<std::pair<std::string, std::vector<uint64_t>>> skip_reasons;
 
+  // Declared refuted on purpose (Report::expected_refutations): a paper
+  // reading, not a deployable variant.
+  bool expected_refutation = false;
+
   std::string label() const;  // "algorithm/variant", or "algorithm" if no variant
   std::vector<uint64_t> ps() const;
   uint64_t n(Status s) const;
@@ -51,8 +59,54 @@ struct Group {
 
 inline constexpr int status_index(Status s) { return static_cast<int>(s); }
 
-// Groups by (algorithm, variant) in lexicographic order.
+// Groups by (algorithm, variant) in lexicographic order; expected_refutation
+// from Report::expected_refutations.
 std::vector<Group> group_instances(const Report& r);
+
+// What a report says about deploying: the verdict line. Instances of groups
+// declared refuted on purpose (paper readings) never decide it; their
+// violations are listed as expected refutations.
+enum class Deployment {
+  deploy,                 // every deployable instance checked holds
+  do_not_deploy,          // a deployable variant is violated somewhere
+  not_proven,             // none violated, but some unknown or refused by the memory guard
+  no_deployable_variant,  // no deployable instance checked, only paper readings
+  nothing_checked,        // no instance, or every one skipped
+};
+const char* to_string(Deployment d);  // "deploy", "do-not-deploy", "not-proven", ...
+
+struct GroupPs {
+  std::string group;  // Group::label()
+  std::vector<uint64_t> ps;
+};
+
+struct DeploymentVerdict {
+  Deployment kind = Deployment::nothing_checked;
+  std::vector<GroupPs> unexpected;   // deployable groups: the p of their violated instances
+  std::vector<GroupPs> undecided;    // deployable groups: unknown or memory-guard-refused instances
+  std::vector<GroupPs> refuted;      // paper readings: the p of their violated instances
+  std::vector<std::string> not_refuted;  // paper readings that hold wherever checked in this report
+  // One line, e.g. "holds for every deployable variant; 2 expected
+  // refutations of paper readings: swing/paper-laststep (p=6, 10), ..." or
+  // "do not deploy: unexpected violations in swing/bandwidth (p=7)".
+  std::string line;
+  // The status that styles the verdict: holds, violated, unknown, skipped.
+  Status status() const;
+};
+
+DeploymentVerdict deployment_verdict(const std::vector<Group>& groups);
+
+// The rows of a per-instance table of one group, in the order of their first
+// p: a violated or unknown instance is a row of its own; holding instances
+// with the same parameters and the same verdicts (property and status, in
+// order) share a row while no other instance with those parameters lies
+// between them (skipped ones do not count); skipped instances share one row
+// per parameters and skip reason.
+struct InstanceRow {
+  std::vector<const InstanceResult*> instances;  // one or more, ordered by p
+  std::string p_list() const;                    // format_p_list of their p
+};
+std::vector<InstanceRow> instance_rows(const Group& g);
 
 // An instance's verdicts with partial verdicts of the same property (rank
 // ranges, block chunks) merged by Verdict::merge, in first-seen order.
@@ -73,8 +127,9 @@ std::string format_seconds(double s);  // fixed, 3 decimals: "1.250"
 // reads "measured X 6 vs claimed 6"; other entries read "key=value".
 std::string format_stats(const std::map<std::string, std::string>& stats);
 
-// The group's non-empty PropertySummary::distribution entries, as
-// "property: key value; key value" lines (for the text, Markdown and HTML
+// The group's non-empty PropertySummary::distribution entries as
+// (property, "key value; key value") lines, each witness list on a line of its
+// own, (property, "witnesses_X: list") (for the text, Markdown and HTML
 // renderers).
 std::vector<std::pair<std::string, std::string>> distribution_lines(const Group& g);
 

@@ -173,6 +173,7 @@ RankCounters rank_schedule_into(uint64_t r, const std::vector<int64_t>& skip, in
   // RECVSCHEDULE((r + skip[k]) mod p, block[]); sendblock[k] <- block[k]   (a violation)
   auto violation = [&](int k) {
     ++out.violations;
+    out.violation_rounds |= uint64_t{1} << k;
     const uint64_t t = (r + static_cast<uint64_t>(sk(k))) % static_cast<uint64_t>(p);
     recvschedule_into(t, baseblock(t, skip), skip, block.data(), nullptr);
     sendblock[k] = block[static_cast<size_t>(k)];
@@ -210,6 +211,7 @@ RankSchedule rank_schedule(uint64_t r, const std::vector<int64_t>& skip) {
   out.baseblock = c.baseblock;
   out.recursive_calls = c.recursive_calls;
   out.violations = c.violations;
+  out.violation_rounds = c.violation_rounds;
   return out;
 }
 

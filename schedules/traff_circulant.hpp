@@ -75,6 +75,7 @@ struct RankSchedule {
   int recursive_calls = 0;  // recursive ALLBLOCKS calls in r's own RECVSCHEDULE (Lemma 5: <= q-1);
                             // the first, non-recursive call from Algorithm 5 is not counted
   int violations = 0;       // rounds where Algorithm 6 called RECVSCHEDULE (Theorem 3: <= 4)
+  uint64_t violation_rounds = 0;  // bit k set iff round k is one of those violations
 };
 
 // Algorithms 4+5 (receive schedule) and 6 (send schedule) for rank r in [0, p).
@@ -87,6 +88,7 @@ struct RankCounters {
   int64_t baseblock = 0;
   int recursive_calls = 0;
   int violations = 0;
+  uint64_t violation_rounds = 0;
 };
 RankCounters rank_schedule_into(uint64_t r, const std::vector<int64_t>& skip, int64_t* recvblock,
                                 int64_t* sendblock);
