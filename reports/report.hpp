@@ -59,7 +59,8 @@ enum class Format { text, json, markdown, junit, html };
 std::optional<Format> format_from_string(const std::string& s);
 const char* to_string(Format f);  // the canonical name: "text", "json", "markdown", ...
 
-// Renders the report. `verbose` (text only) lists every instance, not only failures.
+// Renders the report. `verbose` (text only) lists every instance, not only
+// failures (runs of holding instances share a line, summary.hpp).
 // Output is deterministic: it depends only on the report's fields.
 std::string render(const Report& r, Format f, bool verbose = false);
 

@@ -1,13 +1,16 @@
 // The HTML deployment report in a real browser: headless Chromium (Debian's
 // `chromium`, installed by scripts/common.sh) renders the pages collcheck
 // writes for a failing sweep (Swing's paper-listing1, which the paper's
-// Listing 1 gets wrong for even p not a power of two), a passing one (TRA for
-// every radix at P = 16), an MSCCL file with an unmatched send and Träff's
-// table bounds; the test takes screenshots (decoded here: size, many colours,
+// Listing 1 gets wrong for even p not a power of two; an expected refutation),
+// every Swing variant (the deployable ones hold: a green verdict despite the
+// refuted paper readings), a passing one (TRA for every radix at P = 16), an
+// MSCCL file with an unmatched send and Träff's table bounds (with their
+// witnesses); the test takes screenshots (decoded here: size, many colours,
 // the verdict's red or green present), dumps the DOM Chromium built and
-// checks the content is there (verdict banner and table rows, the
-// counterexample SVG with the offending transfer, the charts' SVG elements,
-// the coverage list), and that the page references no external resource.
+// checks the content is there (verdict banner and table rows, runs of holding
+// instances in one row, the counterexample SVG with the offending transfer,
+// the charts' SVG elements, the coverage list), and that the page references
+// no external resource.
 // Skipped (GTEST_SKIP) only when no chromium binary is installed. Chromium
 // runs as root only with --no-sandbox, which is passed always (the pages are
 // local files the test wrote).
@@ -205,10 +208,20 @@ TEST_F(DeploymentReport, FailingSweepShowsVerdictsCounterexampleDiagramAndCovera
       report("failing", "verify --algo swing --variant paper-listing1 --p 2..8 --skip-restricted --quiet", 1);
   const std::string dom = browse("--dump-dom", html);
   ASSERT_FALSE(dom.empty()) << "chromium --dump-dom produced nothing";
-  EXPECT_NE(dom.find("<div class=\"banner violated\">"), std::string::npos);
-  // One verdict row per instance: p = 2..8, 7 instances (3, 5, 7 skipped).
-  EXPECT_EQ(count(dom, "<tr class=\"instance\">"), 7u);
-  EXPECT_NE(dom.find("<code>swing/paper-listing1</code> p=6"), std::string::npos);
+  // Listing 1 is a paper reading the registry declares refuted: no deployable
+  // variant was checked, and its refutation is expected, not "do not deploy".
+  EXPECT_NE(dom.find("<div class=\"banner skipped\" data-verdict=\"no-deployable-variant\">"), std::string::npos);
+  EXPECT_NE(dom.find("no deployable variant checked; 1 expected refutation of a paper reading: swing/paper-listing1 (p=6)"),
+            std::string::npos);
+  EXPECT_EQ(dom.find("do not deploy"), std::string::npos);
+  EXPECT_NE(dom.find("<h2>Expected refutations of paper readings</h2>"), std::string::npos);
+  // Verdict rows: p = 6 and p = 8 on their own, the holding p = 2, 4 (one run:
+  // the skipped p = 3 between them does not break it) and the skipped p = 3..7:2.
+  EXPECT_EQ(count(dom, "<tr class=\"instance\">"), 2u);
+  EXPECT_EQ(count(dom, "<tr class=\"instances\">"), 2u);
+  EXPECT_NE(dom.find("<code>swing/paper-listing1</code> p=6</td>"), std::string::npos);
+  EXPECT_NE(dom.find("<code>swing/paper-listing1</code> p=2, 4 (2 instances)</td>"), std::string::npos);
+  EXPECT_NE(dom.find("<code>swing/paper-listing1</code> p=3..7:2 (3 instances)</td>"), std::string::npos);
   // The counterexample diagram with the offending transfer highlighted.
   EXPECT_GE(count(dom, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cx-diagram\""), 1u);
   EXPECT_GE(count(dom, "<g class=\"transfer offending\">"), 1u);
@@ -229,12 +242,37 @@ TEST_F(DeploymentReport, FailingSweepShowsVerdictsCounterexampleDiagramAndCovera
   EXPECT_GT(pixels_near(img, 0xcf, 0x22, 0x2e), 500u) << "the violated red is on the page";
 }
 
+// Every Swing variant: the deployable ones hold, only the paper readings the
+// registry declares refuted fail. The banner is green and says so; a 1..64
+// sweep of a holding variant is one verdict row.
+TEST_F(DeploymentReport, ExpectedRefutationsDoNotCryWolf) {
+  const std::string html =
+      report("paper_readings", "verify --algo swing --variant all --p 1..64 --skip-restricted --quiet", 1);
+  const std::string dom = browse("--dump-dom", html);
+  ASSERT_FALSE(dom.empty());
+  EXPECT_NE(dom.find("<div class=\"banner holds\" data-verdict=\"deploy\">"), std::string::npos);
+  EXPECT_NE(dom.find("holds for every deployable variant; 4 expected refutations of paper readings: "),
+            std::string::npos);
+  EXPECT_EQ(dom.find("do not deploy"), std::string::npos);
+  EXPECT_EQ(dom.find("<h2>Counterexamples</h2>"), std::string::npos);
+  EXPECT_NE(dom.find("<h2>Expected refutations of paper readings</h2>"), std::string::npos);
+  EXPECT_NE(dom.find("<tr class=\"instances\"><td><code>swing/bandwidth</code> p=1..64 (64 instances)</td>"),
+            std::string::npos);
+  EXPECT_EQ(dom.find("<code>swing/bandwidth</code> p=7</td>"), std::string::npos);
+  // 7 variants x 64 p = 448 instances; the violated ones (140, all in paper
+  // readings) keep a row each, the rest share a few.
+  EXPECT_LT(count(dom, "<tr class=\"instance"), 200u);
+
+  const Image img = screenshot(html, 1280, 800);
+  EXPECT_GT(pixels_near(img, 0x1a, 0x7f, 0x37), 200u) << "the banner's holds green is on the page";
+}
+
 TEST_F(DeploymentReport, PassingSweepShowsHistogramAndRadixCharts) {
   const std::string html = report("passing", "verify --algo tra --p 16 --radix all --quiet", 0);
   const std::string dom = browse("--dump-dom", html);
   ASSERT_FALSE(dom.empty());
-  EXPECT_NE(dom.find("<div class=\"banner holds\">"), std::string::npos);
-  EXPECT_EQ(count(dom, "<tr class=\"instance\">"), 15u);  // r = 2..16
+  EXPECT_NE(dom.find("<div class=\"banner holds\" data-verdict=\"deploy\">"), std::string::npos);
+  EXPECT_EQ(count(dom, "<tr class=\"instance\">"), 15u);  // r = 2..16: other options, rows of their own
   EXPECT_EQ(dom.find("class=\"cx-diagram\""), std::string::npos) << "nothing is violated";
   EXPECT_EQ(dom.find("class=\"offending"), std::string::npos);
   EXPECT_NE(dom.find("class=\"chart histogram\""), std::string::npos);
@@ -277,6 +315,11 @@ TEST_F(DeploymentReport, TraffBoundsHistogramsAreCharted) {
   ASSERT_FALSE(dom.empty());
   EXPECT_NE(dom.find("aria-label=\"traff/broadcast traff-bounds violations_histogram\""), std::string::npos);
   EXPECT_NE(dom.find("aria-label=\"traff/broadcast traff-bounds recursive_calls_histogram\""), std::string::npos);
+  // The witnesses: the sweep's first ranks with send-schedule violations and
+  // their rounds (p = 3's rank 1 in round 1), and the extremal (p, rank) pairs.
+  EXPECT_NE(dom.find("witnesses_violations: p=3 rank 1: 1 violation (round 1); "), std::string::npos);
+  EXPECT_NE(dom.find("witnesses_max_violations: "), std::string::npos);
+  EXPECT_NE(dom.find("witnesses_max_recursion_excess: "), std::string::npos);
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 // traff-table` for p = 9, 17, 18 (the paper's Tables 2, 1, 3) and p = 100 check
 // (exit 0); a corrupted cell gives exit 1 with the traff-conditions
 // counterexample at the corrupted rank and round; malformed files give exit 2
-// with a one-line error.
+// with a one-line error; the dump's violation marks ('*') are read back.
 #include <gtest/gtest.h>
 
+#include "checker/dump.hpp"
+#include "schedules/traff_circulant.hpp"
 #include "tests/support/run_binary.hpp"
 
 #include <cstdio>
@@ -21,6 +23,9 @@ using collcheck::test::Outcome;
 using collcheck::test::lines;
 using collcheck::test::run;
 using collcheck::test::temp_path;
+using collcheck::parse_traff_table;
+namespace test = collcheck::test;
+namespace traff = collcheck::traff;
 
 
 void write_file(const std::string& path, const std::string& text) {
@@ -149,6 +154,52 @@ TEST(TraffTableCheck, ChangedSendblockIsViolated) {
   EXPECT_EQ(j["instances"][0]["status"], "violated");
 }
 
+// dump marks the send-schedule violations (Theorem 3) with '*': Table 1's
+// p = 17 has 22 (1 rank with none, 10 with one, 6 with two), among them
+// rank 3's in round 2 and rank 8's in round 4 (the paper's prose says round 3;
+// traff_circulant_test derives both by hand). The reader takes the marks back
+// (the same rounds as Algorithm 6), check-file accepts the marked dump and the
+// unmarked table alike.
+TEST(TraffTableCheck, DumpMarksViolationsAndReadsThemBack) {
+  std::string header;
+  const std::string path = dumped_table(17);
+  const auto rows = read_rows(path, &header);
+  ASSERT_EQ(rows.size(), 17u);
+  EXPECT_NE(header.find("a sendblock marked * is a send-schedule violation"), std::string::npos) << header;
+  const size_t q = 5;
+  size_t marks = 0;
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c)
+      if (row[c].back() == '*') {
+        ++marks;
+        EXPECT_GE(c, 2 + q) << "only sendblock cells are marked";
+      }
+  EXPECT_EQ(marks, 22u);
+  EXPECT_EQ(rows[3][2 + q + 2], "-4*");
+  EXPECT_EQ(rows[8][2 + q + 4], "-3*");
+  EXPECT_EQ(rows[8][2 + q + 3], "-2") << "round 3 of rank 8 is no violation";
+
+  const auto read = parse_traff_table(test::read_file(path), path);
+  const auto skip = traff::skips(17);
+  ASSERT_EQ(read.size(), 17u);
+  for (uint64_t r = 0; r < 17; ++r) {
+    const auto rs = traff::rank_schedule(r, skip);
+    EXPECT_EQ(read[r].violation_rounds, rs.violation_rounds) << r;
+    EXPECT_EQ(read[r].violations, rs.violations) << r;
+    EXPECT_EQ(read[r].sendblock, rs.sendblock) << r;
+  }
+
+  EXPECT_EQ(check_json(path, 0).at("status"), "holds");
+  auto unmarked = rows;
+  for (auto& row : unmarked)
+    for (auto& cell : row)
+      if (cell.back() == '*') cell.pop_back();
+  const std::string plain = temp_path("p17_unmarked.txt");
+  write_file(plain, join(header, unmarked));
+  EXPECT_EQ(check_json(plain, 0).at("status"), "holds");
+  for (const auto& row : parse_traff_table(test::read_file(plain), plain)) EXPECT_EQ(row.violation_rounds, 0u);
+}
+
 void expect_bad_file(const std::string& name, const std::string& text, const std::string& needle,
                      const std::string& extra = "") {
   SCOPED_TRACE(name);
@@ -205,6 +256,22 @@ TEST(TraffTableCheck, MalformedFilesAreBadInput) {
     auto rows = good;
     rows.pop_back();  // p = 8: q = 3, so every line has two columns too many
     expect_bad_file("p8.txt", join(header, rows), "expected 8 columns");
+  }
+  {
+    auto rows = good;
+    rows[3][4] = "2*";  // a violation mark on recvblock[2] of rank 3 (= 2)
+    expect_bad_file("recv_mark.txt", join(header, rows), ":5: column 5: '2*' is not an integer\n");
+  }
+  {
+    auto rows = good;
+    rows[3][8] = "-3**";  // sendblock[2] of rank 3 is -3*, a violation
+    expect_bad_file("double_mark.txt", join(header, rows),
+                    "'-3**' is not an integer (a sendblock may end in * for a violation)");
+  }
+  {
+    auto rows = good;
+    rows[3][8] = "*";
+    expect_bad_file("lone_mark.txt", join(header, rows), "column 9: '*' is not an integer");
   }
   expect_bad_file("empty.txt", header + "\n", "no rank lines");
   expect_bad_file("root.txt", join(header, good), "root must be in 0..p-1", "--root 9");

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "reports/report.hpp"
+#include "properties/instance_checker.hpp"
+#include "properties/witnesses.hpp"
 #include "reports/summary.hpp"
 
 namespace collcheck {
@@ -598,6 +600,288 @@ TEST(Distributions, SummedOverTheSweepInEveryFormat) {
   EXPECT_EQ(d.at("violations_histogram"), "0:2 1:16 2:8 3:0");
   EXPECT_EQ(d.at("max_violations"), "7");
   EXPECT_FALSE(d.contains("recursion_bound"));
+}
+
+}  // namespace
+}  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+// --- witness lists (issue 14 item 4) ----------------------------------------
+
+TEST(Witnesses, ListsAreBoundedAndParseBack) {
+  WitnessList w;
+  for (int r = 0; r < 13; ++r) w.add("p=9 rank " + std::to_string(r));
+  EXPECT_EQ(w.items.size(), WitnessList::kListed);
+  EXPECT_EQ(w.total(), 13u);
+  const std::string s = w.str();
+  EXPECT_EQ(s.substr(0, 21), "p=9 rank 0; p=9 rank ");
+  EXPECT_EQ(s.substr(s.size() - 22), "p=9 rank 9; and 3 more");
+  const auto back = WitnessList::parse(s);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->items, w.items);
+  EXPECT_EQ(back->more, 3u);
+  EXPECT_EQ(WitnessList::parse("")->total(), 0u);
+  EXPECT_FALSE(WitnessList::parse("a; ; b"));
+  EXPECT_FALSE(WitnessList::parse("a; and x more"));
+}
+
+// A traff-bounds verdict with the witness statistics traff_bounds writes.
+Verdict bounds_with_witnesses(uint64_t p, int max_violations, const std::vector<uint64_t>& at_max,
+                              const std::vector<uint64_t>& with_violations) {
+  Verdict v = holds("traff-bounds");
+  v.stats["max_violations"] = std::to_string(max_violations);
+  auto list = [&](const std::vector<uint64_t>& ranks) {
+    WitnessList w;
+    for (uint64_t r : ranks) w.add("p=" + std::to_string(p) + " rank " + std::to_string(r));
+    return w.str();
+  };
+  if (!at_max.empty()) v.stats["witnesses_max_violations"] = list(at_max);
+  if (!with_violations.empty()) v.stats["witnesses_violations"] = list(with_violations);
+  return v;
+}
+
+// The extremal witnesses follow the maximum over the sweep (instances below it
+// drop out, ties add up); the plain witness lists of the sweep concatenate in
+// p order, bounded; every format names them.
+TEST(Witnesses, ExtremalOnesFollowTheMaximumInEveryFormat) {
+  Report r;
+  r.instances.push_back(instance("traff", "broadcast", 5, Status::holds, {bounds_with_witnesses(5, 1, {1, 2}, {1, 2})}));
+  r.instances.push_back(instance("traff", "broadcast", 9, Status::holds, {bounds_with_witnesses(9, 2, {4}, {1, 3, 4})}));
+  r.instances.push_back(instance("traff", "broadcast", 8, Status::holds, {bounds_with_witnesses(8, 0, {}, {})}));
+  std::vector<uint64_t> many(9);
+  for (uint64_t k = 0; k < many.size(); ++k) many[k] = k + 1;
+  r.instances.push_back(instance("traff", "broadcast", 17, Status::holds, {bounds_with_witnesses(17, 2, {6, 8}, many)}));
+  // A larger maximum without witnesses (hand-made stats) must not keep the smaller maximum's witnesses.
+  Report stale = r;
+  Verdict top = holds("traff-bounds");
+  top.stats["max_violations"] = "3";
+  stale.instances.push_back(instance("traff", "broadcast", 40, Status::holds, {top}));
+
+  const std::string max_want = "p=9 rank 4; p=17 rank 6; p=17 rank 8";
+  const std::string all_want =
+      "p=5 rank 1; p=5 rank 2; p=9 rank 1; p=9 rank 3; p=9 rank 4; p=17 rank 1; p=17 rank 2; p=17 rank 3; "
+      "p=17 rank 4; p=17 rank 5; and 4 more";
+  const std::string text = render(r, Format::text);
+  EXPECT_NE(text.find("  traff-bounds over the sweep: max_violations 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  traff-bounds over the sweep: witnesses_max_violations: " + max_want + "\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  traff-bounds over the sweep: witnesses_violations: " + all_want + "\n"), std::string::npos)
+      << text;
+  EXPECT_EQ(render(stale, Format::text).find("witnesses_max_violations"), std::string::npos) << render(stale, Format::text);
+
+  const std::string md = render(r, Format::markdown);
+  EXPECT_NE(md.find("- `traff/broadcast` `traff-bounds`: witnesses\\_max\\_violations: " + max_want + "\n"),
+            std::string::npos)
+      << md;
+  const std::string html = render(r, Format::html);
+  EXPECT_NE(html.find("<li><code>traff/broadcast</code> <code>traff-bounds</code>: witnesses_max_violations: " +
+                      max_want + "</li>"),
+            std::string::npos)
+      << html;
+  const json j = json::parse(render(r, Format::json));
+  const json& d = j.at("groups").at(0).at("distributions").at("traff-bounds");
+  EXPECT_EQ(d.at("witnesses_max_violations"), max_want);
+  EXPECT_EQ(d.at("witnesses_violations"), all_want);
+  const std::string xml = render(r, Format::junit);
+  EXPECT_EQ(markup_problem(xml), "") << xml;
+  EXPECT_NE(xml.find("<property name=\"traff-bounds.witnesses_max_violations\" value=\"" + max_want + "\"/>"),
+            std::string::npos)
+      << xml;
+}
+
+// --- the verdict line: expected refutations vs unexpected violations (item 7) --
+
+// swing/bandwidth holds at p = 2..5; swing/paper-listing1, declared refuted
+// on purpose, holds at p = 2 and 4 and is violated at p = 6, skipped at 3, 5.
+Report paper_sweep() {
+  Report r;
+  r.kind = "verify";
+  for (uint64_t p = 2; p <= 5; ++p)
+    r.instances.push_back(instance("swing", "bandwidth", p, Status::holds, {holds("exactly-once")}));
+  for (uint64_t p = 2; p <= 6; ++p) {
+    if (p % 2) {
+      InstanceResult s = instance("swing", "paper-listing1", p, Status::skipped, {});
+      s.skip_reason = "p must be even";
+      r.instances.push_back(s);
+    } else if (p == 6) {
+      r.instances.push_back(instance("swing", "paper-listing1", p, Status::violated,
+                                     {violated("exactly-once", cx(6, 0, 2, 0, "once", "twice", "counted twice"))}));
+    } else {
+      r.instances.push_back(instance("swing", "paper-listing1", p, Status::holds, {holds("exactly-once")}));
+    }
+  }
+  r.expected_refutations = {{"swing", "paper-listing1"}};
+  return r;
+}
+
+TEST(DeploymentVerdict, ExpectedRefutationsDoNotCryWolf) {
+  const Report r = paper_sweep();
+  const std::string want =
+      "holds for every deployable variant; 1 expected refutation of a paper reading: swing/paper-listing1 (p=6)";
+  EXPECT_EQ(reports_detail::deployment_verdict(reports_detail::group_instances(r)).line, want);
+  EXPECT_EQ(r.status(), Status::violated) << "the result (and exit code) still count the violation";
+
+  const auto ls = lines(render(r, Format::text));
+  ASSERT_GE(ls.size(), 2u);
+  EXPECT_EQ(ls[ls.size() - 2], "VERDICT: " + want);
+  EXPECT_EQ(ls.back(), "RESULT: violated");
+  const std::string text = render(r, Format::text);
+  EXPECT_NE(text.find("swing/paper-listing1 (allreduce): violated (expected refutation of a paper reading)  p=2..6"),
+            std::string::npos)
+      << text;
+
+  const json j = json::parse(render(r, Format::json));
+  EXPECT_EQ(j.at("deployment").at("verdict"), "deploy");
+  EXPECT_EQ(j.at("deployment").at("line"), want);
+  EXPECT_TRUE(j.at("deployment").at("unexpected_violations").empty());
+  EXPECT_EQ(j.at("deployment").at("expected_refutations"),
+            json::array({json{{"group", "swing/paper-listing1"}, {"p", "6"}, {"instances", 1}}}));
+  EXPECT_EQ(j.at("groups").at(1).at("expected_refutation"), true);
+  EXPECT_EQ(j.at("groups").at(0).at("expected_refutation"), false);
+
+  const std::string md = render(r, Format::markdown);
+  EXPECT_NE(md.find("- verdict: " + want + "\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `swing` | `paper-listing1` | 2..6 | violated (paper reading, expected to be refuted) |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("## Expected refutations of paper readings\n\n### `swing/paper-listing1`: `exactly-once`"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("## Counterexamples"), std::string::npos) << md;
+
+  const std::string html = render(r, Format::html);
+  EXPECT_EQ(markup_problem(html, {"meta"}), "") << html;
+  EXPECT_NE(html.find("<div class=\"banner holds\" data-verdict=\"deploy\">Verdict: <strong>violated</strong> &#8212; " +
+                      want + ".</div>"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("do not deploy"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Expected refutations of paper readings</h2>"), std::string::npos);
+  EXPECT_EQ(html.find("<h2>Counterexamples</h2>"), std::string::npos);
+
+  const std::string xml = render(r, Format::junit);
+  EXPECT_EQ(markup_problem(xml), "") << xml;
+  EXPECT_EQ(count(xml, "type=\"expected-refutation\""), 1u) << xml;
+  EXPECT_EQ(count(xml, "type=\"violated\""), 0u) << xml;
+  EXPECT_NE(xml.find("<failure message=\"expected refutation of a paper reading: exactly-once: p=6 rank=0"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<property name=\"verdict\" value=\"" + want + "\"/>"), std::string::npos);
+}
+
+TEST(DeploymentVerdict, UnexpectedViolationsSayDoNotDeploy) {
+  Report r = paper_sweep();
+  r.instances[2] = instance("swing", "bandwidth", 4, Status::violated,
+                            {violated("exactly-once", cx(4, 1, 0, 0, "once", "twice", "counted twice"))});
+  const std::string want =
+      "do not deploy: unexpected violations in swing/bandwidth (p=4); 1 expected refutation of a paper reading: "
+      "swing/paper-listing1 (p=6)";
+  EXPECT_EQ(lines(render(r, Format::text)).end()[-2], "VERDICT: " + want);
+  const json j = json::parse(render(r, Format::json));
+  EXPECT_EQ(j.at("deployment").at("verdict"), "do-not-deploy");
+  EXPECT_EQ(j.at("deployment").at("unexpected_violations"),
+            json::array({json{{"group", "swing/bandwidth"}, {"p", "4"}, {"instances", 1}}}));
+  const std::string html = render(r, Format::html);
+  EXPECT_NE(html.find("<div class=\"banner violated\" data-verdict=\"do-not-deploy\">"), std::string::npos) << html;
+  const std::string md = render(r, Format::markdown);
+  // Unexpected counterexamples first, then the expected ones.
+  EXPECT_LT(md.find("## Counterexamples\n\n### `swing/bandwidth`"), md.find("## Expected refutations of paper readings"))
+      << md;
+  EXPECT_EQ(count(render(r, Format::junit), "type=\"violated\""), 1u);
+
+  // The same violation in a variant not declared refuted: both are unexpected.
+  r.expected_refutations.clear();
+  EXPECT_EQ(reports_detail::deployment_verdict(reports_detail::group_instances(r)).line,
+            "do not deploy: unexpected violations in swing/bandwidth (p=4), swing/paper-listing1 (p=6)");
+}
+
+TEST(DeploymentVerdict, EveryOtherOutcome) {
+  using reports_detail::deployment_verdict;
+  using reports_detail::group_instances;
+  // Only the paper reading: nothing deployable was checked.
+  Report only = paper_sweep();
+  std::erase_if(only.instances, [](const InstanceResult& i) { return i.variant == "bandwidth"; });
+  auto d = deployment_verdict(group_instances(only));
+  EXPECT_EQ(d.kind, reports_detail::Deployment::no_deployable_variant);
+  EXPECT_EQ(d.line, "no deployable variant checked; 1 expected refutation of a paper reading: swing/paper-listing1 (p=6)");
+  // A paper reading that holds wherever it was checked is said so.
+  std::erase_if(only.instances, [](const InstanceResult& i) { return i.p == 6; });
+  EXPECT_EQ(deployment_verdict(group_instances(only)).line,
+            "no deployable variant checked; swing/paper-listing1 (a paper reading expected to be refuted) holds at "
+            "every p checked here");
+  // Unknown, or refused by the memory guard, in a deployable variant: not proven.
+  Report r = paper_sweep();
+  r.instances[1] = instance("swing", "bandwidth", 3, Status::skipped, {});
+  r.instances[1].skip_reason = std::string(kRefusedPrefix) + " before allocating: needs 9 GiB";
+  d = deployment_verdict(group_instances(r));
+  EXPECT_EQ(d.kind, reports_detail::Deployment::not_proven);
+  EXPECT_EQ(d.line, "not proven: unknown or refused by the memory guard in swing/bandwidth (p=3); 1 expected "
+                    "refutation of a paper reading: swing/paper-listing1 (p=6)");
+  EXPECT_EQ(d.status(), Status::unknown);
+  // Nothing checked at all.
+  EXPECT_EQ(deployment_verdict(group_instances(Report{})).line, "nothing was checked: no instances");
+  Report skipped;
+  skipped.instances.push_back(instance("ring", "", 3, Status::skipped, {}));
+  EXPECT_EQ(deployment_verdict(group_instances(skipped)).kind, reports_detail::Deployment::nothing_checked);
+  // Long p lists are summarised.
+  Report many;
+  for (uint64_t p = 3; p < 400; p += 7)
+    many.instances.push_back(instance("ring", "", p, Status::violated, {violated("ports", cx(p, 0, 0, 0, "", "", "m"))}));
+  EXPECT_EQ(deployment_verdict(group_instances(many)).line, "do not deploy: unexpected violations in ring (p=3..395:7)");
+  for (uint64_t p : {1000, 1003, 2222, 3001, 4444, 5000, 6002})
+    many.instances.push_back(instance("ring", "", p, Status::violated, {violated("ports", cx(p, 0, 0, 0, "", "", "m"))}));
+  EXPECT_EQ(deployment_verdict(group_instances(many)).line, "do not deploy: unexpected violations in ring (64 instances from p=3)");
+}
+
+// --- runs of holding instances share a row (item 7) ---------------------------
+
+TEST(InstanceRows, HoldingRunsCollapseAcrossSkippedOnes) {
+  const Report r = paper_sweep();
+  const auto groups = reports_detail::group_instances(r);
+  ASSERT_EQ(groups.size(), 2u);
+  auto describe_rows = [](const reports_detail::Group& g) {
+    std::vector<std::string> out;
+    for (const auto& row : reports_detail::instance_rows(g))
+      out.push_back(row.p_list() + " " + to_string(effective_status(*row.instances.front())));
+    return out;
+  };
+  EXPECT_EQ(describe_rows(groups[0]), (std::vector<std::string>{"2..5 holds"}));
+  EXPECT_EQ(describe_rows(groups[1]), (std::vector<std::string>{"2, 4 holds", "3, 5 skipped", "6 violated"}));
+
+  // A violated instance ends a run; other parameters and other verdicts start their own.
+  Report mixed;
+  for (uint64_t p : {2, 3, 4, 5, 6, 7}) {
+    InstanceResult i = instance("tra", "tra", p, p == 4 ? Status::violated : Status::holds,
+                                {p == 4 ? violated("cost", cx(4, 0, 0, 0, "", "", "m")) : holds("cost")});
+    mixed.instances.push_back(i);
+    i.params = "r=2";
+    i.status = Status::holds;
+    i.verdicts = {p == 7 ? holds("tra-formulas") : holds("cost")};
+    mixed.instances.push_back(i);
+  }
+  std::vector<std::string> got;
+  for (const auto& row : reports_detail::instance_rows(reports_detail::group_instances(mixed)[0]))
+    got.push_back(row.p_list() + (row.instances.front()->params.empty() ? "" : " " + row.instances.front()->params));
+  EXPECT_EQ(got, (std::vector<std::string>{"2..3", "2..6 r=2", "4", "5..7", "7 r=2"}));
+}
+
+TEST(InstanceRows, ALongSweepIsAFewRowsInHtmlAndVerboseText) {
+  Report r;
+  for (uint64_t p = 1; p <= 4096; ++p)
+    r.instances.push_back(instance("swing", "bandwidth", p, p == 77 ? Status::violated : Status::holds,
+                                   {p == 77 ? violated("ports", cx(77, 0, 0, 0, "", "", "m")) : holds("ports")}));
+  const std::string html = render(r, Format::html);
+  EXPECT_EQ(count(html, "<tr class=\"instance\">"), 1u) << "p=77";
+  EXPECT_EQ(count(html, "<tr class=\"instances\">"), 2u);
+  EXPECT_NE(html.find("<tr class=\"instances\"><td><code>swing/bandwidth</code> p=1..76 (76 instances)</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<code>swing/bandwidth</code> p=78..4096 (4019 instances)"), std::string::npos);
+  EXPECT_EQ(html.find("not listed here"), std::string::npos);
+  const std::string text = render(r, Format::text, /*verbose=*/true);
+  EXPECT_EQ(count(text, "\n    p="), 3u) << text;
+  EXPECT_NE(text.find("    p=78..4096: holds (4019 instances): ports holds\n"), std::string::npos);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <set>
 #include <sstream>
@@ -184,6 +185,26 @@ TEST(TraffCirculant, ViolationsP17) {
   const auto skip = traff::skips(17);
   const std::vector<int> want = {0, 1, 1, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1};
   for (uint64_t r = 0; r < 17; ++r) EXPECT_EQ(traff::rank_schedule(r, skip).violations, want[r]) << r;
+}
+
+// Which rounds are the violations (Sec. 2.3's prose example, derived by hand
+// in the comment above): rank 3's in round 2, rank 8's in round 4 (the prose
+// says round 3). For every rank of p <= 300 the rounds are as many as the
+// count, in 1..q-1 (Algorithm 6's loop never reaches round 0).
+TEST(TraffCirculant, ViolationRoundsP17) {
+  const auto skip = traff::skips(17);
+  EXPECT_EQ(traff::rank_schedule(3, skip).violation_rounds, uint64_t{1} << 2);
+  EXPECT_EQ(traff::rank_schedule(8, skip).violation_rounds, uint64_t{1} << 4);
+  for (uint64_t p = 1; p <= 300; ++p) {
+    const auto sk = traff::skips(p);
+    const int q = static_cast<int>(sk.size()) - 1;
+    for (uint64_t r = 0; r < p; ++r) {
+      const auto rs = traff::rank_schedule(r, sk);
+      ASSERT_EQ(std::popcount(rs.violation_rounds), rs.violations) << "p=" << p << " r=" << r;
+      ASSERT_EQ(rs.violation_rounds & 1, 0u) << "p=" << p << " r=" << r;
+      ASSERT_LT(rs.violation_rounds, q > 0 ? uint64_t{1} << q : 1) << "p=" << p << " r=" << r;
+    }
+  }
 }
 
 TEST(TraffCirculant, SmallP) {

@@ -7,7 +7,8 @@
 //  * the flat conditions agree with the per-rank-vector entry point, and the
 //    verdict (status, checks, minimal counterexample) does not depend on the
 //    thread count;
-//  * traff-bounds: its histograms are recounted here from rank_schedule; it
+//  * traff-bounds: its histograms and witness lists are recounted here from
+//    rank_schedule; it
 //    fails, at the minimal rank, on counters above each bound (a checker that
 //    cannot fail proves nothing); tables without counters are skipped.
 #include <gtest/gtest.h>
@@ -167,6 +168,63 @@ TEST(TraffBounds, HistogramsRecountedFromRankSchedule) {
   EXPECT_EQ(traff_bounds(traff::compute_tables(17)).stats.at("violations_histogram"), "0:1 1:10 2:6 3:0 4:0");
 }
 
+// The witnesses: which ranks have send-schedule violations in which rounds,
+// and which reach the maximum; recounted here from rank_schedule.
+TEST(TraffBounds, WitnessesNameRanksAndRounds) {
+  const Verdict v17 = traff_bounds(traff::compute_tables(17));
+  // Sec. 2.3's prose example for Table 1: rank 3's violation is in round 2; the
+  // printed Algorithm 6 puts rank 8's in round 4, not round 3 as the prose says
+  // (ViolationRoundsP17 in traff_circulant_test derives both by hand).
+  const std::string& all = v17.stats.at("witnesses_violations");
+  EXPECT_NE(all.find("p=17 rank 3: 1 violation (round 2); "), std::string::npos) << all;
+  EXPECT_NE(all.find("p=17 rank 8: 1 violation (round 4); "), std::string::npos) << all;
+  EXPECT_EQ(all.substr(all.size() - 12), "; and 6 more") << "16 ranks have violations, 10 are listed";
+  // The six ranks with two violations (ViolationsP17).
+  EXPECT_EQ(v17.stats.at("witnesses_max_violations"),
+            "p=17 rank 4: 2 violations (rounds 1, 3); p=17 rank 6: 2 violations (rounds 1, 2); "
+            "p=17 rank 12: 2 violations (rounds 2, 3); p=17 rank 13: 2 violations (rounds 1, 3); "
+            "p=17 rank 14: 2 violations (rounds 2, 3); p=17 rank 15: 2 violations (rounds 1, 2)");
+
+  for (uint64_t p : {1, 2, 3, 100, 1000}) {
+    const auto skip = traff::skips(p);
+    const int q = static_cast<int>(skip.size()) - 1;
+    std::vector<traff::RankSchedule> rs;
+    int max_viol = 0, max_calls = 0;
+    for (uint64_t r = 0; r < p; ++r) {
+      rs.push_back(traff::rank_schedule(r, skip));
+      max_viol = std::max(max_viol, rs.back().violations);
+      max_calls = std::max(max_calls, rs.back().recursive_calls);
+    }
+    std::vector<std::string> with, at_max, calls;
+    for (uint64_t r = 0; r < p; ++r) {
+      std::string item = "p=" + std::to_string(p) + " rank " + std::to_string(r) + ": ";
+      if (rs[r].violations > 0) {
+        std::string rounds;
+        for (int k = 0; k < q; ++k)
+          if (rs[r].violation_rounds >> k & 1) rounds += (rounds.empty() ? "" : ", ") + std::to_string(k);
+        const std::string v = item + std::to_string(rs[r].violations) +
+                              (rs[r].violations == 1 ? " violation (round " : " violations (rounds ") + rounds + ")";
+        with.push_back(v);
+        if (rs[r].violations == max_viol) at_max.push_back(v);
+      }
+      if (max_calls > 0 && rs[r].recursive_calls == max_calls)
+        calls.push_back(item + std::to_string(max_calls) + (max_calls == 1 ? " recursive call" : " recursive calls") +
+                        " (q-1 = " + std::to_string(q - 1) + ")");
+    }
+    auto listed = [](const std::vector<std::string>& items) {
+      std::string out;
+      for (size_t k = 0; k < items.size() && k < 10; ++k) out += (out.empty() ? "" : "; ") + items[k];
+      if (items.size() > 10) out += "; and " + std::to_string(items.size() - 10) + " more";
+      return out;
+    };
+    const Verdict v = traff_bounds(traff::compute_tables(p));
+    auto stat = [&](const char* key) { return v.stats.count(key) ? v.stats.at(key) : std::string(); };
+    EXPECT_EQ(stat("witnesses_violations"), listed(with)) << p;
+    EXPECT_EQ(stat("witnesses_max_violations"), listed(at_max)) << p;
+    EXPECT_EQ(stat("witnesses_max_recursion_excess"), listed(calls)) << p;
+  }
+}
+
 TEST(TraffBounds, FailsAboveEachBoundAtTheMinimalRank) {
   traff::Tables t = traff::compute_tables(100);  // q = 7
   t.violations[60] = 5;
@@ -175,6 +233,8 @@ TEST(TraffBounds, FailsAboveEachBoundAtTheMinimalRank) {
   ASSERT_EQ(v.status, Status::violated);
   EXPECT_EQ(v.violations, 2u);
   EXPECT_EQ(v.counterexample->location(), "p=100 rank=40");
+  // The rounds are recomputed with Algorithm 6, which disagrees with the
+  // hand-set counter: the count alone.
   EXPECT_EQ(v.counterexample->actual, "7 violations");
   EXPECT_NE(v.stats.at("violations_histogram").find("5:1 6:0 7:1"), std::string::npos);
 
