@@ -120,7 +120,7 @@ int cmd_report(const std::vector<std::string>& args, const std::string& /*cmdlin
   // A finished sweep stored run_sweep's notes; an unfinished one gets them
   // from the registry, as run_sweep writes them.
   if (s.finished) r.notes = s.notes;
-  add_registry_expectations(r, !s.finished);
+  add_registry_expectations(r, variants_of(r.instances), !s.finished);
   if (!s.finished)
     r.notes.push_back("sweep " + std::to_string(s.id) + " did not finish (interrupted, or still running): " +
                       std::to_string(s.recorded) + " of " + std::to_string(s.planned) +

@@ -95,7 +95,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
     }
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  add_registry_expectations(r, false);
+  add_registry_expectations(r, variants_of(r.instances), false);
   emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), true);
   return exit_code(r);
 }
@@ -320,7 +320,7 @@ int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) 
     r.instances.push_back(std::move(res));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  add_registry_expectations(r, false);
+  add_registry_expectations(r, variants_of(r.instances), false);
   emit_report(r, format, vm["out"].as<std::string>(), true);
   return exit_code(r);
 }

@@ -281,19 +281,27 @@ Report run_sweep(const SweepRequest& req) {
   if (req.check.exactness == Exactness::automatic)
     r.mode += " (exact for p <= " + std::to_string(req.check.exact_max_p) + ", fingerprint above)";
   r.instances = std::move(slots);
-  add_registry_expectations(r, true);
+  VariantNames targets;  // not from r.instances: a shard holds only its own results
+  for (const auto& t : req.targets) targets.push_back({t.algorithm->name, t.variant->name});
+  add_registry_expectations(r, targets, true);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
 
-void add_registry_expectations(Report& r, bool notes) {
-  for (const InstanceResult& i : r.instances) {
-    const AlgorithmInfo* a = find_algorithm(i.algorithm);
-    const VariantInfo* v = a ? a->find_variant(i.variant) : nullptr;
-    if (!v || v->expected_to_hold || !r.expected_refutations.insert({i.algorithm, i.variant}).second) continue;
+void add_registry_expectations(Report& r, const VariantNames& variants, bool notes) {
+  for (const auto& [algorithm, variant] : variants) {
+    const AlgorithmInfo* a = find_algorithm(algorithm);
+    const VariantInfo* v = a ? a->find_variant(variant) : nullptr;
+    if (!v || v->expected_to_hold || !r.expected_refutations.insert({algorithm, variant}).second) continue;
     if (notes)
       r.notes.push_back(a->name + "/" + v->name + " is a reading of the paper that collcheck refutes: " + v->known_failure);
   }
+}
+
+VariantNames variants_of(const std::vector<InstanceResult>& instances) {
+  VariantNames out;
+  for (const InstanceResult& i : instances) out.push_back({i.algorithm, i.variant});
+  return out;
 }
 
 bool refused_by_memory_guard(const InstanceResult& i) {

@@ -94,11 +94,15 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
 
 Report run_sweep(const SweepRequest& req);
 
-// The registry's expectations for r's instances: every (algorithm, variant)
-// among them declared refuted on purpose (VariantInfo::expected_to_hold ==
-// false, a literal paper reading) goes into r.expected_refutations and, with
-// `notes`, its finding (known_failure) into r.notes, in first-seen order.
-void add_registry_expectations(Report& r, bool notes);
+// The registry's expectations: every (algorithm, variant) of `variants`
+// declared refuted on purpose (VariantInfo::expected_to_hold == false, a
+// literal paper reading) goes into r.expected_refutations and, with `notes`,
+// its finding (known_failure) into r.notes, in first-seen order.
+using VariantNames = std::vector<std::pair<std::string, std::string>>;
+void add_registry_expectations(Report& r, const VariantNames& variants, bool notes);
+// The (algorithm, variant) of every instance (for reports not built from
+// sweep targets).
+VariantNames variants_of(const std::vector<InstanceResult>& instances);
 
 // Whether the memory guard (--max-memory) refused this instance (status
 // skipped, reason starting with kRefusedPrefix).
