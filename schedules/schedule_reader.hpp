@@ -52,6 +52,11 @@ class LinesReader {
 // reports errors). Tests switch it off to compare both paths; default on.
 void set_fast_path(bool enabled);
 
+// Comparisons of free-form names (producer keys, claimed properties) made by
+// this thread's duplicate detection so far: tests check that n names cost
+// O(n log n) of them, not O(n^2).
+uint64_t name_comparisons();
+
 // A one-line, printable rendering of arbitrary bytes (control characters and
 // bytes >= 0x7f as \xNN), cut at `max` characters: file content never breaks
 // the one-line error message.
