@@ -28,6 +28,7 @@
 #include "properties/catalog.hpp"
 #include "properties/traff_conditions.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/schedule_json.hpp"
 #include "schedules/traff_broadcast.hpp"
 #include "smt/translation_validation.hpp"
@@ -519,13 +520,14 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
     return check_traff_table_file(vm, path, ss.str(), cmdline);
   }
   f.close();
+  CheckOptions o = check_options(vm);  // --max-memory guards the reading too
   ScheduleDocument doc = read_schedule_file(
       path, sfmt == "json" ? std::optional(ScheduleEncoding::json)
-                           : sfmt == "jsonl" ? std::optional(ScheduleEncoding::jsonl) : std::nullopt);
+                           : sfmt == "jsonl" ? std::optional(ScheduleEncoding::jsonl) : std::nullopt,
+      o.max_memory);
   if (doc.claims) validate_file_claims(*doc.claims);
   MaterializedView view(std::move(doc.schedule));
   auto limit = thread_limit(vm);
-  CheckOptions o = check_options(vm);
   if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   const std::optional<Claim> cost = doc.claims ? file_cost_claim(*doc.claims, view.data()) : std::nullopt;
@@ -582,6 +584,9 @@ int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
   } catch (const po::error& e) {
     std::cerr << "collcheck: error: " << e.what() << "\n";
     return 2;
+  } catch (const ResourceRefusal& e) {  // a reader stopped for memory (schedules/memory_guard.hpp)
+    std::cerr << "collcheck: " << e.what() << "\n";
+    return 3;
   } catch (const std::bad_alloc&) {
     std::cerr << "collcheck: error: out of memory: the instance is too large for this machine "
                  "(use a smaller p, --mode fingerprint or a smaller --memory-gib)\n";

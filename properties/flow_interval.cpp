@@ -11,6 +11,7 @@
 #include "properties/matching.hpp"
 #include "properties/postcondition.hpp"
 #include "properties/step_view.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/check.hpp"
 
 namespace collcheck::flow {
@@ -324,12 +325,6 @@ class IntervalSimulator {
   std::atomic<uint64_t> max_pieces_{0};
   std::atomic<uint64_t> bytes_{0};
 };
-
-std::string gib(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g GiB", static_cast<double>(bytes) / (1ULL << 30));
-  return buf;
-}
 
 }  // namespace
 

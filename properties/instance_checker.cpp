@@ -393,12 +393,6 @@ std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckO
 
 namespace {
 
-std::string gib(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g GiB", static_cast<double>(bytes) / (1ULL << 30));
-  return buf;
-}
-
 // The process itself (code, TBB's threads, the report), charged once.
 constexpr uint64_t kProcessBaseline = uint64_t{32} << 20;
 

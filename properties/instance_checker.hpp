@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "properties/verdict.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/schedule.hpp"
 
@@ -98,8 +99,8 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o);
 // under `o` (fingerprint mode, and --state intervals, or predicted cheaper,
 // or the dense state over 2^32 cells). Builds nothing but rank 0's steps.
 bool uses_intervals(const Schedule& s, const CheckOptions& o);
-// The one-line reason of a refusal; it starts with kRefusedPrefix.
-inline constexpr const char* kRefusedPrefix = "refused by the memory guard";
+// The one-line reason of a refusal; it starts with kRefusedPrefix
+// (schedules/memory_guard.hpp).
 std::string refusal(const MemoryEstimate& m, uint64_t limit);
 // The estimated memory of an algorithm-specific property at p (bytes), for
 // the memory guard: trivance-coverage keeps two p x p bitsets (p <= 2^16);

@@ -63,12 +63,16 @@ const char* to_string(ScheduleEncoding e);
 // like) a header whose "format" is collcheck-schedule-lines/..., JSON otherwise.
 ScheduleEncoding detect_encoding(const std::string& first_line);
 
-// Reads a file, streaming (the whole file is never held in memory); `forced`
-// skips detection. InputError for an unreadable or malformed file.
-ScheduleDocument read_schedule_file(const std::string& path, std::optional<ScheduleEncoding> forced = std::nullopt);
+// Reads a file, streaming (the whole file is never held in memory, nor its
+// whitespace); `forced` skips detection. InputError for an unreadable or
+// malformed file; ResourceRefusal (schedules/memory_guard.hpp) when what is
+// read would exceed `max_memory` bytes (--max-memory; 0: no limit) or the
+// process runs out of memory while reading.
+ScheduleDocument read_schedule_file(const std::string& path, std::optional<ScheduleEncoding> forced = std::nullopt,
+                                    uint64_t max_memory = 0);
 // The same from text in memory (tests, fuzzing); `source` names it in errors.
 ScheduleDocument parse_schedule_text(const std::string& text, const std::string& source,
-                                     std::optional<ScheduleEncoding> forced = std::nullopt);
+                                     std::optional<ScheduleEncoding> forced = std::nullopt, uint64_t max_memory = 0);
 
 // What a writer puts besides the schedule.
 struct FileMeta {

@@ -1,6 +1,7 @@
 #include "schedules/schedule_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <istream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 
 namespace collcheck::schedule_reader {
 
@@ -42,6 +44,11 @@ constexpr uint64_t kMaxPorts = 1024;
 constexpr uint64_t kMaxSteps = uint64_t{1} << 24;
 constexpr uint64_t kMaxEntries = uint64_t{1} << 25;  // (step, rank) entries in one file
 constexpr size_t kMaxString = 1 << 16;                // claims and producer strings
+// The longest string token a valid file has: kMaxString characters, each at
+// most 6 bytes (\uXXXX), and its quotes; and the longest number token.
+constexpr uint64_t kMaxStringToken = 6 * kMaxString + 2;
+constexpr uint64_t kMaxNumberToken = 4096;
+constexpr uint64_t kAllocBytes = 16;  // the allocator's own bytes per heap block (memory estimate)
 
 // Where a value sits: the object or array it is in, and what that container is.
 enum class Ctx : uint8_t { top, claims, claim_props, producer, steps, step, entry, transfers, transfer, blocks, range };
@@ -152,6 +159,85 @@ struct LinesReader::State {
   // JSON lines: the next expected (step, rank), entries read.
   uint64_t next_step = 0, next_rank = 0, entries = 0;
   uint64_t entries_total = 0;  // document: rank entries read
+  uint64_t line_no = 0;        // JSON lines: the line being read
+
+  // ---- where the input is (CompactInput) ----
+  // The real line and column (as nlohmann counts them: the characters read
+  // on the line, end of input included) after every character handed to the
+  // lexer; `taken` keeps the last few by the lexer's count, so that a parse
+  // error names the position in the file, not in the compacted text.
+  struct Taken {
+    uint64_t count = 0, line = 0, col = 0;
+  };
+  std::array<Taken, 8> taken{};
+  uint64_t in_count = 0, in_line = 1, in_col = 0;
+  void start_input(uint64_t first_col) {
+    in_count = 0;
+    in_line = 1;
+    in_col = first_col;
+    taken = {};
+  }
+  void advance(int c) {  // every byte read, handed over or skipped
+    if (c == '\n') {
+      ++in_line;
+      in_col = 0;
+    } else {
+      ++in_col;
+    }
+  }
+  void hand_over() {
+    ++in_count;
+    taken[in_count % taken.size()] = {in_count, in_line, in_col};
+  }
+  uint64_t current_line() const { return part == Part::document ? in_line : line_no; }
+
+  // ---- the memory guard (--max-memory) ----
+  // `used`: the estimated bytes of what is built so far (the schedule, the
+  // producer and claims, the reader's scratch), from the vectors' capacities
+  // and the allocator's overhead per block; checked whenever it grows.
+  uint64_t max_memory = 0;  // 0: no guard
+  uint64_t used = 0, transfers = 0;
+
+  std::string read_so_far() const {
+    return "the schedule read so far (" + std::to_string(entries_total + entries) + " rank entries, " +
+           std::to_string(transfers) + " transfers) takes an estimated " + mib_or_gib(used);
+  }
+  // `transient`: bytes held besides (the JSON line being read).
+  void check_memory(uint64_t transient = 0) const {
+    if (!max_memory || used + transient <= max_memory) return;
+    throw ResourceRefusal(std::string(kRefusedPrefix) + " while reading " + source + ", at line " +
+                          std::to_string(current_line()) + ": " + read_so_far() +
+                          (transient ? " and the line being read " + mib_or_gib(transient) : std::string()) +
+                          ", more than --max-memory " + mib_or_gib(max_memory));
+  }
+  [[noreturn]] void out_of_memory() const {
+    throw ResourceRefusal("out of memory while reading " + source + ", at line " + std::to_string(current_line()) +
+                          ": " + read_so_far() + " and the process could not allocate more (ulimit -v, or the "
+                          "machine's memory)");
+  }
+  void charge(uint64_t bytes) {
+    used += bytes;
+    check_memory();
+  }
+  // What a vector's growth from capacity `before` allocated.
+  template <class V>
+  void charge_growth(const V& v, size_t before) {
+    if (v.capacity() > before) charge((v.capacity() - before) * sizeof(typename V::value_type) + (before ? 0 : kAllocBytes));
+  }
+  static uint64_t heap_bytes(const Transfer& t) {
+    return t.blocks.ranges().capacity() * sizeof(BlockSet::Range) + kAllocBytes;
+  }
+  static uint64_t heap_bytes(const std::vector<Transfer>& l) {
+    uint64_t b = l.capacity() ? l.capacity() * sizeof(Transfer) + kAllocBytes : 0;
+    for (const Transfer& t : l) b += heap_bytes(t);
+    return b;
+  }
+  static uint64_t heap_bytes(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 + kAllocBytes : 0; }
+  // A name kept twice (in the document and in its duplicate set).
+  void charge_name(const std::vector<std::string>& names, size_t before, const std::string& name) {
+    charge_growth(names, before);
+    charge(2 * heap_bytes(name) + sizeof(std::string) + 4 * sizeof(void*) + kAllocBytes);  // the set's node
+  }
 
   // ---- messages ----
 
@@ -382,9 +468,19 @@ struct LinesReader::State {
         break;
       case Ctx::claim_props:
         if (!claimed_properties.insert(s).second) fail("property \"" + printable(s, 40) + "\" asserted twice");
-        claims.properties.push_back(s);
+        {
+          const size_t before = claims.properties.capacity();
+          claims.properties.push_back(s);
+          charge_name(claims.properties, before, s);
+        }
         break;
-      case Ctx::producer: doc.producer.emplace_back(f.key, s); break;
+      case Ctx::producer: {
+        const size_t before = doc.producer.capacity();
+        doc.producer.emplace_back(f.key, s);
+        charge_growth(doc.producer, before);
+        charge(2 * heap_bytes(f.key) + heap_bytes(s) + sizeof(std::string) + 4 * sizeof(void*) + kAllocBytes);
+        break;
+      }
       case Ctx::transfer:
         if (s == "copy") combine = Combine::copy;
         else if (s == "reduce") combine = Combine::reduce;
@@ -421,8 +517,11 @@ struct LinesReader::State {
         entry_step.reset();
         entry_rank.reset();
         if (part == Part::document) {
-          doc.schedule.steps.back().emplace_back();
-          entry = &doc.schedule.steps.back().back();
+          std::vector<RankStep>& step = doc.schedule.steps.back();
+          const size_t before = step.capacity();
+          step.emplace_back();
+          charge_growth(step, before);
+          entry = &step.back();
         } else {
           line_entry.clear();
           entry = &line_entry;
@@ -445,10 +544,13 @@ struct LinesReader::State {
     frames.push_back({s.child, true});
     const Frame& parent = frames[frames.size() - 2];
     switch (s.child) {
-      case Ctx::step:
+      case Ctx::step: {
+        const size_t before = doc.schedule.steps.capacity();
         doc.schedule.steps.emplace_back();
+        charge_growth(doc.schedule.steps, before);
         if (!(p_checked && nblocks_checked)) unchecked_steps = true;
         break;
+      }
       case Ctx::transfers: list = parent.key_id == key::e_sends ? &entry->sends : &entry->recvs; break;
       default: break;
     }
@@ -497,7 +599,11 @@ struct LinesReader::State {
         require(key::t_peer, kTransferKeys, "the peer rank");
         require(key::t_blocks, kTransferKeys, "an array of block ranges [lo, hi)");
         require(key::t_combine, kTransferKeys, "\"copy\" or \"reduce\"");
+        const size_t before = list->capacity();
         list->push_back(make_transfer());
+        charge_growth(*list, before);
+        charge(heap_bytes(list->back()));
+        ++transfers;
         break;
       }
       case Ctx::entry:
@@ -523,7 +629,9 @@ struct LinesReader::State {
       if (range_vals[0] >= range_vals[1])
         fail("block range [" + std::to_string(range_vals[0]) + ", " + std::to_string(range_vals[1]) +
              ") is empty (expected lo < hi)", true);
+      const size_t before = ranges.capacity();
       ranges.push_back({range_vals[0], range_vals[1], frames[frames.size() - 2].count - 1});
+      charge_growth(ranges, before);
     } else if (f.ctx == Ctx::blocks && f.count == 0) {
       fail("an empty block list (expected at least one block range [lo, hi): a transfer moves blocks)", true);
     } else if (f.ctx == Ctx::step && p_checked && f.count != *p) {
@@ -535,7 +643,7 @@ struct LinesReader::State {
     return true;
   }
 
-  bool parse_error(size_t, const std::string&, const nlohmann::detail::exception& ex) {
+  bool parse_error(size_t read, const std::string&, const nlohmann::detail::exception& ex) {
     // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: REASON"
     std::string msg = ex.what();
     std::string line_col, reason = msg;
@@ -547,6 +655,10 @@ struct LinesReader::State {
     } else if (const size_t b = msg.find("] "); b != std::string::npos) {
       reason = msg.substr(b + 2);
     }
+    // The lexer counted the compacted text; the file's position is known for
+    // the last characters it took (`read` is its count).
+    if (const Taken& t = taken[read % taken.size()]; !line_col.empty() && read > 0 && t.count == read)
+      line_col = "line " + std::to_string(t.line) + ", column " + std::to_string(t.col);
     if (part != Part::document) {  // one line: the column alone
       const size_t c = line_col.find("column ");
       line_col = c == std::string::npos ? "" : line_col.substr(c);
@@ -607,7 +719,9 @@ struct LinesReader::State {
       uint64_t lo, hi;
       if (!sc.lit('[') || !sc.integer(lo) || !sc.lit(',') || !sc.integer(hi) || !sc.lit(']')) return false;
       if (lo >= hi || hi > *nblocks) return false;
+      const size_t before = ranges.capacity();
       ranges.push_back({lo, hi, ranges.size()});
+      charge_growth(ranges, before);
     } while (sc.lit(','));
     if (!sc.lit(']')) return false;
     std::sort(ranges.begin(), ranges.end(), [](const RawRange& a, const RawRange& b) { return a.lo < b.lo; });
@@ -684,6 +798,8 @@ struct LinesReader::State {
     if (sc.p != sc.e || !step || !rank) return false;
     // The placement checks of place_line_entry, without throwing.
     if (*rank >= *p || *step >= *step_count || *step != next_step || *rank != next_rank) return false;
+    transfers += rs.sends.size() + rs.recvs.size();
+    charge(heap_bytes(rs.sends) + heap_bytes(rs.recvs));
     line_entry = std::move(rs);
     entry_step = step;
     entry_rank = rank;
@@ -801,7 +917,12 @@ struct LinesReader::State {
                   "block range ending at " + std::to_string(l[i].blocks.ranges().back().hi) + " exceeds nblocks = " +
                       std::to_string(m.spec.nblocks) + " (expected ranges within [0, nblocks))");
     }
-    if (r == 0) doc.schedule.steps.emplace_back(m.spec.p);
+    if (r == 0) {
+      const size_t before = doc.schedule.steps.capacity();
+      doc.schedule.steps.emplace_back(m.spec.p);
+      charge_growth(doc.schedule.steps, before);
+      charge(m.spec.p * sizeof(RankStep) + kAllocBytes);
+    }
     doc.schedule.steps.back()[r] = std::move(line_entry);
     line_entry = RankStep();
     ++entries;
@@ -834,32 +955,110 @@ struct Sax {
   }
 };
 
-template <class Input>
-ScheduleDocument parse_doc(Input&& in, const std::string& source) {
-  LinesReader::State st;
+// What nlohmann's lexer reads. The lexer keeps every character it reads
+// between two string or number tokens (for its error messages), whitespace
+// included: a file of 1 GiB of whitespace cost 3 GB (issue 14, item 14).
+// This input hands it each run of whitespace outside strings as the run's
+// first character only (the rest is read and counted for positions, never
+// held), and stops a string or number token longer than any valid file has
+// before the lexer buffers it, so that what the lexer holds stays within
+// kMaxStringToken bytes whatever the file is.
+class CompactInput {
+ public:
+  using char_type = char;
+  CompactInput(std::streambuf* in, LinesReader::State* st) : in_(in), st_(st) {}
+  CompactInput(const char* begin, const char* end, LinesReader::State* st) : p_(begin), e_(end), st_(st) {}
+
+  std::char_traits<char>::int_type get_character() {
+    for (;;) {
+      const int c = raw();
+      st_->advance(c);
+      if (c != EOF) {
+        if (in_string_) {
+          if (++run_ > kMaxStringToken) st_->fail("a string longer than 64 KiB");
+          if (escape_) escape_ = false;
+          else if (c == '\\') escape_ = true;
+          else if (c == '"') in_string_ = false;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+          if (in_space_) continue;  // read, counted, not handed over
+          in_space_ = true;
+          run_ = 0;
+        } else {
+          in_space_ = false;
+          if (c == '"') {
+            in_string_ = true;
+            run_ = 1;
+          } else if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
+            if (++run_ > kMaxNumberToken) st_->fail("a number longer than " + std::to_string(kMaxNumberToken) + " characters");
+          } else {
+            run_ = 0;
+          }
+        }
+      }
+      st_->hand_over();
+      return c == EOF ? std::char_traits<char>::eof() : std::char_traits<char>::to_int_type(static_cast<char>(c));
+    }
+  }
+
+ private:
+  int raw() {
+    if (in_) {
+      const auto c = in_->sbumpc();
+      return c == std::char_traits<char>::eof() ? EOF : static_cast<unsigned char>(c);
+    }
+    return p_ < e_ ? static_cast<unsigned char>(*p_++) : EOF;
+  }
+  std::streambuf* in_ = nullptr;
+  const char* p_ = nullptr;
+  const char* e_ = nullptr;
+  LinesReader::State* st_;
+  bool in_string_ = false, escape_ = false, in_space_ = false;
+  uint64_t run_ = 0;  // bytes of the current string or number token
+};
+
+void sax_parse(LinesReader::State& st, CompactInput in, uint64_t first_col = 0) {
+  st.start_input(first_col);
+  Sax sax{&st};
+  try {
+    nlohmann::detail::parser<json, CompactInput>(std::move(in), nullptr, true, false).sax_parse(&sax, true);
+  } catch (const std::bad_alloc&) {
+    st.out_of_memory();
+  }
+}
+
+ScheduleDocument parse_doc(CompactInput in, const std::string& source, uint64_t max_memory, LinesReader::State& st) {
   st.source = st.where = source;
   st.part = Part::document;
-  Sax sax{&st};
-  json::sax_parse(std::forward<Input>(in), &sax);
+  st.max_memory = max_memory;
+  sax_parse(st, std::move(in));
   if (!st.header_done) st.fail_at("top level", "incomplete document");  // not reached: the lexer reports it
   return std::move(st.doc);
 }
 
 }  // namespace
 
-ScheduleDocument parse_document(std::istream& in, const std::string& source) { return parse_doc(in, source); }
-ScheduleDocument parse_document(const std::string& text, const std::string& source) { return parse_doc(text, source); }
+ScheduleDocument parse_document(std::istream& in, const std::string& source, uint64_t max_memory) {
+  LinesReader::State st;
+  return parse_doc(CompactInput(in.rdbuf(), &st), source, max_memory, st);
+}
+ScheduleDocument parse_document(const std::string& text, const std::string& source, uint64_t max_memory) {
+  LinesReader::State st;
+  return parse_doc(CompactInput(text.data(), text.data() + text.size(), &st), source, max_memory, st);
+}
 
-LinesReader::LinesReader(std::string source) : st_(std::make_unique<State>()) { st_->source = std::move(source); }
+LinesReader::LinesReader(std::string source, uint64_t max_memory) : st_(std::make_unique<State>()) {
+  st_->source = std::move(source);
+  st_->max_memory = max_memory;
+}
 LinesReader::~LinesReader() = default;
 
-void LinesReader::header(const std::string& line, uint64_t lineno) {
+void LinesReader::header(const std::string& line, uint64_t lineno, uint64_t first_col) {
   State& st = *st_;
   st.where = st.source + ":" + std::to_string(lineno);
+  st.line_no = lineno;
   st.part = Part::lines_header;
   st.frames.clear();
-  Sax sax{&st};
-  json::sax_parse(line, &sax);
+  sax_parse(st, CompactInput(line.data(), line.data() + line.size(), &st), first_col);
   st.where = st.source;
   if (st.claims_seen) st.doc.claims->location = st.source + ":" + std::to_string(lineno) + ": /claims";
 }
@@ -870,15 +1069,25 @@ bool g_fast_path = true;
 
 void set_fast_path(bool enabled) { g_fast_path = enabled; }
 
-void LinesReader::entry(const std::string& line, uint64_t lineno) {
+void LinesReader::entry(const std::string& line, uint64_t lineno, uint64_t first_col) {
   State& st = *st_;
+  st.line_no = lineno;
   if (g_fast_path && st.header_done && st.fast_entry(line)) return;
   st.where = st.source + ":" + std::to_string(lineno);
   st.part = Part::lines_entry;
   st.frames.clear();
-  Sax sax{&st};
-  json::sax_parse(line, &sax);
+  sax_parse(st, CompactInput(line.data(), line.data() + line.size(), &st), first_col);
   st.place_line_entry();
+}
+
+void LinesReader::check_line(uint64_t bytes, uint64_t lineno) const {
+  st_->line_no = lineno;
+  st_->check_memory(bytes);
+}
+
+void LinesReader::out_of_memory(uint64_t lineno) const {
+  st_->line_no = lineno;
+  st_->out_of_memory();
 }
 
 ScheduleDocument LinesReader::finish(uint64_t last_line) {

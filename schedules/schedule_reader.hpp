@@ -25,19 +25,34 @@
 
 namespace collcheck::schedule_reader {
 
+// Memory: what nlohmann's lexer holds is bounded (whitespace runs outside
+// strings reach it as one character, string and number tokens longer than
+// any valid file has are refused before it buffers them), and what the
+// reader builds is estimated as it grows: above `max_memory` bytes (0: no
+// limit; --max-memory) it stops with ResourceRefusal ("refused by the memory
+// guard while reading FILE, at line L: ..."), and std::bad_alloc while
+// reading becomes ResourceRefusal ("out of memory while reading FILE ...").
+
 // One JSON document (the "collcheck-schedule/1" or "/2" form).
-ScheduleDocument parse_document(std::istream& in, const std::string& source);
-ScheduleDocument parse_document(const std::string& text, const std::string& source);
+ScheduleDocument parse_document(std::istream& in, const std::string& source, uint64_t max_memory = 0);
+ScheduleDocument parse_document(const std::string& text, const std::string& source, uint64_t max_memory = 0);
 
 class LinesReader {
  public:
-  explicit LinesReader(std::string source);
+  explicit LinesReader(std::string source, uint64_t max_memory = 0);
   ~LinesReader();
   LinesReader(const LinesReader&) = delete;
   LinesReader& operator=(const LinesReader&) = delete;
-  // `line` without its newline; `lineno` counts from 1.
-  void header(const std::string& line, uint64_t lineno);
-  void entry(const std::string& line, uint64_t lineno);
+  // `line` without its newline; `lineno` counts from 1; `first_col`: the
+  // columns before `line` starts (leading whitespace the caller dropped),
+  // for the positions in error messages.
+  void header(const std::string& line, uint64_t lineno, uint64_t first_col = 0);
+  void entry(const std::string& line, uint64_t lineno, uint64_t first_col = 0);
+  // The memory guard with `bytes` more held by the caller (the line being
+  // read): ResourceRefusal if over the limit.
+  void check_line(uint64_t bytes, uint64_t lineno) const;
+  // std::bad_alloc while reading line `lineno`: ResourceRefusal saying so.
+  [[noreturn]] void out_of_memory(uint64_t lineno) const;
   // Called at the end of the file; `last_line` = the number of lines read.
   ScheduleDocument finish(uint64_t last_line);
 

@@ -8,10 +8,18 @@
 //   * in a sweep the other instances are still checked, the refused one is
 //     reported (skipped, with the reason) and the exit code is 3;
 //   * an instance under the limit runs (exit 0);
-//   * malformed sizes are bad input (exit 2, one line).
+//   * malformed sizes are bad input (exit 2, one line);
+//   * reading a schedule file is guarded too (issue 14, item 14): whitespace
+//     costs no memory (64 MiB of it before a valid schedule pass under
+//     `ulimit -v 128M`; nlohmann's lexer used to hold all of it, twice over
+//     while its buffer grew: out of memory, exit 2); what the reader builds
+//     is refused above --max-memory (exit 3, one line with the estimate,
+//     for both encodings); and running out of memory while reading says so
+//     (exit 3), not "the instance is too large".
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_binary.hpp"
@@ -74,6 +82,69 @@ TEST(MemoryGuard, MalformedSizesAreBadInput) {
     auto r = run(std::string("verify --algo swing --p 8 -q --max-memory ") + good);
     EXPECT_EQ(r.code, 0) << good << ": " << r.err;
   }
+}
+
+constexpr uint64_t kReaderUlimitKib = 128 << 10;  // about 60 MiB of it is the process itself
+
+TEST(MemoryGuard, WhitespaceCostsNoMemoryWhileReading) {
+  const std::string small = test::temp_path("ring4.json"), big = test::temp_path("ws64.json");
+  ASSERT_EQ(run("dump --algo ring --p 4 --format json --out " + small).code, 0);
+  {
+    std::ofstream f(big, std::ios::binary);
+    const std::string chunk(1 << 20, '\n');
+    for (int i = 0; i < 64; ++i) f << chunk;
+    f << test::read_file(small);
+  }
+  auto r = run_limited("check-file " + big + " -q", kReaderUlimitKib);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  // The lines are counted all the same: an error after them names the real line.
+  {
+    std::ofstream f(big, std::ios::app);
+    f << "x";
+  }
+  r = run_limited("check-file " + big + " -q", kReaderUlimitKib);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("line " + std::to_string((64 << 20) + test::lines(test::read_file(small)) + 1) + ", column 1"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(MemoryGuard, ReadingIsRefusedAboveTheLimit) {
+  for (const char* format : {"json", "jsonl"}) {
+    const std::string file = test::temp_path(std::string("ring128.") + format);
+    ASSERT_EQ(run("dump --algo ring --p 128 --format " + std::string(format) + " --out " + file).code, 0);
+    auto r = run("check-file " + file + " --max-memory 2M");
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    EXPECT_EQ(r.err.rfind("collcheck: refused by the memory guard while reading " + file + ", at line ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("rank entries"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("more than --max-memory 2 MiB"), std::string::npos) << r.err;
+    EXPECT_EQ(test::lines(r.err), 1u) << r.err;
+    EXPECT_EQ(run("check-file " + file + " --max-memory 64M -q").code, 0);
+  }
+}
+
+TEST(MemoryGuard, OutOfMemoryWhileReadingSaysSo) {
+  // One step of 2^21 empty rank entries: 34 MiB of text, 96 MiB of entries
+  // (and 48 MiB more while the vector grows): more than the ulimit leaves.
+  const std::string file = test::temp_path("wide.json");
+  {
+    std::ofstream f(file, std::ios::binary);
+    const uint64_t p = uint64_t{1} << 21;
+    f << R"({"format": "collcheck-schedule/2", "collective": "allreduce", "p": )" << p
+      << R"(, "nblocks": 1, "steps": [[)";
+    for (uint64_t r = 0; r < p; ++r) f << (r ? "," : "") << "{\"rank\":" << r << "}";
+    f << "]]}";
+  }
+  auto r = run_limited("check-file " + file + " --max-memory none", kReaderUlimitKib);
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_EQ(r.err.rfind("collcheck: out of memory while reading " + file + ", at line 1: the schedule read so far (", 0),
+            0u)
+      << r.err;
+  EXPECT_EQ(r.err.find("too large"), std::string::npos) << r.err;
+  // With the guard, the same file is refused before the ulimit is reached.
+  r = run_limited("check-file " + file + " --max-memory 32M", kReaderUlimitKib);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("collcheck: refused by the memory guard while reading " + file, 0), 0u) << r.err;
 }
 
 }  // namespace

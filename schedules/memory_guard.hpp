@@ -1,0 +1,41 @@
+#pragma once
+// The memory guard's shared words (--max-memory, README "Memory guard"): the
+// prefix of every refusal, sizes as GiB text, and what a reader throws when
+// it stops for memory. The checker's own guard (properties/instance_checker.hpp)
+// refuses an instance in its report; the file readers (schedule files, MSCCL
+// XML, Träff tables) throw ResourceRefusal, which the CLI prints on one line
+// with exit 3 (refused, not bad input: the same file may be read with more
+// memory).
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace collcheck {
+
+inline constexpr const char* kRefusedPrefix = "refused by the memory guard";
+
+// "2.88 GiB", "0.0156 GiB".
+inline std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g GiB", static_cast<double>(bytes) / (1ULL << 30));
+  return buf;
+}
+
+// "2.001 MiB" below 1 GiB, else as gib(): the readers' messages, where
+// limits of a few MiB are common.
+inline std::string mib_or_gib(uint64_t bytes) {
+  if (bytes >= (1ULL << 30)) return gib(bytes);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g MiB", static_cast<double>(bytes) / (1ULL << 20));
+  return buf;
+}
+
+// A reader stopped for memory: refused by --max-memory ("refused by the
+// memory guard while reading FILE: ..."), or out of memory while reading
+// (std::bad_alloc under ulimit -v or on a full machine). One line.
+struct ResourceRefusal : std::runtime_error {
+  explicit ResourceRefusal(const std::string& what) : std::runtime_error(what) {}
+};
+
+}  // namespace collcheck
