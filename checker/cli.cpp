@@ -407,7 +407,8 @@ Report file_report(const std::string& cmdline, const std::string& path, const st
 // generic property with the registry's traff claim (n-1+q rounds).
 int check_traff_table_file(const po::variables_map& vm, const std::string& path, const std::string& text,
                            const std::string& cmdline) {
-  std::vector<traff::RankSchedule> tables = parse_traff_table(text, path);
+  CheckOptions o = check_options(vm);
+  std::vector<traff::RankSchedule> tables = parse_traff_table(text, path, o.max_memory);
   const uint64_t p = tables.size();
   const uint32_t n = vm.count("n") ? static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20))
                                    : 8;
@@ -417,7 +418,6 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
   const InstanceParams params{p, root, n};
   if (auto why = t.variant->violates(params)) throw InputError(path + ": p = " + std::to_string(p) + ": " + *why);
   auto limit = thread_limit(vm);
-  CheckOptions o = check_options(vm);
   if (auto why = infeasible(p, n, o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   Verdict conditions = traff_conditions(tables);
@@ -445,7 +445,7 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
 // an MSCCL algorithm XML, checked by importers/msccl_check.hpp.
 int check_msccl_file(const po::variables_map& vm, const std::string& path, const std::string& text,
                      const std::string& cmdline) {
-  const msccl::Program prog = msccl::parse_program(text, path);
+  const msccl::Program prog = msccl::parse_program(text, path, check_options(vm).max_memory);
   auto start = std::chrono::steady_clock::now();
   msccl::CheckResult cr = msccl::check_program(prog);
   static const Collective kinds[] = {Collective::allreduce, Collective::allgather, Collective::reduce_scatter,
@@ -512,12 +512,10 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   const bool xml = sfmt == "msccl" || ((sfmt == "auto" || sfmt == "json") && msccl::looks_like_msccl(head));
   if (sfmt == "traff-table" || xml) {
     if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
-    f.clear();
-    f.seekg(0);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    if (xml) return check_msccl_file(vm, path, ss.str(), cmdline);
-    return check_traff_table_file(vm, path, ss.str(), cmdline);
+    f.close();
+    const std::string text = read_whole_file(path, check_options(vm).max_memory);
+    if (xml) return check_msccl_file(vm, path, text, cmdline);
+    return check_traff_table_file(vm, path, text, cmdline);
   }
   f.close();
   CheckOptions o = check_options(vm);  // --max-memory guards the reading too

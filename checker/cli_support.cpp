@@ -5,6 +5,7 @@
 
 #include "checker/dims_option.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 
 namespace po = boost::program_options;
 
@@ -19,6 +20,26 @@ po::variables_map parse_args(const po::options_description& desc, const std::vec
   po::store(parser.run(), vm);
   po::notify(vm);
   return vm;
+}
+
+std::string read_whole_file(const std::string& path, uint64_t max_memory) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError("cannot read '" + path + "'");
+  f.seekg(0, std::ios::end);
+  const auto end = f.tellg();
+  f.seekg(0);
+  if (end < 0) throw InputError("cannot read '" + path + "'");
+  const uint64_t size = static_cast<uint64_t>(end);
+  if (max_memory && size > max_memory) throw refused_while_reading(path, "its text", size, max_memory);
+  std::string text;
+  try {
+    text.resize(size);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_while_reading(path, "its text", size);
+  }
+  f.read(text.data(), static_cast<std::streamsize>(size));
+  if (static_cast<uint64_t>(f.gcount()) != size) throw InputError("cannot read '" + path + "'");
+  return text;
 }
 
 uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {

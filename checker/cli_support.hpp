@@ -26,6 +26,12 @@ void add_instance_options(boost::program_options::options_description& desc);
 // has no use for them (allreduce) or a value is out of range.
 void apply_instance_options(const boost::program_options::variables_map& vm, std::vector<SweepTarget>& targets);
 
+// The whole file as text, for the readers that parse a whole text (Träff
+// tables, MSCCL XML): InputError if it cannot be read; ResourceRefusal
+// (schedules/memory_guard.hpp) if the text alone exceeds `max_memory` bytes
+// (0: no limit) or the process runs out of memory reading it.
+std::string read_whole_file(const std::string& path, uint64_t max_memory);
+
 // Renders `r` in `format` to `out` ("-" = stdout); InputError on a bad format or path.
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose);
 

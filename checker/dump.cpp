@@ -10,6 +10,7 @@
 #include "checker/file_claims.hpp"
 #include "collcheck_version.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/traff_circulant.hpp"
 
 namespace collcheck {
@@ -85,50 +86,82 @@ std::string traff_table(uint64_t p) {
   return out;
 }
 
-std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, const std::string& source) {
+std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, const std::string& source,
+                                                   uint64_t max_memory) {
+  // A rank line is kept as its place in `text` and its token count (no
+  // copies: whitespace and long lines cost nothing); its tokens are read when
+  // the line is judged. What is kept is estimated against max_memory.
   struct Row {
     size_t line;
-    std::vector<std::string> tokens;
+    size_t count = 0;       // tokens on the line
+    size_t begin = 0, end = 0;  // the line in `text`
   };
   std::vector<Row> rows;
-  {
-    std::istringstream in(text);
-    std::string line;
-    for (size_t no = 1; std::getline(in, line); ++no) {
-      std::istringstream ls(line);
-      Row row{no, {}};
-      for (std::string tok; ls >> tok;) row.tokens.push_back(tok);
-      if (row.tokens.empty() || row.tokens.front()[0] == '#') continue;
-      rows.push_back(std::move(row));
-      if (rows.size() > (uint64_t{1} << 20)) throw InputError(source + ": more than 2^20 rank lines");
+  uint64_t used = text.size();
+  auto charge = [&](uint64_t bytes, size_t line, const std::string& what) {
+    used += bytes;
+    if (max_memory && used > max_memory)
+      throw refused_while_reading(source + ", at line " + std::to_string(line), "the text with " + what, used, max_memory);
+  };
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+  // The tokens of text[begin, end): each passed to `take` (false: stop).
+  const auto tokens = [&](size_t begin, size_t end, const auto& take) {
+    for (size_t i = begin; i < end;) {
+      while (i < end && space(text[i])) ++i;
+      const size_t b = i;
+      while (i < end && !space(text[i])) ++i;
+      if (i == b || !take(std::string_view(text).substr(b, i - b))) return;
     }
+  };
+  size_t no = 0;
+  for (size_t at = 0; at < text.size();) {
+    ++no;
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    Row row{no, 0, at, end};
+    bool comment = false;
+    tokens(at, end, [&](std::string_view t) {
+      comment = comment || (row.count == 0 && t[0] == '#');
+      return ++row.count, !comment;
+    });
+    at = end + 1;
+    if (row.count == 0 || comment) continue;
+    const size_t before = rows.capacity();
+    rows.push_back(row);
+    if (rows.capacity() > before)
+      charge((rows.capacity() - before) * sizeof(Row), no, "the " + std::to_string(rows.size()) + " rank lines read so far");
+    if (rows.size() > (uint64_t{1} << 20)) throw InputError(source + ": more than 2^20 rank lines");
   }
   if (rows.empty()) throw InputError(source + ": no rank lines (expected 'rank baseblock recvblock[0..q-1] sendblock[0..q-1]')");
   const uint64_t p = rows.size();
   const int64_t q = static_cast<int64_t>(traff::skips(p).size()) - 1;
   const size_t cols = 2 + 2 * static_cast<size_t>(q);
+  charge(p * (sizeof(traff::RankSchedule) + 2 * (q * sizeof(int64_t) + 16)), rows.back().line,
+         "the tables of its " + std::to_string(p) + " rank lines");
   std::vector<traff::RankSchedule> out(p);
   for (uint64_t r = 0; r < p; ++r) {
     const Row& row = rows[r];
     const std::string at = source + ":" + std::to_string(row.line) + ": ";
-    if (row.tokens.size() != cols)
+    if (row.count != cols)
       throw InputError(at + "expected " + std::to_string(cols) + " columns (rank baseblock recvblock[0.." +
                        std::to_string(q) + ") sendblock[0.." + std::to_string(q) + ") for p = " + std::to_string(p) +
-                       " rank lines, q = " + std::to_string(q) + "), got " + std::to_string(row.tokens.size()));
+                       " rank lines, q = " + std::to_string(q) + "), got " + std::to_string(row.count));
     std::vector<int64_t> v(cols);
     uint64_t marked = 0;  // sendblock[k] marked '*' (a violation) sets bit k
-    for (size_t c = 0; c < cols; ++c) {
-      std::string_view t = row.tokens[c];
-      const bool send_column = c >= 2 + static_cast<size_t>(q);
+    size_t col = 0;
+    tokens(row.begin, row.end, [&](const std::string_view token) {
+      std::string_view t = token;
+      const bool send_column = col >= 2 + static_cast<size_t>(q);
       if (send_column && t.size() > 1 && t.back() == '*') {
         t.remove_suffix(1);
-        marked |= uint64_t{1} << (c - 2 - static_cast<size_t>(q));
+        marked |= uint64_t{1} << (col - 2 - static_cast<size_t>(q));
       }
-      auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v[c]);
+      auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v[col]);
       if (ec != std::errc() || end != t.data() + t.size())
-        throw InputError(at + "column " + std::to_string(c + 1) + ": '" + row.tokens[c] + "' is not an integer" +
+        throw InputError(at + "column " + std::to_string(col + 1) + ": '" + std::string(token) + "' is not an integer" +
                          (send_column ? " (a sendblock may end in * for a violation)" : ""));
-    }
+      return ++col < cols;
+    });
     if (v[0] != static_cast<int64_t>(r))
       throw InputError(at + "expected rank " + std::to_string(r) + " (rank lines must be 0..p-1 in order), got " +
                        std::to_string(v[0]));

@@ -41,7 +41,10 @@ std::string traff_table(uint64_t p);
 // (properties/traff_conditions.hpp). A sendblock may carry traff_table's '*'
 // violation mark: it sets bit k of RankSchedule::violation_rounds and counts
 // in `violations` (the marks are read, not checked against Algorithm 6); a '*'
-// on any other column is malformed. recursive_calls stays 0.
-std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, const std::string& source);
+// on any other column is malformed. recursive_calls stays 0. What it builds
+// is estimated as it grows: ResourceRefusal above `max_memory` bytes (0: no
+// limit; schedules/memory_guard.hpp).
+std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, const std::string& source,
+                                                   uint64_t max_memory = 0);
 
 }  // namespace collcheck

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 
 namespace collcheck::msccl {
 
@@ -113,22 +114,32 @@ constexpr int kMaxGpus = 4096;
 constexpr int64_t kMaxChunks = int64_t{1} << 20;
 constexpr size_t kMaxSteps = size_t{1} << 20;
 
-// Byte offset -> 1-based line, for pugixml's offsets.
+// Byte offset -> 1-based line, for pugixml's offsets: the newlines before
+// every block of kBlock bytes, and a count within the block (a file of
+// newlines costs 1/256 of its size here, not 8 bytes per line).
 class LineIndex {
  public:
-  explicit LineIndex(const std::string& text) {
-    starts_.push_back(0);
-    for (size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '\n') starts_.push_back(i + 1);
+  static constexpr size_t kBlock = 1024;
+  explicit LineIndex(const std::string& text) : text_(text) {
+    uint32_t n = 0;
+    for (size_t b = 0; b < text.size(); b += kBlock) {
+      before_.push_back(n);
+      n += static_cast<uint32_t>(std::count(text.begin() + static_cast<ptrdiff_t>(b),
+                                            text.begin() + static_cast<ptrdiff_t>(std::min(b + kBlock, text.size())), '\n'));
+    }
+    before_.push_back(n);
   }
   int line(ptrdiff_t offset) const {
     if (offset < 0) return 0;
-    auto it = std::upper_bound(starts_.begin(), starts_.end(), static_cast<size_t>(offset));
-    return static_cast<int>(it - starts_.begin());
+    const size_t o = std::min(static_cast<size_t>(offset), text_.size()), b = o / kBlock;
+    return static_cast<int>(before_[b] + std::count(text_.begin() + static_cast<ptrdiff_t>(b * kBlock),
+                                                    text_.begin() + static_cast<ptrdiff_t>(o), '\n') + 1);
   }
+  uint64_t bytes() const { return before_.capacity() * sizeof(uint32_t); }
 
  private:
-  std::vector<size_t> starts_;
+  const std::string& text_;
+  std::vector<uint32_t> before_;
 };
 
 struct Ctx {
@@ -225,33 +236,106 @@ std::pair<int64_t, int64_t> needed_sizes(const Program& p) {
 
 }  // namespace
 
+namespace {
+
+// The end of the DOCTYPE declaration starting at `i` ("<!DOCTYPE"): past its
+// '>', skipping quoted literals, comments and the internal subset [...] (whose
+// declarations hold '>' of their own); npos if it does not end in `text`.
+size_t doctype_end(const std::string& text, size_t i) {
+  int depth = 0;  // inside [...]
+  for (i += 9; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      i = text.find(c, i + 1);
+      if (i == std::string::npos) return i;
+    } else if (text.compare(i, 4, "<!--") == 0) {
+      i = text.find("-->", i + 4);
+      if (i == std::string::npos) return i;
+      i += 2;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      --depth;
+    } else if (c == '>' && depth <= 0) {
+      return i + 1;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 bool looks_like_msccl(const std::string& text) {
   size_t i = 0;
   auto skip_ws = [&] {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
   };
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) i = 3;
+  // The prolog: the XML declaration and other processing instructions,
+  // comments and a DOCTYPE may come before the root element.
   for (;;) {
     skip_ws();
-    if (text.compare(i, 5, "<?xml") == 0 || text.compare(i, 4, "<!--") == 0) {
-      const char* end = text.compare(i, 4, "<!--") == 0 ? "-->" : "?>";
-      size_t e = text.find(end, i);
-      if (e == std::string::npos) return false;
-      i = e + std::string_view(end).size();
-      continue;
+    size_t e = std::string::npos;
+    if (text.compare(i, 2, "<?") == 0) {
+      e = text.find("?>", i);
+      if (e != std::string::npos) e += 2;
+    } else if (text.compare(i, 4, "<!--") == 0) {
+      e = text.find("-->", i);
+      if (e != std::string::npos) e += 3;
+    } else if (text.compare(i, 9, "<!DOCTYPE") == 0) {
+      e = doctype_end(text, i);
+    } else {
+      break;
     }
-    break;
+    if (e == std::string::npos) return false;
+    i = e;
   }
   return text.compare(i, 5, "<algo") == 0 && i + 5 < text.size() &&
          (text[i + 5] == ' ' || text[i + 5] == '>' || text[i + 5] == '\n' || text[i + 5] == '\t' ||
           text[i + 5] == '\r' || text[i + 5] == '/');
 }
 
-Program parse_program(const std::string& text, const std::string& path) {
-  const LineIndex lines(text);
+namespace {
+
+// pugixml keeps an attribute from its first occurrence and ignores a repeat
+// (coll="allreduce" coll="allgather" read as allreduce); the schedule reader
+// refuses duplicate JSON keys, and so does this: every element of the
+// document, in document order (a walker: no recursion on deep nesting).
+void reject_duplicate_attributes(const Ctx& c, pugi::xml_document& doc) {
+  struct Walker : pugi::xml_tree_walker {
+    const Ctx& c;
+    std::vector<std::string_view> names;
+    explicit Walker(const Ctx& ctx) : c(ctx) {}
+    bool for_each(pugi::xml_node& n) override {
+      if (n.type() != pugi::node_element || !n.first_attribute() || !n.first_attribute().next_attribute()) return true;
+      names.clear();
+      for (const pugi::xml_attribute& a : n.attributes()) names.push_back(a.name());
+      std::sort(names.begin(), names.end());
+      const auto dup = std::adjacent_find(names.begin(), names.end());
+      if (dup != names.end())
+        c.fail(c.line_of(n), "<" + std::string(n.name()) + ">: attribute '" + std::string(*dup) +
+                                 "' appears twice (an attribute may appear once per element)");
+      return true;
+    }
+  } walker(c);
+  doc.traverse(walker);
+}
+
+// The parse's memory before pugixml allocates it: its copy of the text, one
+// node per '<' (elements, comments, declarations) and one attribute per '='
+// at most, and the line index; exact sizes of pugixml's structures (64-bit,
+// compact mode off) and its pages' overhead are within the bound.
+uint64_t parse_estimate(const std::string& text, const LineIndex& lines) {
+  const uint64_t nodes = static_cast<uint64_t>(std::count(text.begin(), text.end(), '<'));
+  const uint64_t attrs = static_cast<uint64_t>(std::count(text.begin(), text.end(), '='));
+  return text.size() + 8 * sizeof(void*) * nodes + 5 * sizeof(void*) * attrs + lines.bytes();
+}
+
+Program parse_with(const std::string& text, const std::string& path, const LineIndex& lines) {
   const Ctx c{path, lines};
   pugi::xml_document doc;
   const pugi::xml_parse_result res = doc.load_buffer(text.data(), text.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (res.status == pugi::status_out_of_memory) throw std::bad_alloc();
   if (!res) c.fail(lines.line(res.offset), std::string("malformed XML: ") + res.description());
   // Non-UTF-8 bytes: pugixml passes them through; reject them here.
   {
@@ -265,6 +349,7 @@ Program parse_program(const std::string& text, const std::string& path) {
       i += len;
     }
   }
+  reject_duplicate_attributes(c, doc);
   const pugi::xml_node algo = doc.document_element();
   if (std::string_view(algo.name()) != "algo")
     c.fail(c.line_of(algo), "the root element is <" + std::string(algo.name()) + ">, expected <algo> (MSCCL XML)");
@@ -391,6 +476,20 @@ Program parse_program(const std::string& text, const std::string& path) {
                               ", which does not exist (tb " + std::to_string(st.depid) + " has " +
                               std::to_string(g.tbs[st.depid].steps.size()) + " steps)");
   return p;
+}
+
+}  // namespace
+
+Program parse_program(const std::string& text, const std::string& path, uint64_t max_memory) {
+  const LineIndex lines(text);
+  const uint64_t estimate = text.size() + parse_estimate(text, lines);  // the text itself, and the parse
+  if (max_memory && estimate > max_memory)
+    throw refused_while_reading(path, "its text and document tree", estimate, max_memory);
+  try {
+    return parse_with(text, path, lines);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_while_reading(path, "its text and document tree", estimate);
+  }
 }
 
 }  // namespace collcheck::msccl

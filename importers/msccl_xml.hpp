@@ -85,11 +85,20 @@ struct Program {
   size_t num_steps() const;
 };
 
-// True if the first element of `text` is <algo> (auto-detection in check-file).
+// True if the first element of `text` is <algo> (auto-detection in
+// check-file): the XML declaration, processing instructions, comments and a
+// DOCTYPE (internal subset included) before it are skipped.
 bool looks_like_msccl(const std::string& text);
 
-// Parses and validates; throws InputError "PATH:LINE: ..." on anything malformed.
-Program parse_program(const std::string& text, const std::string& path);
+// Parses and validates; throws InputError "PATH:LINE: ..." on anything
+// malformed, an attribute given twice on one element included. A DOCTYPE is
+// skipped, its entities are never expanded (pugixml knows only the five
+// predefined ones and character references; "&name;" stays as written), so
+// external entities and entity bombs are inert. ResourceRefusal
+// (schedules/memory_guard.hpp) if the text and the document tree pugixml
+// would build exceed `max_memory` bytes (0: no limit; estimated from the
+// text before pugixml allocates) or the process runs out of memory.
+Program parse_program(const std::string& text, const std::string& path, uint64_t max_memory = 0);
 
 // Writes the program back in the same format (every attribute, one element
 // per line); parse_program(to_xml(p)) reproduces p up to line numbers.

@@ -38,4 +38,21 @@ struct ResourceRefusal : std::runtime_error {
   explicit ResourceRefusal(const std::string& what) : std::runtime_error(what) {}
 };
 
+// The readers' two messages. `where`: the file (and line); `what`: what the
+// estimate covers, e.g. "the schedule read so far (...)".
+inline ResourceRefusal refused_while_reading(const std::string& where, const std::string& what, uint64_t bytes,
+                                             uint64_t limit) {
+  std::string b = mib_or_gib(bytes), l = mib_or_gib(limit);
+  if (b == l) {  // rounded alike: the bytes say which is more
+    b += " (" + std::to_string(bytes) + " bytes)";
+    l += " (" + std::to_string(limit) + " bytes)";
+  }
+  return ResourceRefusal(std::string(kRefusedPrefix) + " while reading " + where + ": " + what + " takes an estimated " +
+                         b + ", more than --max-memory " + l);
+}
+inline ResourceRefusal out_of_memory_while_reading(const std::string& where, const std::string& what, uint64_t bytes) {
+  return ResourceRefusal("out of memory while reading " + where + ": " + what + " takes an estimated " +
+                         mib_or_gib(bytes) + " and the process could not allocate more (ulimit -v, or the machine's memory)");
+}
+
 }  // namespace collcheck

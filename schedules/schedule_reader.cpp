@@ -200,21 +200,16 @@ struct LinesReader::State {
 
   std::string read_so_far() const {
     return "the schedule read so far (" + std::to_string(entries_total + entries) + " rank entries, " +
-           std::to_string(transfers) + " transfers) takes an estimated " + mib_or_gib(used);
+           std::to_string(transfers) + " transfers)";
   }
+  std::string where_now() const { return source + ", at line " + std::to_string(current_line()); }
   // `transient`: bytes held besides (the JSON line being read).
   void check_memory(uint64_t transient = 0) const {
     if (!max_memory || used + transient <= max_memory) return;
-    throw ResourceRefusal(std::string(kRefusedPrefix) + " while reading " + source + ", at line " +
-                          std::to_string(current_line()) + ": " + read_so_far() +
-                          (transient ? " and the line being read " + mib_or_gib(transient) : std::string()) +
-                          ", more than --max-memory " + mib_or_gib(max_memory));
+    throw refused_while_reading(where_now(), read_so_far() + (transient ? " with the line being read" : ""),
+                                used + transient, max_memory);
   }
-  [[noreturn]] void out_of_memory() const {
-    throw ResourceRefusal("out of memory while reading " + source + ", at line " + std::to_string(current_line()) +
-                          ": " + read_so_far() + " and the process could not allocate more (ulimit -v, or the "
-                          "machine's memory)");
-  }
+  [[noreturn]] void out_of_memory() const { throw out_of_memory_while_reading(where_now(), read_so_far(), used); }
   void charge(uint64_t bytes) {
     used += bytes;
     check_memory();

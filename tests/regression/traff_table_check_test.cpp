@@ -213,6 +213,34 @@ void expect_bad_file(const std::string& name, const std::string& text, const std
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// Issue 14 item 14: reading the tables is under --max-memory (the text up
+// front, the rows as they are read), and whitespace costs nothing.
+TEST(TraffTableCheck, ReadingIsGuardedAndWhitespaceIsFree) {
+  const std::string path = temp_path("traff_big.txt"), table9 = collcheck::test::read_file(dumped_table(9));
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << std::string(8 << 20, '\n') << std::string(8 << 20, ' ') << "\n" << table9;
+  }
+  EXPECT_EQ(run("check-file " + path + " --schedule-format traff-table -q").code, 0);
+  auto r = run("check-file " + path + " --schedule-format traff-table --max-memory 8M -q");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.err, "collcheck: refused by the memory guard while reading " + path +
+                       ": its text takes an estimated 16 MiB, more than --max-memory 8 MiB\n");
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << collcheck::test::read_file(dumped_table(70000));
+  }
+  // 8.1 MiB of text, 2.1 MiB of rank lines, 21 MiB of tables.
+  r = run("check-file " + path + " --schedule-format traff-table --max-memory 10M -q");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("collcheck: refused by the memory guard while reading " + path + ", at line ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(" rank lines read so far takes an estimated "), std::string::npos) << r.err;
+  r = run("check-file " + path + " --schedule-format traff-table --max-memory 16M -q");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find(", at line 70001: the text with the tables of its 70000 rank lines takes "), std::string::npos)
+      << r.err;
+}
+
 TEST(TraffTableCheck, MalformedFilesAreBadInput) {
   std::string header;
   const auto good = read_rows(dumped_table(9), &header);  // q = 4: 10 columns
@@ -272,6 +300,12 @@ TEST(TraffTableCheck, MalformedFilesAreBadInput) {
     auto rows = good;
     rows[3][8] = "*";
     expect_bad_file("lone_mark.txt", join(header, rows), "column 9: '*' is not an integer");
+  }
+  {
+    auto rows = good;
+    rows[2].resize(100000, "0");  // counted, not kept: the message says how many
+    expect_bad_file("wide.txt", join(header, rows), ":4: expected 10 columns (rank baseblock recvblock[0..4) "
+                                                    "sendblock[0..4) for p = 9 rank lines, q = 4), got 100000");
   }
   expect_bad_file("empty.txt", header + "\n", "no rank lines");
   expect_bad_file("root.txt", join(header, good), "root must be in 0..p-1", "--root 9");

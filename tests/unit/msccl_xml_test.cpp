@@ -14,6 +14,7 @@
 #include "importers/msccl_check.hpp"
 #include "importers/msccl_xml.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace collcheck::msccl {
@@ -233,6 +234,65 @@ TEST(MscclXml, DetectsTheAlgoRootElement) {
   EXPECT_FALSE(looks_like_msccl("{\"format\": \"collcheck-schedule/1\"}"));
   EXPECT_FALSE(looks_like_msccl("<algorithm/>"));
   EXPECT_FALSE(looks_like_msccl(""));
+}
+
+// Issue 14 item 15: pugixml keeps the first of two equal attributes; the
+// importer refuses them (as the schedule reader refuses duplicate JSON keys),
+// naming the line and the attribute, on any element.
+TEST(MscclXml, DuplicateAttributesAreRefused) {
+  std::string e = input_error(tiny_with("coll=\"allgather\"", "coll=\"allreduce\" coll=\"allgather\""));
+  EXPECT_EQ(e, "x.xml:1: <algo>: attribute 'coll' appears twice (an attribute may appear once per element)");
+  e = input_error(tiny_with(" hasdep=\"0\"/>", " hasdep=\"0\" cnt=\"1\"/>", 1));
+  EXPECT_EQ(e.rfind("x.xml:5: <step>: attribute 'cnt' appears twice", 0), 0u) << e;
+  e = input_error(tiny_with("</tb>", "<!-- x --></tb>").insert(0, "<?xml version=\"1.0\"?>\n<!DOCTYPE algo [<!ATTLIST algo a CDATA \"1\">]>\n") +
+                  "<!-- <x a=\"1\" a=\"2\"/> -->");
+  EXPECT_EQ(e, "");  // comments and the DOCTYPE's declarations are not elements
+}
+
+// A DOCTYPE before <algo> is part of the prolog: detection skips it (with an
+// internal subset whose declarations hold '>' and ']' in literals), and
+// its entities stay inert: pugixml expands none but the predefined ones, so
+// an entity bomb is read as the literal text "&lol9;" (and is not a name the
+// checker needs), and an external entity is never fetched.
+TEST(MscclXml, DoctypeBeforeAlgoIsDetectedAndItsEntitiesAreInert) {
+  std::string bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE algo [\n <!ENTITY lol \"lol\">\n";
+  bomb += " <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n";
+  for (int k = 2; k <= 9; ++k) {
+    bomb += " <!ENTITY lol" + std::to_string(k) + " \"";
+    for (int i = 0; i < 10; ++i) bomb += "&lol" + std::to_string(k - 1) + ";";
+    bomb += "\">\n";
+  }
+  bomb += " <!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n <!ENTITY odd \"]>\">\n]>\n";
+  const std::string text = bomb + tiny_with("name=\"t\"", "name=\"&lol9;&xxe;\"");
+  EXPECT_TRUE(looks_like_msccl(text));
+  EXPECT_TRUE(looks_like_msccl("<!DOCTYPE algo SYSTEM \"algo.dtd\">\n<algo ngpus=\"1\"/>"));
+  EXPECT_TRUE(looks_like_msccl("<!-- a --><?pi x?><!DOCTYPE algo [<!-- ] > --> <!ELEMENT algo ANY>]><algo/>"));
+  EXPECT_FALSE(looks_like_msccl("<!DOCTYPE algo [ <!ENTITY x \"y\"> ]><root/>"));
+  EXPECT_FALSE(looks_like_msccl("<!DOCTYPE algo [ <!ENTITY x \"y\">"));  // unterminated
+  const Program p = parse_program(text, "bomb.xml");
+  EXPECT_EQ(p.name, "&lol9;&xxe;");
+  for (const Verdict& v : check_program(p).verdicts) EXPECT_EQ(v.status, Status::holds) << v.property;
+}
+
+// The memory guard (issue 14 item 14): the text and the tree pugixml would
+// build, estimated before it allocates; newlines no longer cost 8 bytes each
+// in the line index (a block index: 1/256 of the text).
+TEST(MscclXml, ParsingIsGuardedByTheMemoryLimit) {
+  const std::string text = kTiny + std::string(1 << 20, '\n');
+  EXPECT_NO_THROW(parse_program(text, "x.xml", 64 << 20));
+  try {
+    parse_program(text, "x.xml", 2 << 20);
+    ADD_FAILURE() << "not refused";
+  } catch (const ResourceRefusal& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("refused by the memory guard while reading x.xml: its text and document tree "
+                                          "takes an estimated 2.0",
+                                          0),
+              0u)
+        << e.what();
+  }
+  // Line numbers after a million newlines are still exact.
+  const std::string e = input_error(std::string(1 << 20, '\n') + tiny_with("coll=\"allgather\"", "coll=\"x\""));
+  EXPECT_EQ(e.rfind("x.xml:" + std::to_string((1 << 20) + 1) + ": <algo>: coll=\"x\"", 0), 0u) << e;
 }
 
 TEST(MscclXml, TooLargeToSimulateIsAnInputError) {
