@@ -38,6 +38,29 @@ namespace {
 
 constexpr int kRecordBusyMs = 30000;
 
+// Whether another connection may have `path` open or content of it may be
+// outside its main file: a write-ahead log (every connection to a WAL store
+// keeps one; the last to close removes it) or a rollback journal beside it.
+bool log_beside(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path + "-wal", ec) || std::filesystem::exists(path + "-journal", ec);
+}
+
+// "file:PATH?immutable=1", PATH escaped for SQLite's URI syntax.
+std::string immutable_uri(const std::string& path) {
+  std::string out = path.rfind('/', 0) == 0 ? "file://" : "file:";  // absolute: an empty authority
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x21 || c >= 0x7f) {
+      char b[4];
+      std::snprintf(b, sizeof b, "%%%02X", c);
+      out += b;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "?immutable=1";
+}
+
 // One row per (algorithm, variant, instance, property), for ad-hoc queries.
 constexpr const char* kResultsView =
     "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
@@ -153,6 +176,42 @@ class Query {
   const std::function<void(const std::string&, int)>& fail_;
 };
 
+// Every table of a database with its columns: name -> (column name ->
+// "type notnull pk"), from PRAGMA table_info.
+using Shape = std::map<std::string, std::map<std::string, std::string>>;
+Shape table_shapes(sqlite3* db, const std::function<void(const std::string&, int)>& fn) {
+  Shape out;
+  std::vector<std::string> tables;
+  {
+    Query q(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", fn);
+    while (q.step()) tables.push_back(q.text(0));
+  }
+  for (const std::string& t : tables) {
+    const std::string sql = "PRAGMA table_info(\"" + t + "\")";  // cid, name, type, notnull, dflt_value, pk
+    Query q(db, sql.c_str(), fn);
+    auto& cols = out[t];
+    while (q.step()) cols[q.text(1)] = q.text(2) + (q.i64(3) ? " NOT NULL" : "") + (q.i64(5) ? " PRIMARY KEY" : "");
+  }
+  return out;
+}
+
+// The tables and columns this version's schema_statements() create.
+const Shape& expected_shape() {
+  static const Shape shape = [] {
+    sqlite3* mem = nullptr;
+    const std::function<void(const std::string&, int)> fn = [](const std::string& w, int) {
+      throw std::logic_error("results store schema: " + w);
+    };
+    if (sqlite3_open(":memory:", &mem) != SQLITE_OK) fn("cannot open an in-memory database", 0);
+    for (const std::string& st : schema_statements())
+      if (sqlite3_exec(mem, st.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fn(sqlite3_errmsg(mem), 0);
+    Shape out = table_shapes(mem, fn);
+    sqlite3_close(mem);
+    return out;
+  }();
+  return shape;
+}
+
 std::string stats_to_json(const std::map<std::string, std::string>& m) {
   return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -235,7 +294,25 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   }
   int flags = SQLITE_OPEN_NOMUTEX |
               (access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+  // Reading (`report`): a store no connection has open (no -wal, no
+  // -journal beside it: the last writer to close checkpointed and removed
+  // its log) is complete in its main file. It is opened immutable, which
+  // takes no locks and creates no -wal or -shm file (a plain read-only open
+  // of a WAL database creates both and, unable to write, leaves them
+  // behind). A writer that starts meanwhile writes to its own log; only a
+  // checkpoint changes the main file, so every read checks that the file is
+  // as it was opened and, if not, reads again with locks (read_consistently).
+  // A store with a log beside it (a sweep still running, or killed: its
+  // committed instances may be in the log only) is opened read-only as
+  // usual, reading the log through the -shm index; those files were there
+  // before (a killed writer's -shm aside) and stay.
+  std::string name = path_;
+  if (access == Access::read_only && !log_beside(path_) && ::stat(path_.c_str(), &opened_) == 0) {
+    flags |= SQLITE_OPEN_URI;
+    name = immutable_uri(path_);
+    immutable_ = true;
+  }
+  int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) fail(db_ ? sqlite3_errmsg(db_) : "out of memory", rc);
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, busy_timeout_ms);
@@ -276,6 +353,8 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   } else if (schema != kSchemaVersion && schema != 1) {  // 1: migrated below on the first write
     throw InputError("results store " + f + " has schema version " + std::to_string(schema) + "; this collcheck (" +
                      tool_version_ + ") reads version " + std::to_string(kSchemaVersion) + "; nothing was written");
+  } else {
+    check_schema(schema);
   }
   std::string written;
   {
@@ -296,6 +375,45 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   // into one migrates it (after every check above passed).
   if (access == Access::read_write && (schema == 1 || has_shared_instance_rows())) migrate_shared_instance_rows();
   sqlite3_exec(db_, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+}
+
+// Before anything is written (the sweep row included): every table this code
+// reads or writes, with the columns this version creates (so a damaged store
+// is refused at once, not after a sweep row was added), and a
+// meta.schema_version that agrees with PRAGMA user_version (a store from a
+// newer collcheck is refused whichever of the two says so).
+void ResultsStore::check_schema(int64_t schema) {
+  const std::string f = "'" + path_ + "'";
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  const Shape have = table_shapes(db_, fn);
+  for (const auto& [table, columns] : expected_shape()) {
+    const auto it = have.find(table);
+    if (it == have.end())
+      throw InputError("results store " + f + " is damaged: table '" + table + "' is missing; nothing was written");
+    for (const auto& [column, decl] : columns) {
+      const auto c = it->second.find(column);
+      if (c == it->second.end())
+        throw InputError("results store " + f + " is damaged: table '" + table + "' has no column '" + column +
+                         "'; nothing was written");
+      if (c->second != decl)
+        throw InputError("results store " + f + " is damaged: column '" + column + "' of table '" + table + "' is '" +
+                         c->second + "', expected '" + decl + "'; nothing was written");
+    }
+    for (const auto& [column, decl] : it->second)
+      if (!columns.count(column))
+        throw InputError("results store " + f + " is not of this schema: table '" + table + "' has a column '" +
+                         column + "' this collcheck (" + tool_version_ + ") does not know; nothing was written");
+  }
+  Query q(db_, "SELECT value FROM meta WHERE key = 'schema_version'", fn);
+  const std::string meta = q.step() ? q.text(0) : "";
+  if (meta == std::to_string(schema)) return;
+  const bool number = !meta.empty() && meta.size() < 10 && meta.find_first_not_of("0123456789") == std::string::npos;
+  if (number && std::stoll(meta) > kSchemaVersion)
+    throw InputError("results store " + f + " has schema version " + meta + " (meta.schema_version); this collcheck (" +
+                     tool_version_ + ") reads version " + std::to_string(kSchemaVersion) + "; nothing was written");
+  throw InputError("results store " + f + " is damaged: meta.schema_version is " +
+                   (meta.empty() ? std::string("missing") : "'" + meta + "'") + ", PRAGMA user_version is " +
+                   std::to_string(schema) + "; nothing was written");
 }
 
 bool ResultsStore::has_shared_instance_rows() {
@@ -568,7 +686,38 @@ InstanceResult ResultsStore::load_instance(int64_t id) {
   return r;
 }
 
+bool ResultsStore::changed_since_open() const {
+  struct stat now {};
+  return log_beside(path_) || ::stat(path_.c_str(), &now) != 0 || now.st_ino != opened_.st_ino ||
+         now.st_size != opened_.st_size || now.st_mtim.tv_sec != opened_.st_mtim.tv_sec ||
+         now.st_mtim.tv_nsec != opened_.st_mtim.tv_nsec;
+}
+
+template <class F>
+auto ResultsStore::read_consistently(F read) {
+  try {
+    auto out = read();
+    if (!immutable_ || !changed_since_open()) return out;
+  } catch (const InputError&) {  // e.g. a page read half before, half after a checkpoint
+    if (!immutable_ || !changed_since_open()) throw;
+  }
+  // A writer touched the store while it was read without locks: read it
+  // again as any reader does (shared locks, the log through -shm).
+  sqlite3_close_v2(db_);
+  db_ = nullptr;
+  immutable_ = false;
+  const int rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY, nullptr);
+  if (rc != SQLITE_OK) fail(db_ ? sqlite3_errmsg(db_) : "out of memory", rc);
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, kRecordBusyMs);
+  return read();
+}
+
 std::vector<SweepInfo> ResultsStore::sweeps() {
+  return read_consistently([this] { return sweeps_now(); });
+}
+
+std::vector<SweepInfo> ResultsStore::sweeps_now() {
   std::lock_guard<std::mutex> g(m_);
   const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   Query q(db_,
@@ -603,6 +752,10 @@ std::optional<SweepInfo> ResultsStore::sweep(int64_t id) {
 }
 
 std::vector<InstanceResult> ResultsStore::load_sweep(int64_t id) {
+  return read_consistently([this, id] { return load_sweep_now(id); });
+}
+
+std::vector<InstanceResult> ResultsStore::load_sweep_now(int64_t id) {
   std::lock_guard<std::mutex> g(m_);
   const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   std::vector<int64_t> ids;

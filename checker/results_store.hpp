@@ -17,8 +17,13 @@
 // committed instance survives it (a power loss may roll back the last few
 // commits, never corrupt). Opening validates before it writes anything: a
 // file that is not SQLite, a corrupt or truncated one, another application's
-// database, another schema or tool version, a read-only or locked file is
-// bad input (InputError, exit 2) and the file is left byte-for-byte as it was.
+// database, another schema or tool version (the tables and columns this
+// version uses, meta.schema_version and PRAGMA user_version are all checked),
+// a read-only or locked file is bad input (InputError, exit 2) and the file
+// is left byte-for-byte as it was. Reading (report) creates no file beside
+// the store: a store without a pending write-ahead log is opened immutable.
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -116,6 +121,15 @@ class ResultsStore {
 
  private:
   void open_and_validate(Access access, int busy_timeout_ms);
+  void check_schema(int64_t schema);
+  // Reads opened immutable (read_only, no log beside the store) are checked
+  // against the file as it was opened, and redone with locks if a writer
+  // changed it meanwhile.
+  bool changed_since_open() const;
+  template <class F>
+  auto read_consistently(F read);
+  std::vector<SweepInfo> sweeps_now();
+  std::vector<InstanceResult> load_sweep_now(int64_t id);
   void create_schema();
   bool has_shared_instance_rows();  // the older instances table (see kSchemaVersion)
   void migrate_shared_instance_rows();
@@ -129,6 +143,8 @@ class ResultsStore {
   std::string path_;
   std::string tool_version_;
   sqlite3* db_ = nullptr;
+  bool immutable_ = false;
+  struct stat opened_ {};  // the main file when it was opened immutable
   std::mutex m_;
   int64_t sweep_id_ = 0;
   std::string config_;

@@ -425,6 +425,97 @@ TEST(ResultsStoreBadInput, CorruptTruncatedAndForeignFiles) {
   expect_refused("report --db " + foreign, foreign, "not a collcheck results store");
 }
 
+void exec_sql(const std::string& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << sql << ": " << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(h);
+}
+
+// Issue 14 item 16: a store missing a table or column the code needs used to
+// get a new sweeps row before the first record failed (exit 2 with the store
+// changed); every table and column is now checked before anything is written.
+TEST(ResultsStoreBadInput, DamagedSchemaIsRefusedBeforeAnyWrite) {
+  struct Case {
+    const char* name;
+    const char* sql;
+    const char* what;
+  };
+  const Case cases[] = {
+      {"no_verdicts", "DROP TABLE verdicts", "is damaged: table 'verdicts' is missing"},
+      {"no_sweep_instances", "DROP TABLE sweep_instances", "is damaged: table 'sweep_instances' is missing"},
+      {"no_notes", "ALTER TABLE sweeps DROP COLUMN notes", "is damaged: table 'sweeps' has no column 'notes'"},
+      {"extra", "ALTER TABLE instances ADD COLUMN extra TEXT", "table 'instances' has a column 'extra' this collcheck"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string db = small_store(std::string("schema_") + c.name);
+    exec_sql(db, c.sql);
+    expect_refused(kSmall + " --db " + db, db, c.what);
+    expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
+    expect_refused("report --db " + db, db, c.what);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
+  }
+}
+
+// Issue 14 item 16: meta.schema_version = 3 (a store of a newer collcheck)
+// was accepted and written as long as PRAGMA user_version said 2.
+TEST(ResultsStoreBadInput, FutureOrDisagreeingSchemaVersionIsRefused) {
+  const std::string db = small_store("future");
+  exec_sql(db, "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+  const std::string future = "has schema version 3 (meta.schema_version); this collcheck";
+  expect_refused(kSmall + " --db " + db, db, future);
+  expect_refused("report --db " + db, db, future);
+  exec_sql(db, "UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+  expect_refused(kSmall + " --db " + db, db, "is damaged: meta.schema_version is '1', PRAGMA user_version is 2");
+  exec_sql(db, "DELETE FROM meta WHERE key = 'schema_version'");
+  expect_refused(kSmall + " --db " + db, db, "is damaged: meta.schema_version is missing");
+  exec_sql(db, "INSERT INTO meta VALUES ('schema_version', '2'); PRAGMA user_version = 3");
+  expect_refused(kSmall + " --db " + db, db, "has schema version 3; this collcheck");
+}
+
+// Issue 14 item 16: `report` only reads, and leaves no -wal or -shm file
+// beside a store (a plain read-only open of a WAL database creates both and
+// cannot remove them). A store a killed writer left (committed instances
+// still in its -wal) is read with its log: nothing committed is missed.
+TEST(ResultsStore, ReportCreatesNoFilesAndReadsAKilledWritersLog) {
+  const std::string db = small_store("readonly_wal");
+  ASSERT_FALSE(fs::exists(db + "-wal"));
+  ASSERT_FALSE(fs::exists(db + "-shm"));
+  const std::string before = bytes(db);
+  EXPECT_EQ(run("report --db " + db + " --format json").code, 0);
+  EXPECT_EQ(run("report --db " + db + " --list").code, 0);
+  EXPECT_FALSE(fs::exists(db + "-wal"));
+  EXPECT_FALSE(fs::exists(db + "-shm"));
+  EXPECT_TRUE(bytes(db) == before);
+
+  // A writer commits a sweep row into the log and is "killed": its files are
+  // copied while it still holds the store open (what SIGKILL leaves).
+  const std::string killed = fresh("killed_writer");
+  {
+    sqlite3* h = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(h,
+                           "PRAGMA wal_autocheckpoint = 0; INSERT INTO sweeps(command, tool_version, config, mode, "
+                           "seed, threads, planned, started) SELECT 'the killed sweep', tool_version, config, mode, "
+                           "seed, threads, 6, started FROM sweeps WHERE id = 1",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    ASSERT_GT(fs::file_size(db + "-wal"), 0u);
+    for (const char* s : {"", "-wal", "-shm"}) fs::copy_file(db + s, killed + s);
+    sqlite3_close(h);
+  }
+  const Outcome list = run("report --db " + killed + " --list");
+  EXPECT_EQ(list.code, 0) << list.err;
+  EXPECT_NE(list.out.find("sweep 2: started "), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("interrupted, 0/6 instances; the killed sweep"), std::string::npos) << list.out;
+  // The log and its index were there before and stay; nothing else appears.
+  EXPECT_TRUE(fs::exists(killed + "-wal") && fs::exists(killed + "-shm"));
+  EXPECT_FALSE(fs::exists(killed + "-journal"));
+}
+
 TEST(ResultsStoreBadInput, PRangeBeyond2To31) {
   const std::string db = small_store("prange");
   for (const char* p : {"2^31", "2147483648", "2147483649", "1..2^32", "4294967296", "2^64", "2^100",

@@ -337,6 +337,28 @@ std::string good_store(const std::string& name) {
   return path;
 }
 
+// Reading a store no connection has open: immutable (no -wal or -shm is
+// created); if a writer changes the main file meanwhile (its closing
+// checkpoint), the read is redone with locks and sees the writer's commits.
+TEST(ResultsStoreReading, ImmutableReadIsRedoneWhenAWriterChangedTheFile) {
+  const std::string path = good_store("immutable");
+  ResultsStore reader(path, ResultsStore::Access::read_only, kVersion);
+  EXPECT_FALSE(fs::exists(path + "-wal"));
+  EXPECT_FALSE(fs::exists(path + "-shm"));
+  ASSERT_EQ(reader.sweeps().size(), 1u);
+  {
+    ResultsStore writer(path, ResultsStore::Access::read_write, kVersion);
+    writer.begin_sweep("second", "cfg", "auto", 1, 0, 8);
+    for (uint64_t p = 1; p <= 8; ++p) writer.record(p - 1, rich_result(p));
+    writer.finish_sweep(Report{});
+  }  // closed: checkpointed into the main file, log removed
+  ASSERT_FALSE(fs::exists(path + "-wal"));
+  const auto sweeps = reader.sweeps();
+  ASSERT_EQ(sweeps.size(), 2u);
+  EXPECT_EQ(sweeps.back().command, "second");
+  EXPECT_EQ(reader.load_sweep(sweeps.back().id).size(), 8u);
+}
+
 TEST(ResultsStoreBadFile, RandomBytes) {
   const std::string path = temp_db("random");
   std::mt19937_64 rng(7);
