@@ -228,7 +228,10 @@ uint32_t nblocks_of(const SweepTarget& t, const BlockRule& rule, uint64_t p, uin
   return rule.valid ? rule(p) : t.variant->make(t.params(p, r))->num_blocks();
 }
 
-CalibrationPoint measure(const SweepTarget& t, uint64_t p, uint32_t r, const CheckOptions& o, const BlockRule& rule) {
+// The instance's CPU seconds; nullopt if the memory guard refused it (the
+// calibration's own limit, kCalibrationMemory).
+std::optional<CalibrationPoint> measure(const SweepTarget& t, uint64_t p, uint32_t r, const CheckOptions& o,
+                                        const BlockRule& rule) {
   CalibrationPoint q;
   q.p = p;
   q.radix = r;
@@ -240,6 +243,7 @@ CalibrationPoint measure(const SweepTarget& t, uint64_t p, uint32_t r, const Che
     const double t0 = cpu_seconds();
     InstanceResult res = check_instance(t, p, o, r);
     spent += cpu_seconds() - t0;
+    if (refused_by_memory_guard(res)) return std::nullopt;
     ++q.runs;
   } while (spent < 0.01 && q.runs < 1000);
   q.seconds = spent / q.runs;
@@ -287,6 +291,8 @@ std::vector<Regime> regimes_of(const std::vector<uint64_t>& ps, const CheckOptio
   return out;
 }
 
+constexpr uint64_t kCalibrationMemory = uint64_t{256} << 20;
+
 // Calibrates one (target, regime): a geometric ladder of p (ratio sqrt 2)
 // from the regime's smallest possible p up to its largest requested p.
 Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const std::vector<uint64_t>& ps,
@@ -300,6 +306,11 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
   // flow_rotation.hpp, which auto mode runs at any p).
   CheckOptions o = request_options;
   if (!g.exact && o.exactness == Exactness::automatic) o.exact_max_p = 1;
+  // A calibration point is small: the guard refuses one that would need more
+  // than kCalibrationMemory (or --max-memory if lower), so that a time model
+  // that underestimates it (tra2 at p = 4096: predicted 0.25 s, took 11 s
+  // and 3 GB) costs nothing.
+  o.max_memory = o.max_memory ? std::min(o.max_memory, kCalibrationMemory) : kCalibrationMemory;
   const uint64_t lo = 2, hi = std::max(g.hi, lo);
   std::vector<uint64_t> used;
   // The allowed p closest to x (in ratio): x +- 8, the requested p next to
@@ -342,11 +353,14 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
     const double u_last = last.rank_steps + last.cell_words, u = w.rank_steps + w.cell_words;
     return last.seconds * (u_last > 0 ? std::max(1.0, u / u_last) : 1.0);
   };
+  // false: the guard refused it (no point; larger p would be refused too).
   auto run_point = [&](uint64_t p) {
     used.push_back(p);
     const double t0 = cpu_seconds();
-    cal.points.push_back(measure(t, p, representative_radix(t, p), o, rule));
+    const std::optional<CalibrationPoint> q = measure(t, p, representative_radix(t, p), o, rule);
     cal.cpu_seconds += cpu_seconds() - t0;
+    if (q) cal.points.push_back(*q);
+    return q.has_value();
   };
   // The ladder spends half the budget; the rest goes to one "reach" point,
   // the largest p predicted to fit: extrapolation is most wrong where the
@@ -356,7 +370,7 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
     const auto pick = pick_near(x);
     if (!pick) continue;
     if (!cal.points.empty() && cal.cpu_seconds + predict(*pick) > budget / 2) break;
-    run_point(*pick);
+    if (!run_point(*pick)) break;
   }
   if (!cal.points.empty()) {
     const uint64_t top = *std::max_element(used.begin(), used.end());
@@ -364,8 +378,7 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
       const auto pick = pick_near(y);
       if (!pick || *pick <= top) continue;
       if (cal.cpu_seconds + predict(*pick) > budget) continue;
-      run_point(*pick);
-      break;
+      if (run_point(*pick)) break;
     }
   }
   cal.model = fit_time_model(cal.points);

@@ -10,7 +10,8 @@
 //     runs, with the same properties and options, at a geometric ladder of
 //     small p (ratio sqrt 2) inside the regime, single-threaded, timed in
 //     process CPU seconds (so the other load of a shared machine does not
-//     count), until the calibration budget is spent.
+//     count), until the calibration budget is spent (points the memory guard
+//     refuses at 256 MiB are left out).
 //  2. Fit: t = a + b * rank_steps + c * cell_words + d * cell_words / p
 //     (checker/cost_model.hpp: p * steps, cells touched times words per cell;
 //     the last term is what a rank-0-only simulation such as
@@ -33,7 +34,12 @@
 //  projections above 2^16 are pessimistic (n = 3^13 bandwidth-contiguous:
 //  projected 6.0 min, measured 23 CPU s).
 // Unlike the sweep, the estimate accepts requests beyond one run's limits
-// (2^20 p values or instances): that is what it is for; it says so.
+// (2^20 p values or instances): that is what it is for; it says so. Nothing
+// per instance is built for it (jobs are counted and sampled), and every
+// calibration point runs under the memory guard at 256 MiB (or --max-memory
+// if lower): a point above it is left out, so a time model that
+// underestimates a point cannot make calibration allocate gigabytes
+// (issue 14 item 13: tra2 at p = 4096, 3 GB, for a request of one instance).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -256,6 +256,11 @@ int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) 
       if (!used) throw InputError("query '" + q->name + "' does not apply to '" + algo + "'");
     }
 
+  {  // verify's limit on instances, before any is built (issue 14 item 13)
+    std::vector<SweepTarget> planned;
+    for (const Planned& pl : plan) planned.push_back(*pl.target);
+    check_request_size(planned, ps);
+  }
   // Instances, and every (instance, query) checked against the encodings'
   // limits before any solver runs.
   struct Job {

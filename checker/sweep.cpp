@@ -90,23 +90,18 @@ std::vector<uint32_t> SweepTarget::radices(uint64_t p) const {
   return out;
 }
 
-namespace {
-
-size_t count_instances(const SweepRequest& req) {
-  size_t n = 0;
-  for (const auto& t : req.targets)
-    for (uint64_t p : req.ps) n += t.shapes.empty() ? (t.all_radices && p >= 2 ? p - 1 : 1) : t.radices(p).size();
-  return n;
+void check_request_size(const std::vector<SweepTarget>& targets, const std::vector<uint64_t>& ps) {
+  constexpr uint64_t kMaxInstances = uint64_t{1} << 20;
+  uint64_t n = 0;  // counted, nothing built (--radix all reaches 2^44)
+  for (const auto& t : targets)
+    for (uint64_t p : ps) n += t.shapes.empty() ? (t.all_radices && p >= 2 ? p - 1 : 1) : t.radices(p).size();
+  if (n > kMaxInstances)
+    throw InputError("the request has " + std::to_string(n) + " instances, more than 2^20; split the sweep");
 }
-
-}  // namespace
 
 void check_restrictions(const SweepRequest& req) {
   check_property_selection(req);
-  constexpr size_t kMaxInstances = size_t{1} << 20;
-  if (count_instances(req) > kMaxInstances)
-    throw InputError("the request has " + std::to_string(count_instances(req)) +
-                     " instances, more than 2^20; split the sweep");
+  check_request_size(req.targets, req.ps);
   for (const auto& t : req.targets)
     for (uint64_t p : req.ps)
       for (uint32_t r : t.radices(p)) {

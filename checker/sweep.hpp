@@ -81,8 +81,14 @@ std::vector<SweepJob> sweep_jobs(const SweepRequest& req);
 // InputError for unknown names.
 std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::string& variant);
 
-// Throws InputError naming the first (variant, p) outside a restriction,
-// unless skip_restricted.
+// Throws InputError if `targets` x `ps` (x radices or shapes) is more than
+// 2^20 instances: the limit of one verify, run or prove, checked before
+// anything per instance is built.
+void check_request_size(const std::vector<SweepTarget>& targets, const std::vector<uint64_t>& ps);
+
+// Throws InputError for an unknown or inapplicable property, a request over
+// check_request_size's limit, and the first (variant, p) outside a
+// restriction, unless skip_restricted.
 void check_restrictions(const SweepRequest& req);
 
 // An InstanceResult naming (t, p); status skipped with the reason if p is

@@ -54,6 +54,21 @@ TEST(ProveCli, BadInputExitsTwoWithOneLine) {
   expect_bad_input("prove --algo swing", "needs --algo and --p");
 }
 
+// Issue 14 item 13: prove took verify's instances without verify's limit
+// (the request below reached 9.3 GB with no output); it is refused before
+// any instance is built, with verify's message, under a small ulimit.
+TEST(ProveCli, RequestOverTheInstanceLimitIsRefusedAsVerifyRefusesIt) {
+  const std::string request = " --algo all --variant all --p 2..2^20 --skip-restricted";
+  const Outcome v = run("verify" + request);
+  ASSERT_EQ(v.code, 2) << v.err;
+  ASSERT_NE(v.err.find("instances, more than 2^20; split the sweep"), std::string::npos) << v.err;
+  const Outcome p = run_command("ulimit -v 400000; " + std::string(COLLCHECK_BINARY) + " prove" + request);
+  EXPECT_EQ(p.code, 2) << p.err;
+  EXPECT_EQ(p.err, v.err);
+  expect_bad_input("prove --algo tra --p 2..2^20 --radix all --query smt-tra-route",
+                   "instances, more than 2^20; split the sweep");
+}
+
 TEST(ProveCli, SkipRestrictedSkipsOrExits77) {
   Outcome o = run("prove --algo trivance --p 10 --query smt-trivance-coverage --skip-restricted");
   EXPECT_EQ(o.code, 77) << o.err;
