@@ -519,11 +519,7 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   }
   f.close();
   CheckOptions o = check_options(vm);  // --max-memory guards the reading too
-  ScheduleDocument doc = read_schedule_file(
-      path, sfmt == "json" ? std::optional(ScheduleEncoding::json)
-                           : sfmt == "jsonl" ? std::optional(ScheduleEncoding::jsonl) : std::nullopt,
-      o.max_memory);
-  if (doc.claims) validate_file_claims(*doc.claims);
+  ScheduleDocument doc = load_schedule_file(path, sfmt, o.max_memory);
   MaterializedView view(std::move(doc.schedule));
   auto limit = thread_limit(vm);
   if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);

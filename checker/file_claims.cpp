@@ -13,6 +13,16 @@ const std::vector<std::string>& assertable_properties() {
   return names;
 }
 
+ScheduleDocument load_schedule_file(const std::string& path, const std::string& format, uint64_t max_memory) {
+  std::optional<ScheduleEncoding> forced;
+  if (format == "json") forced = ScheduleEncoding::json;
+  else if (format == "jsonl") forced = ScheduleEncoding::jsonl;
+  else if (format != "auto") throw InputError("unknown --schedule-format '" + format + "' (known: auto, json, jsonl)");
+  ScheduleDocument doc = read_schedule_file(path, forced, max_memory);
+  if (doc.claims) validate_file_claims(*doc.claims);
+  return doc;
+}
+
 void validate_file_claims(const FileClaims& c) {
   const auto& ok = assertable_properties();
   for (size_t i = 0; i < c.properties.size(); ++i)

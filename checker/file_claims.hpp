@@ -21,6 +21,13 @@ namespace collcheck {
 
 inline constexpr const char* kClaimsProperty = "claims";
 
+// A schedule file as every command reads it (check-file, run --schedule,
+// collcheck-mpi --schedule): collcheck's format, JSON or JSON lines by content
+// unless `format` ("auto", "json" or "jsonl") forces one, streamed under the
+// memory guard (`max_memory`, schedules/schedule_file.hpp), with its claims
+// validated. InputError for an unknown format name or a malformed file.
+ScheduleDocument load_schedule_file(const std::string& path, const std::string& format, uint64_t max_memory);
+
 // The properties a file may assert: those check-file computes on any file.
 const std::vector<std::string>& assertable_properties();
 

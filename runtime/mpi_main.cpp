@@ -6,7 +6,7 @@
 //
 //   mpirun -np P collcheck-mpi --algo NAME [--variant V] [--n N] [--root R]
 //          [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]
-//   mpirun -np P collcheck-mpi --schedule FILE.json [...]   (docs/schedule-format.md)
+//   mpirun -np P collcheck-mpi --schedule FILE [...]   (JSON or JSON lines, docs/schedule-format.md)
 //
 // --n and --root are parsed and checked as by `collcheck run`
 // (checker/cli_support.hpp); a root or n the variant does not allow at this p
@@ -21,8 +21,6 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -31,10 +29,11 @@
 #include <string>
 
 #include "checker/cli_support.hpp"
+#include "checker/file_claims.hpp"
 #include "runtime/mpi_backend.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/schedule_json.hpp"
 
 namespace po = boost::program_options;
 using namespace collcheck;
@@ -60,19 +59,6 @@ std::string known_variants(const AlgorithmInfo& a) {
   return s;
 }
 
-// A schedule file (docs/schedule-format.md); InputError if unreadable or malformed.
-std::unique_ptr<Schedule> read_schedule_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError("cannot read '" + path + "': not a regular file");
-  if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
-    throw InputError("'" + path + "' is larger than 1 GiB");
-  std::ifstream f(path);
-  if (!f) throw InputError("cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return std::make_unique<MaterializedView>(schedule_from_json(ss.str()));
-}
-
 int run(int argc, char** argv, int me, int size) {
   po::options_description desc("collcheck-mpi options");
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text";
@@ -80,7 +66,7 @@ int run(int argc, char** argv, int me, int size) {
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
-      "schedule", po::value(&schedule_file), "a JSON schedule file instead of --algo (docs/schedule-format.md)")(
+      "schedule", po::value(&schedule_file), "a schedule file instead of --algo: JSON or JSON lines (docs/schedule-format.md)")(
       "dtype", po::value(&dtype_s)->default_value("int64"), "int64, float or double")(
       "count", po::value(&count)->default_value(1000), "elements of the vector (>= number of blocks)")(
       "seed", po::value(&seed)->default_value(1), "input seed")(
@@ -113,7 +99,9 @@ int run(int argc, char** argv, int me, int size) {
     if (!algo.empty() || !variant.empty() || vm.count("n") || vm.count("root"))
       throw UsageError{"--schedule takes the collective, p, blocks and root from the file; "
                        "it does not combine with --algo, --variant, --n or --root"};
-    sched = read_schedule_file(schedule_file);
+    // Read as check-file and `collcheck run --schedule` read it (JSON or JSON
+    // lines, streamed, under the default memory guard).
+    sched = std::make_unique<MaterializedView>(load_schedule_file(schedule_file, "auto", default_max_memory()).schedule);
     name = schedule_file;
   } else {
     if (algo.empty()) throw UsageError{"--algo or --schedule is required (algorithms: " + known_algorithms() + ")"};
@@ -236,6 +224,10 @@ int main(int argc, char** argv) {
     // run_schedule's input checks: deterministic, so all ranks agree.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
+  } catch (const ResourceRefusal& e) {
+    // Out of memory (or over the guard) while reading: ranks may disagree.
+    std::cerr << "collcheck-mpi: rank " << me << ": " << e.what() << "\n";
+    MPI_Abort(MPI_COMM_WORLD, 3);
   } catch (const std::exception& e) {
     // Internal error: ranks may disagree, so abort the whole job.
     std::cerr << "collcheck-mpi: rank " << me << ": internal error: " << e.what() << "\n";

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -107,6 +108,7 @@ TEST(MemoryGuard, WhitespaceCostsNoMemoryWhileReading) {
   EXPECT_NE(r.err.find("line " + std::to_string((64 << 20) + test::lines(test::read_file(small)) + 1) + ", column 1"),
             std::string::npos)
       << r.err;
+  std::remove(big.c_str());
 }
 
 TEST(MemoryGuard, ReadingIsRefusedAboveTheLimit) {
@@ -145,6 +147,7 @@ TEST(MemoryGuard, OutOfMemoryWhileReadingSaysSo) {
   r = run_limited("check-file " + file + " --max-memory 32M", kReaderUlimitKib);
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_EQ(r.err.rfind("collcheck: refused by the memory guard while reading " + file, 0), 0u) << r.err;
+  std::remove(file.c_str());
 }
 
 }  // namespace

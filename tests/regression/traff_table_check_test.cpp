@@ -239,6 +239,7 @@ TEST(TraffTableCheck, ReadingIsGuardedAndWhitespaceIsFree) {
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_NE(r.err.find(", at line 70001: the text with the tables of its 70000 rank lines takes "), std::string::npos)
       << r.err;
+  std::remove(path.c_str());
 }
 
 TEST(TraffTableCheck, MalformedFilesAreBadInput) {
