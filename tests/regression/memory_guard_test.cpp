@@ -18,7 +18,6 @@
 //     (exit 3), not "the instance is too large".
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -36,14 +35,12 @@ test::Outcome run_limited(const std::string& args, uint64_t kib) {
 }
 
 TEST(MemoryGuard, RefusesBeforeAllocating) {
-  const auto t0 = std::chrono::steady_clock::now();
+  // The 1 GiB ulimit is what shows nothing was allocated (no timing: machines are noisy).
   auto r = run_limited("verify --algo swing --variant bandwidth --p 65536 --mode fingerprint --max-memory 64M -q", 1 << 20);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("refused by the memory guard before allocating: needs an estimated"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("more than --max-memory 0.0625 GiB"), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find("out of memory"), std::string::npos) << r.err;
-  EXPECT_LT(seconds, 20.0);  // nothing was simulated
   // Control: without the guard the same run under the same ulimit does try
   // to allocate, and fails: the limit above is really below what it needs.
   auto c = run_limited("verify --algo swing --variant bandwidth --p 65536 --mode fingerprint --max-memory none -q", 1 << 20);
