@@ -73,8 +73,8 @@ VariantInfo swing_bandwidth() {
   v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1, Sec. 3.2, App. A.2";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) -> std::unique_ptr<Schedule> {
-    if (i.p % 2 == 0 || i.p == 1) return make_swing_bandwidth(i.p, SwingDedupRule::later);
-    return fold_onto(i.p, make_swing_bandwidth(i.p - 1, SwingDedupRule::later));
+    if (i.p % 2 == 0 || i.p == 1) return make_swing_bandwidth(i.p);
+    return fold_onto(i.p, make_swing_bandwidth(i.p - 1));
   };
   v.claim = [](const InstanceParams& i) {
     if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
@@ -91,20 +91,86 @@ VariantInfo swing_bandwidth() {
   return v;
 }
 
-VariantInfo swing_paper_even(const std::string& name, SwingDedupRule rule, std::string summary,
-                             std::string failure) {
+// One reading of Listing 1 and of Sec. 3.2 / App. A.2's de-duplication
+// (swing_bandwidth.hpp quotes both and says why each reading holds or
+// fails). The printed call is stated for p a power of two (Sec. 3.1, its
+// int(log2(p)) steps); the peer-index readings run at every even p.
+VariantInfo swing_paper_reading(const std::string& name, SwingSendRule rule, std::string summary,
+                                std::string failure) {
   VariantInfo v;
   v.name = name;
   v.summary = std::move(summary);
-  v.reference = "Swing NSDI'24 Listing 1, Sec. 3.2, App. A.2";
-  v.restriction = "p even";
   v.expected_to_hold = false;
   v.known_failure = std::move(failure);
-  v.violates = p_even;
+  if (rule.sets == SwingStepSet::printed) {
+    v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1 (the printed code)";
+    v.restriction = "p a power of two";
+    v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+      if (!swing::is_pow2(i.p)) return "p must be a power of two";
+      return std::nullopt;
+    };
+  } else {
+    v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1, Sec. 3.2, App. A.2";
+    v.restriction = "p even";
+    v.violates = p_even;
+  }
   v.make = [rule](const InstanceParams& i) { return make_swing_bandwidth(i.p, rule); };
   v.claim = [](const InstanceParams& i) { return swing_bw_even_claim(i.p); };
   v.hops = [](const InstanceParams& i, int step) { return swing_two_phase_hop(i.p, step); };
   return v;
+}
+
+// Listing 1's two readings without de-duplication, then Sec. 3.2 / App.
+// A.2's de-duplication on the peer-index sets: which occurrence of a
+// repeated block is sent x whether the own block is sent. The cell (later,
+// own block never sent) is the default `bandwidth`.
+std::vector<VariantInfo> swing_paper_readings() {
+  const std::string own_kept = "; the own block r is sent where listed (the text does not exclude it)";
+  const std::string own_skipped = "; never the own block r (collcheck's addition, not in the text)";
+  const std::string earlier = "collcheck's earlier-step reading of Sec. 3.2 / App. A.2: a block several steps of "
+                              "r list is sent only at the first of them";
+  const std::string later = "collcheck's later-step reading of Sec. 3.2 / App. A.2: a block several steps of r "
+                            "list is sent only at the last of them";
+  const std::string laststep = "collcheck's reading of App. A.2's \"send that only in the last step\" as the "
+                               "algorithm's last step: a block several steps of r list is sent only at step L-1, "
+                               "to pi(r, L-1)";
+  const std::string lost_first =
+      "contributions are lost at every even non-power of two: a rank sends a block at its first listing, "
+      "before partials of it reach the rank (p = 6: ranks 4 and 5 swap block 0 at step 0 and never forward "
+      "it; minimal p = 6)";
+  const std::string lost_last =
+      "contributions are lost at every even non-power of two: the repeated block reaches pi(r, L-1) at the "
+      "last step, which cannot forward it to its owner (p = 6: ranks 4 and 5 send block 0 to ranks 1 and 2; "
+      "minimal p = 6)";
+  return {
+      swing_paper_reading(
+          "paper-listing1", {SwingStepSet::peer, SwingKeep::every, false},
+          "collcheck's reading of Listing 1, not the printed call: step s sends pi(r,s) and get_rs_idx(pi(r,s), "
+          "s+1) (the peer's index and step s+1, as the Sec. 3.1.1 prose says); every even p, no de-duplication",
+          "even non-powers of two count contributions twice: a block two steps of a rank list reaches its owner "
+          "by two paths (minimal p = 6)"),
+      swing_paper_reading(
+          "paper-listing1-printed", {SwingStepSet::printed, SwingKeep::every, false},
+          "Listing 1 as printed: step s sends get_rs_idx(r, s, p, blocks_s) (the rank's own index and step s: "
+          "every node it reaches from step s on); no de-duplication; p a power of two as in Sec. 3.1; the "
+          "allgather mirrors the same sets (the paper: \"analogous\")",
+          "each step also resends the blocks of the rank's later steps (cost: 4 instead of 3 reduce-scatter "
+          "blocks at p = 4, whose reduce-scatter result is still right); the mirrored allgather then copies "
+          "those stale partials over complete blocks (causality, postcondition; minimal p = 4)"),
+      swing_paper_reading("paper-earlier", {SwingStepSet::peer, SwingKeep::earlier, false}, earlier + own_kept,
+                          lost_first),
+      swing_paper_reading("paper-earlier-skip-own", {SwingStepSet::peer, SwingKeep::earlier, true},
+                          earlier + own_skipped, lost_first),
+      swing_paper_reading(
+          "paper-later", {SwingStepSet::peer, SwingKeep::later, false}, later + own_kept,
+          "where a rank lists its own block (2^k < p < 4/3 2^k), its partial of that block comes back to it: "
+          "contributions counted twice, p blocks sent instead of p-1 (minimal p = 10); elsewhere it equals "
+          "`bandwidth`"),
+      swing_paper_reading("paper-laststep", {SwingStepSet::peer, SwingKeep::last_step, false}, laststep + own_kept,
+                          lost_last),
+      swing_paper_reading("paper-laststep-skip-own", {SwingStepSet::peer, SwingKeep::last_step, true},
+                          laststep + own_skipped, lost_last),
+  };
 }
 
 VariantInfo swing_paper_odd() {
@@ -899,14 +965,10 @@ VariantInfo tra2_variant(const std::string& name) {
 std::vector<AlgorithmInfo> build() {
   std::vector<AlgorithmInfo> r;
   r.push_back({"swing", Collective::allreduce, "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)",
-               {swing_bandwidth(), swing_latency(), swing_bandwidth_contiguous(),
-                swing_paper_even("paper-listing1", SwingDedupRule::none,
-                                 "Listing 1 verbatim for every even p (no de-duplication)",
-                                 "even non-powers of two count contributions twice (minimal p = 6)"),
-                swing_paper_even("paper-laststep", SwingDedupRule::last_step,
-                                 "Sec. 3.2 read literally: a block listed twice is sent only in the algorithm's last step",
-                                 "contributions are lost for even non-powers of two (minimal p = 6)"),
-                swing_paper_odd(), swing_latency_paper()}});
+               {swing_bandwidth(), swing_latency(), swing_bandwidth_contiguous()}});
+  for (VariantInfo& v : swing_paper_readings()) r.back().variants.push_back(std::move(v));
+  r.back().variants.push_back(swing_paper_odd());
+  r.back().variants.push_back(swing_latency_paper());
   r.push_back({"recursive-doubling", Collective::allreduce,
                "recursive doubling allreduce (latency) and Rabenseifner's reduce-scatter + allgather (bandwidth)",
                {recdoub_latency(), recdoub_bandwidth()}});

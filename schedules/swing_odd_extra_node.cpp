@@ -6,7 +6,7 @@ namespace collcheck {
 
 SwingOddExtraNode::SwingOddExtraNode(uint64_t p)
     : spec_{Collective::allreduce, p, static_cast<uint32_t>(p), 0},
-      ring_(spec_, p - 1, SwingDedupRule::later) {}
+      ring_(spec_, p - 1) {}
 
 std::pair<Rank, Rank> SwingOddExtraNode::served(int s) const {
   const uint64_t m = spec_.p - 1;

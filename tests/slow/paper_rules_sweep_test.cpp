@@ -2,7 +2,7 @@
 // `ctest --test-dir build -L slow`): the README's sweep claims, pinned.
 //  * every expected-to-hold variant of every algorithm holds for p = 1..1024
 //    with exact multiplicity (all-to-all: p = 1..128);
-//  * each literal Swing paper rule fails at exactly the p the README lists,
+//  * each Swing paper rule (printed or read) fails at exactly the p the README lists,
 //    by exactly the properties it lists, for p = 1..512.
 // The default suite checks the same statements for p = 1..64 in
 // tests/regression/paper_rules_test.cpp.

@@ -185,11 +185,17 @@ TEST(RegistryBuild, EveryVariantBuildsForP1To64WithinItsRestriction) {
 TEST(RegistryBuild, RestrictionsAreTheDocumentedOnes) {
   const AlgorithmInfo* sw = find_algorithm("swing");
   ASSERT_NE(sw, nullptr);
-  for (const char* v : {"paper-listing1", "paper-laststep"}) {
+  for (const char* v : {"paper-listing1", "paper-earlier", "paper-earlier-skip-own", "paper-later", "paper-laststep",
+                        "paper-laststep-skip-own"}) {
     const VariantInfo* vi = sw->find_variant(v);
     ASSERT_NE(vi, nullptr) << v;
     for (uint64_t p = 1; p <= 20; ++p) EXPECT_EQ(vi->violates({p, 0}).has_value(), p % 2 == 1) << v << " p = " << p;
   }
+  // Listing 1's printed int(log2(p)) steps: Sec. 3.1 assumes p a power of two.
+  const VariantInfo* printed = sw->find_variant("paper-listing1-printed");
+  ASSERT_NE(printed, nullptr);
+  for (uint64_t p = 1; p <= 20; ++p)
+    EXPECT_EQ(printed->violates({p, 0}).has_value(), (p & (p - 1)) != 0) << "p = " << p;
   const VariantInfo* odd = sw->find_variant("paper-odd");
   ASSERT_NE(odd, nullptr);
   for (uint64_t p = 1; p <= 20; ++p) EXPECT_EQ(odd->violates({p, 0}).has_value(), p % 2 == 0 || p < 3) << "p = " << p;
@@ -291,7 +297,9 @@ void expect_holds_below(const Target& t, uint64_t p_min) {
 }
 
 TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
-  std::set<std::string> covered = {"paper-listing1", "paper-laststep", "paper-odd", "paper-latency",
+  std::set<std::string> covered = {"paper-listing1", "paper-listing1-printed", "paper-earlier",
+                                   "paper-earlier-skip-own", "paper-later", "paper-laststep",
+                                   "paper-laststep-skip-own", "paper-odd", "paper-latency",
                                    "paper-literal", "paper-formulas",  // tra2 (below)
                                    "paper-last-step", "paper-bandwidth", "paper-distance",  // trivance_test
                                    // trivance_readings_test
@@ -306,11 +314,16 @@ TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
     }
   EXPECT_EQ(named_minimal_ps(*refuted("paper-listing1").variant), std::vector<uint64_t>{6});
   EXPECT_EQ(named_minimal_ps(*refuted("paper-laststep").variant), std::vector<uint64_t>{6});
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-laststep-skip-own").variant), std::vector<uint64_t>{6});
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-listing1-printed").variant), std::vector<uint64_t>{4});
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-earlier").variant), std::vector<uint64_t>{6});
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-earlier-skip-own").variant), std::vector<uint64_t>{6});
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-later").variant), std::vector<uint64_t>{10});
   EXPECT_EQ(named_minimal_ps(*refuted("paper-odd").variant), (std::vector<uint64_t>{3, 7}));
   EXPECT_EQ(named_minimal_ps(*refuted("paper-latency").variant), (std::vector<uint64_t>{3, 6}));
 }
 
-// Listing 1 verbatim at p = 6: rank 0 reduces rank 4's contribution a second
+// Listing 1 in collcheck's peer-index reading at p = 6: rank 0 reduces rank 4's contribution a second
 // time at step 2 (from rank 3), and sends 14 blocks instead of 2(p-1) = 10.
 // The double count reaches every final value, so both modes also fail the
 // postcondition there (exact mode names it, fingerprint mode counts 8).
@@ -376,6 +389,83 @@ TEST(RefutedVariants, PaperLastStepAtP6LosesContributions) {
     EXPECT_EQ(verdict(o.ic, prop::causality).violations, 10u);
     EXPECT_EQ(verdict(o.ic, prop::cost).counterexample->actual, "20 blocks");
   }
+}
+
+// Listing 1 as printed at p = 4: rank 0 sends {1,2,3} at step 0 and {3} at
+// step 1, 8 blocks in all instead of 6 (cost). The reduce-scatter result is
+// right (swing_readings_test), but at step 3 the mirrored allgather copies
+// rank 1's stale partial of block 3 ({0,1}) over rank 0's complete one.
+TEST(RefutedVariants, PaperListing1PrintedAtP4CopiesStalePartials) {
+  Target t = refuted("paper-listing1-printed");
+  expect_holds_below(t, 4);
+  const std::set<std::string> want = {prop::causality, prop::postcondition, prop::cost};
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    Outcome r = run(t, 4, mode);
+    ASSERT_EQ(violated(r.ic), want) << describe(r.ic);
+    const auto& cau = *verdict(r.ic, prop::causality).counterexample;
+    EXPECT_EQ(cau.location(), "p=4 rank=0 step=3 block=3 peer=1");
+    EXPECT_EQ(cau.actual, "would discard 2 contribution(s) (holds 4, copy has 2)");
+    EXPECT_EQ(verdict(r.ic, prop::postcondition).counterexample->location(), "p=4 rank=0 step=3 block=3");
+    EXPECT_EQ(verdict(r.ic, prop::cost).counterexample->actual, "8 blocks");
+  }
+  EXPECT_EQ(verdict(run(t, 4, Exactness::exact).ic, prop::postcondition).counterexample->actual,
+            "missing ranks {2,3}");
+}
+
+// The earlier-step readings at p = 6: ranks 4 and 5 list block 0 at steps 0
+// and 1, swap it at step 0 and never send it again, so rank 0's block 0
+// misses ranks 4 and 5. Sending the own block or not makes no difference
+// at p = 6 (no rank lists its own block below p = 10).
+TEST(RefutedVariants, PaperEarlierAtP6StrandsContributions) {
+  for (const char* name : {"paper-earlier", "paper-earlier-skip-own"}) {
+    SCOPED_TRACE(name);
+    Target t = refuted(name);
+    expect_holds_below(t, 6);
+    Outcome r = run(t, 6, Exactness::exact);
+    ASSERT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << describe(r.ic);
+    const auto& post = *verdict(r.ic, prop::postcondition).counterexample;
+    EXPECT_EQ(post.location(), "p=6 rank=0 step=5 block=0");
+    EXPECT_EQ(post.actual, "missing ranks {4,5}");
+    Outcome f = run(t, 6, Exactness::fingerprint);
+    ASSERT_EQ(violated(f.ic), std::set<std::string>{prop::postcondition}) << describe(f.ic);
+    EXPECT_EQ(verdict(f.ic, prop::postcondition).counterexample->actual, "4 contribution(s), fingerprint differs");
+  }
+}
+
+// The later-step reading without the own-block exclusion holds up to p = 8
+// and at p = 6 (it is `bandwidth` there) and fails at p = 10, where rank 0
+// lists block 0 at step 0: its own contribution comes back at step 3 from
+// rank 5, and it sends 20 blocks instead of 18.
+TEST(RefutedVariants, PaperLaterAtP10CountsTheOwnContributionTwice) {
+  Target t = refuted("paper-later");
+  expect_holds_below(t, 10);
+  const std::set<std::string> want = {prop::exactly_once, prop::postcondition, prop::cost};
+  Outcome r = run(t, 10, Exactness::exact);
+  ASSERT_EQ(violated(r.ic), want) << describe(r.ic);
+  const auto& eo = *verdict(r.ic, prop::exactly_once).counterexample;
+  EXPECT_EQ(eo.location(), "p=10 rank=0 step=3 block=0 peer=5");
+  EXPECT_EQ(eo.expected, "contribution of rank 0 at most once");
+  EXPECT_EQ(verdict(r.ic, prop::postcondition).counterexample->actual, "some contribution counted more than once");
+  EXPECT_EQ(verdict(r.ic, prop::postcondition).violations, 100u) << "every (rank, block) of the result";
+  EXPECT_EQ(verdict(r.ic, prop::cost).counterexample->actual, "20 blocks");
+  Outcome f = run(t, 10, Exactness::fingerprint);
+  ASSERT_EQ(violated(f.ic), want) << describe(f.ic);
+  EXPECT_EQ(verdict(f.ic, prop::exactly_once).counterexample->actual, "11 contributions, fingerprint differs");
+}
+
+// The algorithm's-last-step reading without the own block at p = 6: the same
+// lost contributions as paper-laststep (ranks 4 and 5 send block 0 to ranks
+// 1 and 2 at the last step); from p = 10 no cost or causality failure joins
+// it, because those came from the own block.
+TEST(RefutedVariants, PaperLastStepSkipOwnAtP6LosesContributions) {
+  Target t = refuted("paper-laststep-skip-own");
+  expect_holds_below(t, 6);
+  for (uint64_t p : {6u, 10u}) {
+    Outcome r = run(t, p, Exactness::exact);
+    ASSERT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << "p = " << p << "\n" << describe(r.ic);
+  }
+  EXPECT_EQ(verdict(run(t, 6, Exactness::exact).ic, prop::postcondition).counterexample->actual,
+            "missing ranks {4,5}");
 }
 
 // The paper's odd-p scheme: at p = 3 (ring of 2, a power of two) ring rank 1
