@@ -1,6 +1,7 @@
-// Regression: the minimal counterexample schedules of two refuted paper
-// rules, stored as schedule files (docs/schedule-format.md) so that neither a
-// generator change nor a checker change can silently alter them.
+// Regression: the minimal counterexample schedules of refuted paper rules,
+// stored as schedule files (docs/schedule-format.md) so that neither a
+// generator change nor a checker change can silently alter them: two inline,
+// two in tests/data/swing/ (written by `collcheck dump`'s version-1 writer).
 //
 // Each stored schedule states its expected verdict next to it (cvc5 style).
 // The tests check (1) reading the stored text and checking it gives that
@@ -8,7 +9,9 @@
 // generates exactly the stored schedule.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "properties/catalog.hpp"
@@ -30,7 +33,16 @@ const char* kPaperOddP3 = R"({"collective":"allreduce","format":"collcheck-sched
 // step 1); postcondition at p=3 rank=0 step=1 block=0, missing ranks {2}.
 const char* kPaperLatencyP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":1,"p":3,"ports":1,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]}]]})";
 
-InstanceCheck check_text(const char* text, Exactness mode) {
+// Stored in tests/data/swing/.
+std::string stored(const std::string& name) {
+  std::ifstream f(std::string(COLLCHECK_SOURCE_DIR) + "/tests/data/swing/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (ss.str().empty()) throw std::runtime_error("cannot read tests/data/swing/" + name);
+  return ss.str();
+}
+
+InstanceCheck check_text(const std::string& text, Exactness mode) {
   MaterializedView view(schedule_from_json(text));
   CheckOptions o;
   o.exactness = mode;
@@ -80,6 +92,43 @@ TEST(PaperCounterexamples, PaperLatencyP3) {
   EXPECT_EQ(verdict(check_text(kPaperLatencyP3, Exactness::exact), prop::postcondition).counterexample->actual,
             "missing ranks {2}");
   EXPECT_EQ(generated("paper-latency", 3), kPaperLatencyP3) << "the generator's output changed";
+}
+
+// swing/paper-listing1-printed, p = 4 (Listing 1's printed call).
+// EXPECT: violated {causality, postcondition}; causality at p=4 rank=0 step=3
+// block=3 peer=1 (the allgather copies rank 1's partial {0,1} of block 3 over
+// rank 0's complete one), postcondition at the same (rank, block), missing
+// ranks {2,3}. (A schedule file has no claims here, so cost is skipped.)
+TEST(PaperCounterexamples, PaperListing1PrintedP4) {
+  const std::string text = stored("paper-listing1-printed_p4.json");
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    InstanceCheck ic = check_text(text, mode);
+    EXPECT_EQ(violated(ic), (std::set<std::string>{prop::causality, prop::postcondition})) << to_string(mode);
+    EXPECT_EQ(verdict(ic, prop::causality).counterexample->location(), "p=4 rank=0 step=3 block=3 peer=1");
+    EXPECT_EQ(verdict(ic, prop::postcondition).counterexample->location(), "p=4 rank=0 step=3 block=3");
+  }
+  EXPECT_EQ(verdict(check_text(text, Exactness::exact), prop::postcondition).counterexample->actual,
+            "missing ranks {2,3}");
+  EXPECT_EQ(generated("paper-listing1-printed", 4), text) << "the generator's output changed";
+}
+
+// swing/paper-later, p = 10 (the later-step rule without the own-block
+// exclusion: rank 0 sends its own block 0 at step 0).
+// EXPECT: violated {exactly-once, postcondition}; exactly-once at p=10 rank=0
+// step=3 block=0 peer=5 (rank 0's own contribution comes back), every one of
+// the 100 final (rank, block) values counts a contribution twice.
+TEST(PaperCounterexamples, PaperLaterP10) {
+  const std::string text = stored("paper-later_p10.json");
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    InstanceCheck ic = check_text(text, mode);
+    EXPECT_EQ(violated(ic), (std::set<std::string>{prop::exactly_once, prop::postcondition})) << to_string(mode);
+    EXPECT_EQ(verdict(ic, prop::postcondition).violations, 100u) << to_string(mode);
+  }
+  const InstanceCheck exact = check_text(text, Exactness::exact);
+  const Verdict& eo = verdict(exact, prop::exactly_once);
+  EXPECT_EQ(eo.counterexample->location(), "p=10 rank=0 step=3 block=0 peer=5");
+  EXPECT_EQ(eo.counterexample->expected, "contribution of rank 0 at most once");
+  EXPECT_EQ(generated("paper-later", 10), text) << "the generator's output changed";
 }
 
 }  // namespace
