@@ -16,8 +16,8 @@ std::string dump_text(const Schedule& s, const std::string& title);
 
 // What dump writes besides the transfers of a registry instance: the claims
 // (the registry's step and volume claims with formulas and source; the
-// generic properties asserted to hold unless the variant is a literal paper
-// rule collcheck refutes) and the producer (tool, version, algorithm,
+// generic properties asserted to hold unless the variant is a paper rule
+// collcheck refutes) and the producer (tool, version, algorithm,
 // variant, instance parameters).
 FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const InstanceParams& ip);
 

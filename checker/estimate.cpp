@@ -251,7 +251,7 @@ std::optional<CalibrationPoint> measure(const SweepTarget& t, uint64_t p, uint32
 }
 
 // Classes of p whose instances cost differently at the same size (folds,
-// de-duplication, violations of the literal paper rules): 0 powers of two,
+// de-duplication, violations of the refuted paper rules): 0 powers of two,
 // 1 powers of three, 2 other even p, 3 other odd p.
 int p_class(uint64_t p) {
   if (std::has_single_bit(p)) return 0;

@@ -289,7 +289,8 @@ void add_registry_expectations(Report& r, const VariantNames& variants, bool not
     const VariantInfo* v = a ? a->find_variant(variant) : nullptr;
     if (!v || v->expected_to_hold || !r.expected_refutations.insert({algorithm, variant}).second) continue;
     if (notes)
-      r.notes.push_back(a->name + "/" + v->name + " is a reading of the paper that collcheck refutes: " + v->known_failure);
+      r.notes.push_back(a->name + "/" + v->name + " is a paper rule (as printed, or as collcheck reads it: see " +
+                        "`collcheck list`) that collcheck refutes: " + v->known_failure);
   }
 }
 

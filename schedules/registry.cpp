@@ -69,7 +69,9 @@ Claim swing_bw_even_claim(uint64_t p) {
 VariantInfo swing_bandwidth() {
   VariantInfo v;
   v.name = "bandwidth";
-  v.summary = "reduce-scatter + allgather; even p: Sec. 3.2 de-duplication (later-step reading); odd p: fold onto p-1";
+  v.summary = "reduce-scatter + allgather; even p: Listing 1 (peer-index reading) de-duplicated as collcheck reads "
+              "Sec. 3.2 / App. A.2: a repeated block only at its last listing, and never the rank's own block "
+              "(collcheck's addition, not in the text); odd p: fold onto p-1";
   v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1, Sec. 3.2, App. A.2";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) -> std::unique_ptr<Schedule> {
@@ -238,7 +240,8 @@ VariantInfo swing_latency() {
 VariantInfo swing_latency_paper() {
   VariantInfo v;
   v.name = "paper-latency";
-  v.summary = "Eq. 2 applied literally for every p: ceil(log2 p) whole-vector exchanges";
+  v.summary = "Eq. 2 as printed at every p: ceil(log2 p) whole-vector exchanges (the step count for non-powers of two is "
+              "collcheck's; the paper gives no latency-optimal rule for them)";
   v.reference = "Swing NSDI'24 Sec. 3.1.2, Eq. 2";
   v.expected_to_hold = false;
   v.known_failure = "odd p: pi(pi(r,s),s) != r, sends go unmatched (minimal p = 3); "

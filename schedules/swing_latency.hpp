@@ -9,8 +9,9 @@
 //              treats the bandwidth-optimal reduce-scatter), and whole vectors
 //              cannot be de-duplicated. Variant `latency` folds onto the largest
 //              power of two p' (fold.hpp): log2 p' + 2 steps.
-//              Variant `paper-latency` applies Eq. 2 literally for every p,
-//              ceil(log2 p) steps: the checker refutes it at p = 3 (matching:
+//              Variant `paper-latency` applies Eq. 2 as printed at every p,
+//              with ceil(log2 p) steps (collcheck's extension of "log2 p"
+//              steps): the checker refutes it at p = 3 (matching:
 //              pi is not an involution on odd rings) and p = 6 (double counting).
 // Example    : p = 4, rank 0 talks to 1, then 3; after 2 steps it holds all 4 inputs.
 #include <memory>
@@ -32,6 +33,6 @@ class SwingLatencyRing final : public Schedule {
 };
 
 std::unique_ptr<Schedule> make_swing_latency(uint64_t p);        // folded for non-powers of two
-std::unique_ptr<Schedule> make_swing_latency_paper(uint64_t p);  // Eq. 2 verbatim for every p
+std::unique_ptr<Schedule> make_swing_latency_paper(uint64_t p);  // Eq. 2 as printed, at every p
 
 }  // namespace collcheck
