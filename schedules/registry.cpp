@@ -949,8 +949,10 @@ VariantInfo tra2_variant(const std::string& name) {
                 "position); --ppn Q (default: the largest divisor of P <= sqrt P), --radix r1 (default "
                 "ceil(sqrt Q)), --radix2 r2 (default ceil(sqrt N))";
   } else if (name == "paper-literal") {
-    v.summary = "TRA2 with Sec. IV-A's printed rules: intra-node sends to gp - z r^x after the forward shift, "
-                "inter-node shift memcpy(R[(ni+i)%N x Q], S[i x Q], Q) and sends to node ni - z r^x";
+    v.summary = "TRA2 with Sec. IV-A's printed directions and shifts as far as they can be implemented: intra-node "
+                "sends to gp - z r^x after the forward shift, inter-node shift memcpy(R[(ni+i)%N x Q], S[i x Q], Q), "
+                "and to node ni - z r^x (collcheck's reading: the printed inter-node peer mixes node and local "
+                "indices, only its sign is kept)";
     v.expected_to_hold = false;
     v.known_failure = "postcondition: the printed intra-node direction delivers the block for local index g+j to "
                       "g-j (wrong for Q >= 3), the printed inter-node shift and sign deliver node k-ni's "

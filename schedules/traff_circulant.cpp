@@ -1,6 +1,7 @@
 // Träff's circulant broadcast schedules: Algorithms 2-6 of
-// traff-circulant-broadcast-schedules.txt, transcribed literally (see the header
-// for names and references). Comments quote the printed lines they implement.
+// traff-circulant-broadcast-schedules.txt, transcribed line by line (the header
+// gives names and references and lists the deviations, bounds only). Comments
+// quote the printed lines they implement.
 #include "schedules/traff_circulant.hpp"
 
 #include <array>

@@ -78,7 +78,7 @@ int expect_identical(const std::string& args) {
 }
 
 TEST(ShardedSweep, ViolationsAreIdentical) {
-  // Every Swing variant; the literal paper rules fail with counterexamples.
+  // Every Swing variant; the refuted paper rules fail with counterexamples.
   EXPECT_EQ(expect_identical("verify --algo swing --variant all --p 1..24 --skip-restricted"), 1);
   // Only the paper readings fail, as expected; the sharded reports say the same
   // (identical above): the verdict comes from the sweep's targets, not from the

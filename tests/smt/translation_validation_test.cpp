@@ -138,7 +138,7 @@ TEST(TranslationValidation, ReplayCheckRejectsAWrongWitness) {
   EXPECT_FALSE(replay_confirms(replay_witness(ok, *r.witness), *r.witness));
 }
 
-// Every literal paper rule collcheck refutes: TV is violated exactly where the
+// Every paper rule collcheck refutes: TV is violated exactly where the
 // exact flow checker's postcondition is, at the same smallest (rank, block);
 // where the schedule is not even matched (Eq. 2 at odd p is no involution),
 // TV refuses to encode it and verify's matching fails at the same step.
