@@ -127,24 +127,7 @@ VariantInfo swing_paper_reading(const std::string& name, SwingSendRule rule, std
 // repeated block is sent x whether the own block is sent. The cell (later,
 // own block never sent) is the default `bandwidth`.
 std::vector<VariantInfo> swing_paper_readings() {
-  const std::string own_kept = "; the own block r is sent where listed (the text does not exclude it)";
-  const std::string own_skipped = "; never the own block r (collcheck's addition, not in the text)";
-  const std::string earlier = "collcheck's earlier-step reading of Sec. 3.2 / App. A.2: a block several steps of "
-                              "r list is sent only at the first of them";
-  const std::string later = "collcheck's later-step reading of Sec. 3.2 / App. A.2: a block several steps of r "
-                            "list is sent only at the last of them";
-  const std::string laststep = "collcheck's reading of App. A.2's \"send that only in the last step\" as the "
-                               "algorithm's last step: a block several steps of r list is sent only at step L-1, "
-                               "to pi(r, L-1)";
-  const std::string lost_first =
-      "contributions are lost at every even non-power of two: a rank sends a block at its first listing, "
-      "before partials of it reach the rank (p = 6: ranks 4 and 5 swap block 0 at step 0 and never forward "
-      "it; minimal p = 6)";
-  const std::string lost_last =
-      "contributions are lost at every even non-power of two: the repeated block reaches pi(r, L-1) at the "
-      "last step, which cannot forward it to its owner (p = 6: ranks 4 and 5 send block 0 to ranks 1 and 2; "
-      "minimal p = 6)";
-  return {
+  std::vector<VariantInfo> out = {
       swing_paper_reading(
           "paper-listing1", {SwingStepSet::peer, SwingKeep::every, false},
           "collcheck's reading of Listing 1, not the printed call: step s sends pi(r,s) and get_rs_idx(pi(r,s), "
@@ -159,20 +142,39 @@ std::vector<VariantInfo> swing_paper_readings() {
           "each step also resends the blocks of the rank's later steps (cost: 4 instead of 3 reduce-scatter "
           "blocks at p = 4, whose reduce-scatter result is still right); the mirrored allgather then copies "
           "those stale partials over complete blocks (causality, postcondition; minimal p = 4)"),
-      swing_paper_reading("paper-earlier", {SwingStepSet::peer, SwingKeep::earlier, false}, earlier + own_kept,
-                          lost_first),
-      swing_paper_reading("paper-earlier-skip-own", {SwingStepSet::peer, SwingKeep::earlier, true},
-                          earlier + own_skipped, lost_first),
-      swing_paper_reading(
-          "paper-later", {SwingStepSet::peer, SwingKeep::later, false}, later + own_kept,
-          "where a rank lists its own block (2^k < p < 4/3 2^k), its partial of that block comes back to it: "
-          "contributions counted twice, p blocks sent instead of p-1 (minimal p = 10); elsewhere it equals "
-          "`bandwidth`"),
-      swing_paper_reading("paper-laststep", {SwingStepSet::peer, SwingKeep::last_step, false}, laststep + own_kept,
-                          lost_last),
-      swing_paper_reading("paper-laststep-skip-own", {SwingStepSet::peer, SwingKeep::last_step, true},
-                          laststep + own_skipped, lost_last),
   };
+  // One reading of which occurrence is sent, with the own block sent where
+  // listed (the text does not exclude it) and, as NAME-skip-own, never.
+  auto own_block_pair = [&](const std::string& name, SwingKeep keep, const std::string& what,
+                            const std::string& failure) {
+    out.push_back(swing_paper_reading(name, {SwingStepSet::peer, keep, false},
+                                      what + "; the own block r is sent where listed (the text does not exclude it)",
+                                      failure));
+    out.push_back(swing_paper_reading(name + "-skip-own", {SwingStepSet::peer, keep, true},
+                                      what + "; never the own block r (collcheck's addition, not in the text)",
+                                      failure));
+  };
+  own_block_pair("paper-earlier", SwingKeep::earlier,
+                 "collcheck's earlier-step reading of Sec. 3.2 / App. A.2: a block several steps of r list is sent "
+                 "only at the first of them",
+                 "contributions are lost at every even non-power of two: a rank sends a block at its first listing, "
+                 "before partials of it reach the rank (p = 6: ranks 4 and 5 swap block 0 at step 0 and never "
+                 "forward it; minimal p = 6)");
+  // (later, never the own block) is `bandwidth`.
+  out.push_back(swing_paper_reading(
+      "paper-later", {SwingStepSet::peer, SwingKeep::later, false},
+      "collcheck's later-step reading of Sec. 3.2 / App. A.2: a block several steps of r list is sent only at the "
+      "last of them; the own block r is sent where listed (the text does not exclude it)",
+      "where a rank lists its own block (2^k < p < 4/3 2^k), its partial of that block comes back to it: "
+      "contributions counted twice, p blocks sent instead of p-1 (minimal p = 10); elsewhere it equals "
+      "`bandwidth`"));
+  own_block_pair("paper-laststep", SwingKeep::last_step,
+                 "collcheck's reading of App. A.2's \"send that only in the last step\" as the algorithm's last step: "
+                 "a block several steps of r list is sent only at step L-1, to pi(r, L-1)",
+                 "contributions are lost at every even non-power of two: the repeated block reaches pi(r, L-1) at "
+                 "the last step, which cannot forward it to its owner (p = 6: ranks 4 and 5 send block 0 to ranks 1 "
+                 "and 2; minimal p = 6)");
+  return out;
 }
 
 VariantInfo swing_paper_odd() {

@@ -296,6 +296,19 @@ void expect_holds_below(const Target& t, uint64_t p_min) {
   }
 }
 
+// Holds below p = 6; at p = 6 only the postcondition fails, in both modes:
+// rank 0's block 0 misses the contributions of ranks 4 and 5.
+void expect_p6_loses_ranks_4_and_5(const Target& t) {
+  expect_holds_below(t, 6);
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    Outcome r = run(t, 6, mode);
+    ASSERT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << describe(r.ic);
+    const auto& post = *verdict(r.ic, prop::postcondition).counterexample;
+    EXPECT_EQ(post.location(), "p=6 rank=0 step=5 block=0");
+    EXPECT_EQ(post.actual, mode == Exactness::exact ? "missing ranks {4,5}" : "4 contribution(s), fingerprint differs");
+  }
+}
+
 TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
   std::set<std::string> covered = {"paper-listing1", "paper-listing1-printed", "paper-earlier",
                                    "paper-earlier-skip-own", "paper-later", "paper-laststep",
@@ -327,27 +340,36 @@ TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
 // time at step 2 (from rank 3), and sends 14 blocks instead of 2(p-1) = 10.
 // The double count reaches every final value, so both modes also fail the
 // postcondition there (exact mode names it, fingerprint mode counts 8).
-TEST(RefutedVariants, PaperListing1AtP6DoubleCounts) {
-  Target t = refuted("paper-listing1");
-  expect_holds_below(t, 6);
+// Holds below p; at p (exact mode) exactly-once, postcondition and cost fail:
+// the first double count is contribution `twice` at `where`, every one of
+// the p*p final values counts some contribution twice, and rank 0 sends
+// `blocks` blocks instead of the claimed 2(p-1). Returns the fingerprint-mode
+// outcome, checked for the same three properties.
+Outcome expect_double_count_at(const Target& t, uint64_t p, const std::string& where, Rank twice, uint64_t blocks) {
+  expect_holds_below(t, p);
   const std::set<std::string> want = {prop::exactly_once, prop::postcondition, prop::cost};
-  Outcome r = run(t, 6, Exactness::exact);
-  ASSERT_EQ(violated(r.ic), want) << describe(r.ic);
+  Outcome r = run(t, p, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), want) << describe(r.ic);
   const auto& eo = *verdict(r.ic, prop::exactly_once).counterexample;
-  EXPECT_EQ(eo.location(), "p=6 rank=0 step=2 block=0 peer=3");
-  EXPECT_EQ(eo.expected, "contribution of rank 4 at most once");
+  EXPECT_EQ(eo.location(), where);
+  EXPECT_EQ(eo.expected, "contribution of rank " + std::to_string(twice) + " at most once");
   const auto& post = *verdict(r.ic, prop::postcondition).counterexample;
-  EXPECT_EQ(post.location(), "p=6 rank=0 step=5 block=0");
+  EXPECT_EQ(post.location(), "p=" + std::to_string(p) + " rank=0 step=" + std::to_string(r.claim.steps - 1) + " block=0");
   EXPECT_EQ(post.actual, "some contribution counted more than once");
-  EXPECT_EQ(verdict(r.ic, prop::postcondition).violations, 36u) << "every (rank, block) of the result";
+  EXPECT_EQ(verdict(r.ic, prop::postcondition).violations, p * p) << "every (rank, block) of the result";
   const auto& cost = *verdict(r.ic, prop::cost).counterexample;
   EXPECT_EQ(cost.rank, Rank{0});
-  EXPECT_EQ(cost.actual, "14 blocks");
-  EXPECT_EQ(cost.expected.rfind("10 blocks", 0), 0u) << cost.expected;
+  EXPECT_EQ(cost.actual, std::to_string(blocks) + " blocks");
+  EXPECT_EQ(cost.expected.rfind(std::to_string(2 * (p - 1)) + " blocks", 0), 0u) << cost.expected;
+  Outcome f = run(t, p, Exactness::fingerprint);
+  EXPECT_EQ(violated(f.ic), want) << describe(f.ic);
+  return f;
+}
+
+TEST(RefutedVariants, PaperListing1AtP6DoubleCounts) {
   // Fingerprint mode: the same properties, the double count seen in the
   // final value of the same block.
-  Outcome f = run(t, 6, Exactness::fingerprint);
-  ASSERT_EQ(violated(f.ic), want) << describe(f.ic);
+  Outcome f = expect_double_count_at(refuted("paper-listing1"), 6, "p=6 rank=0 step=2 block=0 peer=3", 4, 14);
   EXPECT_EQ(verdict(f.ic, prop::exactly_once).counterexample->location(), "p=6 rank=0 step=5 block=0");
   EXPECT_EQ(verdict(f.ic, prop::exactly_once).counterexample->actual, "8 contributions, fingerprint differs");
   EXPECT_EQ(verdict(f.ic, prop::postcondition).counterexample->location(), "p=6 rank=0 step=5 block=0");
@@ -363,17 +385,8 @@ TEST(RefutedVariants, PaperListing1AtP6DoubleCounts) {
 // where a copy carries fewer contributions than its receiver holds is 10.
 TEST(RefutedVariants, PaperLastStepAtP6LosesContributions) {
   Target t = refuted("paper-laststep");
-  expect_holds_below(t, 6);
-  Outcome r = run(t, 6, Exactness::exact);
-  ASSERT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << describe(r.ic);
-  const auto& post = *verdict(r.ic, prop::postcondition).counterexample;
-  EXPECT_EQ(post.location(), "p=6 rank=0 step=5 block=0");
-  EXPECT_EQ(post.actual, "missing ranks {4,5}");
-  EXPECT_GT(verdict(r.ic, prop::causality).checks, 0u);
-  Outcome f = run(t, 6, Exactness::fingerprint);
-  ASSERT_EQ(violated(f.ic), std::set<std::string>{prop::postcondition}) << describe(f.ic);
-  EXPECT_EQ(verdict(f.ic, prop::postcondition).counterexample->location(), "p=6 rank=0 step=5 block=0");
-  EXPECT_EQ(verdict(f.ic, prop::postcondition).counterexample->actual, "4 contribution(s), fingerprint differs");
+  expect_p6_loses_ranks_4_and_5(t);
+  EXPECT_GT(verdict(run(t, 6, Exactness::exact).ic, prop::causality).checks, 0u);
   Outcome p8 = run(t, 8, Exactness::exact);
   EXPECT_TRUE(violated(p8.ic).empty()) << "p = 8\n" << describe(p8.ic);
   // p = 10: the step-7 copy from rank 1 replaces 6 contributions with 4,
@@ -419,16 +432,7 @@ TEST(RefutedVariants, PaperListing1PrintedAtP4CopiesStalePartials) {
 TEST(RefutedVariants, PaperEarlierAtP6StrandsContributions) {
   for (const char* name : {"paper-earlier", "paper-earlier-skip-own"}) {
     SCOPED_TRACE(name);
-    Target t = refuted(name);
-    expect_holds_below(t, 6);
-    Outcome r = run(t, 6, Exactness::exact);
-    ASSERT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << describe(r.ic);
-    const auto& post = *verdict(r.ic, prop::postcondition).counterexample;
-    EXPECT_EQ(post.location(), "p=6 rank=0 step=5 block=0");
-    EXPECT_EQ(post.actual, "missing ranks {4,5}");
-    Outcome f = run(t, 6, Exactness::fingerprint);
-    ASSERT_EQ(violated(f.ic), std::set<std::string>{prop::postcondition}) << describe(f.ic);
-    EXPECT_EQ(verdict(f.ic, prop::postcondition).counterexample->actual, "4 contribution(s), fingerprint differs");
+    expect_p6_loses_ranks_4_and_5(refuted(name));
   }
 }
 
@@ -437,19 +441,7 @@ TEST(RefutedVariants, PaperEarlierAtP6StrandsContributions) {
 // lists block 0 at step 0: its own contribution comes back at step 3 from
 // rank 5, and it sends 20 blocks instead of 18.
 TEST(RefutedVariants, PaperLaterAtP10CountsTheOwnContributionTwice) {
-  Target t = refuted("paper-later");
-  expect_holds_below(t, 10);
-  const std::set<std::string> want = {prop::exactly_once, prop::postcondition, prop::cost};
-  Outcome r = run(t, 10, Exactness::exact);
-  ASSERT_EQ(violated(r.ic), want) << describe(r.ic);
-  const auto& eo = *verdict(r.ic, prop::exactly_once).counterexample;
-  EXPECT_EQ(eo.location(), "p=10 rank=0 step=3 block=0 peer=5");
-  EXPECT_EQ(eo.expected, "contribution of rank 0 at most once");
-  EXPECT_EQ(verdict(r.ic, prop::postcondition).counterexample->actual, "some contribution counted more than once");
-  EXPECT_EQ(verdict(r.ic, prop::postcondition).violations, 100u) << "every (rank, block) of the result";
-  EXPECT_EQ(verdict(r.ic, prop::cost).counterexample->actual, "20 blocks");
-  Outcome f = run(t, 10, Exactness::fingerprint);
-  ASSERT_EQ(violated(f.ic), want) << describe(f.ic);
+  Outcome f = expect_double_count_at(refuted("paper-later"), 10, "p=10 rank=0 step=3 block=0 peer=5", 0, 20);
   EXPECT_EQ(verdict(f.ic, prop::exactly_once).counterexample->actual, "11 contributions, fingerprint differs");
 }
 
@@ -459,13 +451,9 @@ TEST(RefutedVariants, PaperLaterAtP10CountsTheOwnContributionTwice) {
 // it, because those came from the own block.
 TEST(RefutedVariants, PaperLastStepSkipOwnAtP6LosesContributions) {
   Target t = refuted("paper-laststep-skip-own");
-  expect_holds_below(t, 6);
-  for (uint64_t p : {6u, 10u}) {
-    Outcome r = run(t, p, Exactness::exact);
-    ASSERT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << "p = " << p << "\n" << describe(r.ic);
-  }
-  EXPECT_EQ(verdict(run(t, 6, Exactness::exact).ic, prop::postcondition).counterexample->actual,
-            "missing ranks {4,5}");
+  expect_p6_loses_ranks_4_and_5(t);
+  Outcome r = run(t, 10, Exactness::exact);
+  EXPECT_EQ(violated(r.ic), std::set<std::string>{prop::postcondition}) << "p = 10\n" << describe(r.ic);
 }
 
 // The paper's odd-p scheme: at p = 3 (ring of 2, a power of two) ring rank 1
