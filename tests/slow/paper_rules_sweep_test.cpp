@@ -17,5 +17,14 @@ TEST(Sweep, ExpectedToHoldVariantsHoldUpTo1024) { expect_correct_variants_hold(1
 
 TEST(Sweep, LiteralPaperRulesFailExactlyWhereTheReadmeSays) { expect_paper_rules_fail_as_documented(512); }
 
+// README, Swing item 8: the earlier-step readings fail causality at the same
+// p whether or not the own block is sent (the set has no closed form; the
+// default suite pins it up to 64).
+TEST(Sweep, EarlierStepReadingsFailCausalityAtTheSameP) {
+  const std::set<uint64_t> a = failing_ps("paper-earlier", "causality", 512);
+  EXPECT_EQ(a, failing_ps("paper-earlier-skip-own", "causality", 512));
+  EXPECT_FALSE(a.empty());
+}
+
 }  // namespace
 }  // namespace collcheck
