@@ -64,10 +64,11 @@
 //   case Sec. 3.1 assumes, so the printed variant is restricted to it.
 //
 // De-duplication (SwingKeep x skip_own). For p a power of two the Lit sets
-// of a rank are pairwise disjoint and never contain r (Theorem A.5), so every
-// rule below is a no-op. Otherwise a block can be listed at several steps of
-// one rank, and the text does not say which occurrence "the last step" keeps,
-// nor anything about the rank's own block r, which Lit lists for some p:
+// of a rank are pairwise disjoint and never contain r (Theorem A.5), so on
+// them every rule below is a no-op. Otherwise a block can be listed at
+// several steps of one rank, and the text does not say which occurrence "the
+// last step" keeps, nor anything about the rank's own block r, which Lit
+// lists for some p:
 //     every     : no de-duplication (paper-listing1, paper-listing1-printed);
 //     earlier   : send it only at the first step that lists it (paper-earlier);
 //     later     : only at the last step that lists it (paper-later);
