@@ -408,7 +408,9 @@ VariantInfo trivance_paper_last_step() {
   return v;
 }
 
-// Algorithm 1 (BlockPropagation) read literally: to each peer p the blocks of
+// Algorithm 1 (BlockPropagation) without de-duplication, applied per peer as
+// Sec. 4.3's prose describes (the call is not printed; collcheck's reading):
+// to each peer p the blocks of
 // every node p reaches in steps k+1.., a set, no matter by how many paths;
 // last step at Sec. 4.4's printed distance. own_stays: collcheck's reading
 // that r never sends its own block b = r, although Pi(n, r, p, k) contains r
@@ -416,10 +418,11 @@ VariantInfo trivance_paper_last_step() {
 VariantInfo trivance_paper_bandwidth(bool own_stays) {
   VariantInfo v;
   v.name = own_stays ? "paper-bandwidth-own-stays" : "paper-bandwidth";
-  v.summary = own_stays ? "paper-bandwidth (Algorithm 1 literally, printed last distance) except that a rank never "
+  v.summary = own_stays ? "paper-bandwidth (Algorithm 1 without de-duplication, printed last distance) except that a rank never "
                           "sends its own block, which Pi contains when the peer reaches r later (collcheck's reading; "
                           "the paper says nothing about it)"
-                        : "Algorithm 1 / Pi(n, r, p, k) literally (every reach path, no de-duplication, the own block "
+                        : "Algorithm 1 / Pi(n, r, p, k) per peer as Sec. 4.3's prose applies it (collcheck's reading of an unprinted call and of Pi's "
+                          "sum bounds 'i = t to t'; every reach path, no de-duplication, the own block "
                           "b = r sent when Pi contains it; Pi's 3^i read as the distance step i uses), Sec. 4.4's "
                           "printed last distance ceil((3^ceil(log3 n) - n)/2), allgather reversed";
   v.reference = "Trivance (trivance.txt) Sec. 4.1, 4.3 (Algorithm 1), 4.4";

@@ -92,7 +92,7 @@ std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, con
       }
   std::vector<std::vector<OffsetRoutingRing::Move>> steps(s);
   if (how.every_path) {
-    // Algorithm 1 literally: to p = r +- d_k the blocks Pi(n, r, p, k) = p + S[k+1].
+    // Algorithm 1 per peer (collcheck's reading of Sec. 4.3): to p = r +- d_k the blocks Pi(n, r, p, k) = p + S[k+1].
     for (int k = 0; k < s; ++k) {
       const uint64_t dk = d[k] % n;
       OffsetRoutingRing::Move right{dk, {}}, left{n - dk, {}};

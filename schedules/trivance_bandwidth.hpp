@@ -24,7 +24,8 @@
 //              path to keep nor whether r sends its own block b = r (in Pi
 //              when p reaches r later). TrivanceRouting builds each reading
 //              (registry variants; tests/unit/trivance_readings_test.cpp):
-//              * every path (Algorithm 1 literally; `paper-bandwidth`, with
+//              * every path (Algorithm 1 per peer as Sec. 4.3's prose applies
+//                it, no de-duplication; the call is not printed; `paper-bandwidth`, with
 //                Sec. 4.4's printed last distance; `-own-stays` without the own
 //                block): sends a block along several paths and counts
 //                contributions twice, refuted at n = 2 either way;
@@ -97,7 +98,7 @@ struct TrivanceRouting {
   // Sec. 4.4's printed last distance ceil((3^ceil(log3 n) - n)/2) instead of
   // the text's and Fig. 4's ceil((n - 3^t)/2).
   bool printed_last_distance = false;
-  // Algorithm 1 literally: to each peer p every block of Pi(n, r, p, k),
+  // Algorithm 1 per peer, no de-duplication: to each peer p every block of Pi(n, r, p, k),
   // however many paths reach it (no de-duplication; `preference` unused).
   bool every_path = false;
   // De-duplication: in step k every held contribution, remainder
