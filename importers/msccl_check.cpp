@@ -84,6 +84,13 @@ class Checker {
     return verdicts_.front();
   }
   size_t id(int gpu, int tb, int s) const { return base_[gpu][tb] + static_cast<size_t>(s); }
+  // Which of two steps a counterexample names when either could: the one
+  // whose counterexample comes first (step, then gpu; Counterexample's
+  // order), then the threadblock and the program order.
+  bool earlier(size_t a, size_t b) const {
+    const Op &x = ops_[a], &y = ops_[b];
+    return std::make_tuple(x.st->s, x.gpu, x.tb, a) < std::make_tuple(y.st->s, y.gpu, y.tb, b);
+  }
   std::string where(size_t v) const {
     const Op& o = ops_[v];
     return step_name(o.gpu, o.tb, o.st->s) + " (line " + std::to_string(o.st->line) + ", " + to_string(o.st->type) + ")";
@@ -229,7 +236,8 @@ class Checker {
           const size_t w = pred[v][i++];
           if (color[w] == 1) {  // cycle: path from w to v
             auto it = std::find(path.begin(), path.end(), w);
-            for (; it != path.end(); ++it) best = best ? std::min(*best, *it) : *it;
+            for (; it != path.end(); ++it)
+              if (!best || earlier(*it, *best)) best = *it;
           } else if (color[w] == 0) {
             color[w] = 1;
             stack.push_back({w, 0});
@@ -432,7 +440,7 @@ class Checker {
             if (a == b || (!wa && !wb)) continue;
             ++c.checks;
             if (before(a, b) || before(b, a)) continue;
-            const size_t first = std::min(a, b), second = std::max(a, b);
+            const size_t first = earlier(a, b) ? a : b, second = first == a ? b : a;
             fail("causality", first, block_of(cl.off), std::nullopt,
                  "an order (tb order, depid/deps or a message) between the two steps", "none",
                  "race on " + std::string(to_string(cl.buf)) + "[" + std::to_string(cl.off) + "] of gpu " +

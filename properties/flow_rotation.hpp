@@ -17,10 +17,11 @@
 // receives q's rotation of rank 0's cell b - q*h. So the flow properties
 // (causality a/b/d, exactly-once with exact multiplicity, postcondition) are
 // simulated for rank 0 alone, with exact p-bit contribution sets, and every
-// violation at any rank is a rotated copy of one at rank 0. Counterexamples
-// order by rank first (verdict.hpp), so the minimal one is rank 0's and is
-// the same as the generic checker's; checks and violation counts are rank 0's
-// times p.
+// violation at any rank is a rotated copy of one at rank 0, at the same
+// step. Counterexamples order by step, then rank (verdict.hpp): every rank
+// fails at the same steps, so the first failing step's smallest rank is
+// rank 0, and the minimal counterexample is rank 0's, the same as the
+// generic checker's; checks and violation counts are rank 0's times p.
 //
 // One more condition: no rank receives one block twice in one step (the
 // generic checker applies such receives in the order of the peers' rank

@@ -12,7 +12,8 @@
 //      (the root instead: b = q, recvblock a permutation of {-1..-q})
 //   4. sendblock[k]_r = recvblock[j]_r for some j < k, or b_r - q
 //      (the root instead: sendblock[k] = k)
-// The counterexample is the smallest (p, rank, step = round k); expected and
+// The counterexample is the first in time, the smallest (p, step = round k,
+// rank) (verdict.hpp; a round-less one first); expected and
 // actual name the blocks. Condition 3 is reported at the first round whose
 // recvblock is outside the required set or repeats an earlier one (round-less
 // when the baseblock itself is out of range).

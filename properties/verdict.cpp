@@ -39,8 +39,8 @@ Status combined_status(const std::vector<Verdict>& verdicts) {
 
 bool operator<(const Counterexample& a, const Counterexample& b) {
   auto key = [](const Counterexample& c) {
-    return std::make_tuple(c.p, c.rank.has_value(), c.rank.value_or(0), c.step.has_value(),
-                           c.step.value_or(0), c.block.has_value(), c.block.value_or(0),
+    return std::make_tuple(c.p, c.step.has_value(), c.step.value_or(0), c.rank.has_value(),
+                           c.rank.value_or(0), c.block.has_value(), c.block.value_or(0), c.peer.has_value(),
                            c.peer.value_or(0), c.message, c.expected, c.actual);
   };
   return key(a) < key(b);

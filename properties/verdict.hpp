@@ -43,9 +43,16 @@ struct Counterexample {
     return c;
   }
 
-  // DESIGN.md: the counterexample is the smallest (p, rank, step, block);
-  // missing coordinates sort first, then message text breaks ties so that
-  // the choice never depends on thread scheduling.
+  // The minimal counterexample is the first in time: the smallest
+  // (p, step, rank, block), then peer (docs/design.md). A missing coordinate
+  // sorts before every value: a whole-schedule finding (a cost claim, a
+  // table-wide condition) before every step's, a step-wide one before that
+  // step's per-rank ones. Findings about final values name the last step
+  // (postcondition, the executor's results). Message, expected and actual
+  // break the remaining ties, so the choice never depends on thread
+  // scheduling. Every checker path (dense exact and fingerprint, intervals,
+  // symmetry, MSCCL, the MPI merge, the report summary) keeps its minimum
+  // with this one comparison (Verdict::fail / Verdict::merge).
   friend bool operator<(const Counterexample& a, const Counterexample& b);
   std::string location() const;  // "p=6 rank=0 step=2 block=4"
 };

@@ -580,6 +580,11 @@ class Engine {
                       " but rank " + std::to_string(r) + " never receives it"});
   }
 
+  // Results are judged after the last step, and reported there (as the
+  // postcondition does), so that in-flight findings of earlier steps come
+  // first (Counterexample's order).
+  int last_step() const { return std::max(0, S_ - 1); }
+
   void check_results(Verdict& v) {
     // Expected full reductions, per block, in rank order.
     std::vector<std::vector<Elem>> full(nb_);
@@ -624,23 +629,23 @@ class Engine {
                                    ? "the reduction of " + interval_str(lo, hi)
                                    : "rank " + std::to_string(req.origin) + "'s input";
         if (m.st == State::empty) {
-          v.fail({p_, r, std::nullopt, b, std::nullopt, exp_desc, "nothing",
+          v.fail({p_, r, last_step(), b, std::nullopt, exp_desc, "nothing",
                   where + " never received " + exp_desc});
           continue;
         }
         if (m.st == State::garbage) {
-          v.fail({p_, r, std::nullopt, b, std::nullopt, exp_desc, "uninitialised data",
+          v.fail({p_, r, last_step(), b, std::nullopt, exp_desc, "uninitialised data",
                   where + " holds data a sender sent before it held it (uninitialised memory)" + cause(m)});
           continue;
         }
         if (m.st == State::disordered) {
-          v.fail({p_, r, std::nullopt, b, std::nullopt, exp_desc + " in rank order", "out of order",
+          v.fail({p_, r, last_step(), b, std::nullopt, exp_desc + " in rank order", "out of order",
                   where + " holds contributions combined out of rank order" + cause(m)});
           continue;
         }
         if constexpr (Op::ordered) {
           if (m.lo != lo || m.hi != hi) {
-            v.fail({p_, r, std::nullopt, b, std::nullopt, interval_str(lo, hi), interval_str(m.lo, m.hi),
+            v.fail({p_, r, last_step(), b, std::nullopt, interval_str(lo, hi), interval_str(m.lo, m.hi),
                     where + " holds the product of " + interval_str(m.lo, m.hi) + ", expected " +
                         interval_str(lo, hi)});
             continue;
@@ -652,7 +657,7 @@ class Engine {
                             std::to_string(index(b, i)) + "): expected " + Op::show(expect[i]) +
                             ", got " + Op::show(act[i]);
           if constexpr (!Op::ordered) msg += diagnose(b, act, expect.data(), contributors[b]);
-          v.fail({p_, r, std::nullopt, b, std::nullopt, Op::show(expect[i]), Op::show(act[i]), msg});
+          v.fail({p_, r, last_step(), b, std::nullopt, Op::show(expect[i]), Op::show(act[i]), msg});
           break;
         }
       }

@@ -28,7 +28,8 @@ std::string cell_name(const char* kind, Rank r, Block b) {
 // Peers and blocks in range, and the transfers of every (step, src, dst)
 // matched as multisets of (blocks, combine) at both ends (two ports may send
 // two messages to one peer, e.g. r+1 = r-1 at p = 2). Every problem is
-// recorded in v (which keeps the smallest (rank, step), as verify does).
+// recorded in v (which keeps the first in time, the smallest (step, rank),
+// as verify does).
 void structure_problems(const MaterializedSchedule& m, Verdict& v) {
   const uint64_t p = m.spec.p;
   const uint32_t nb = m.spec.nblocks;

@@ -743,7 +743,8 @@ TEST(Causality, ReduceIntoAnUndefinedBlock) {
     }
   }
   {
-    // Every transfer a reduce: ranks 2, then 1 and 3, each reduce into nothing.
+    // Every transfer a reduce: ranks 2, then 1 and 3, each reduce into
+    // nothing; the first in time is rank 2's, at step 0.
     MaterializedSchedule m = binomial_broadcast4();
     flip_combine(m, 0, 0, 2);
     flip_combine(m, 1, 0, 1);
@@ -751,7 +752,7 @@ TEST(Causality, ReduceIntoAnUndefinedBlock) {
     for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
       InstanceCheck ic = check(m, {mode, nullptr, {}});
       EXPECT_TRUE(violates_exactly(ic, {prop::causality}));
-      EXPECT_EQ(cx(ic, prop::causality).location(), "p=4 rank=1 step=1 block=0 peer=0");
+      EXPECT_EQ(cx(ic, prop::causality).location(), "p=4 rank=2 step=0 block=0 peer=0");
       EXPECT_EQ(verdict(ic, prop::causality).violations, 3u);
     }
   }

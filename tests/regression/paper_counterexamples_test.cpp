@@ -28,9 +28,10 @@ namespace {
 const char* kPaperOddP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":3,"p":3,"ports":2,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1},{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[1,2]],"combine":"reduce","peer":1},{"blocks":[[2,3]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[1,2]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[2,3]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[1,2]],"combine":"copy","peer":1},{"blocks":[[2,3]],"combine":"copy","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"copy","peer":1},{"blocks":[[0,1]],"combine":"copy","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"copy","peer":0}],"sends":[{"blocks":[[1,2]],"combine":"copy","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"copy","peer":0}],"sends":[{"blocks":[[2,3]],"combine":"copy","peer":0}]}]]})";
 
 // swing/paper-latency, p = 3 (Eq. 2 on an odd ring: pi is not an involution).
-// EXPECT: violated {matching, postcondition}; matching at p=3 rank=0 step=1
-// block=0 peer=2 (4 unmatched transfers: rank 2's at step 0, rank 0's at
-// step 1); postcondition at p=3 rank=0 step=1 block=0, missing ranks {2}.
+// EXPECT: violated {matching, postcondition}; matching at p=3 rank=2 step=0
+// block=0 peer=0 (4 unmatched transfers: rank 2's at step 0, rank 0's at
+// step 1; the first in time is rank 2's receive from rank 0, which sends to
+// rank 1); postcondition at p=3 rank=0 step=1 block=0, missing ranks {2}.
 const char* kPaperLatencyP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":1,"p":3,"ports":1,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]}]]})";
 
 // Stored in tests/data/swing/.
@@ -85,7 +86,8 @@ TEST(PaperCounterexamples, PaperLatencyP3) {
     EXPECT_EQ(violated(ic), (std::set<std::string>{prop::matching, prop::postcondition})) << to_string(mode);
     const Verdict& m = verdict(ic, prop::matching);
     ASSERT_TRUE(m.counterexample);
-    EXPECT_EQ(m.counterexample->location(), "p=3 rank=0 step=1 block=0 peer=2");
+    EXPECT_EQ(m.counterexample->location(), "p=3 rank=2 step=0 block=0 peer=0");
+    EXPECT_EQ(m.counterexample->message, "rank 2 receives {0} from 0 but the peer lists no matching send");
     EXPECT_EQ(m.violations, 4u);
     EXPECT_EQ(verdict(ic, prop::postcondition).counterexample->location(), "p=3 rank=0 step=1 block=0");
   }

@@ -485,15 +485,17 @@ TEST(RefutedVariants, PaperOddAtP7ExceedsThePortBudget) {
   EXPECT_EQ(c.expected, "<= 2 sends and <= 2 receives");
 }
 
-// Eq. 2 for every p: at p = 3 pi is not an involution, so rank 0's step-1
-// receive from rank 2 has no send; at p = 6 rank 4 is counted twice at rank 0.
+// Eq. 2 for every p: at p = 3 pi is not an involution, so rank 2's step-0
+// receive from rank 0 has no send (rank 0 sends to rank 1), the first
+// unmatched transfer in time (rank 0's step-1 receive from rank 2 is
+// another); at p = 6 rank 4 is counted twice at rank 0.
 TEST(RefutedVariants, PaperLatencyAtP3IsUnmatched) {
   Target t = refuted("paper-latency");
   expect_holds_below(t, 3);
   Outcome r = run(t, 3, Exactness::exact);
   EXPECT_EQ(violated(r.ic), (std::set<std::string>{prop::matching, prop::postcondition})) << describe(r.ic);
   const auto& m = *verdict(r.ic, prop::matching).counterexample;
-  EXPECT_EQ(m.location(), "p=3 rank=0 step=1 block=0 peer=2");
+  EXPECT_EQ(m.location(), "p=3 rank=2 step=0 block=0 peer=0");
   EXPECT_EQ(m.actual, "none");
   EXPECT_EQ(verdict(r.ic, prop::postcondition).counterexample->location(), "p=3 rank=0 step=1 block=0");
 }

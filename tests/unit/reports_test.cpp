@@ -96,8 +96,9 @@ Report sample() {
       {violated("exactly_once", cx(6, 0, 0, 0, "1 contribution", "0 contributions", "block 0 never arrived")),
        holds("causality"), holds("cost")}));
 
-  // Two partial causality verdicts at p=8: the minimal is rank 1 (smaller
-  // rank beats smaller step); among rank 2's, step 0 block 3 beats the rest.
+  // Two partial causality verdicts at p=8: the minimal is the first in time,
+  // rank 2's at step 0 (an earlier step beats a smaller rank: rank 1's is at
+  // step 9); among rank 2's, block 3 beats block 5.
   Verdict causality_a = violated("causality", cx(8, 2, 0, 5, "held", "not held", "rank 2 sent block 5 early"));
   causality_a.fail(cx(8, 2, 0, 3, "held", "not held", "rank 2 sent block 3 early"));
   Verdict causality_b = violated("causality", cx(8, 1, 9, 7, "held", "not held", "rank 1 sent block 7 early"));
@@ -278,24 +279,26 @@ TEST(TextReport, NamesTheMinimalCounterexample) {
             std::string::npos)
       << out;
   EXPECT_EQ(out.find("p=6 rank=0 step=0 block=0"), std::string::npos);
-  // causality at p=8: rank 1 beats rank 2 even though its step is larger.
+  // causality at p=8: step 0 (rank 2) beats step 9 (rank 1), although rank 1 is smaller.
   EXPECT_NE(out.find("  causality violated at p=8 (3 failed checks)\n"
-                     "    minimal counterexample: p=8 rank=1 step=9 block=7\n"),
+                     "    minimal counterexample: p=8 rank=2 step=0 block=3\n"),
             std::string::npos)
       << out;
-  EXPECT_EQ(out.find("rank=2 step=0"), std::string::npos);
+  EXPECT_EQ(out.find("rank=1 step=9"), std::string::npos);
   // cost: the verdict's stats appear with its counterexample.
   EXPECT_NE(out.find("    minimal counterexample: p=8\n"), std::string::npos);
   EXPECT_NE(out.find("    stats:    measured steps 3 vs claimed 2, volume=7\n"), std::string::npos) << out;
 }
 
-TEST(TextReport, MinimalByRankThenStepThenBlock) {
-  // One instance, one property, counterexamples that differ in one coordinate each.
+TEST(TextReport, MinimalByStepThenRankThenBlock) {
+  // One instance, one property, counterexamples that differ in one coordinate
+  // each: the first in time wins, then the smallest rank, then block.
   Report r;
   Verdict v = violated("causality", cx(8, 2, 1, 0, "", "", "c"));
   v.merge(violated("causality", cx(8, 2, 0, 5, "", "", "b")));
   v.merge(violated("causality", cx(8, 2, 0, 3, "", "", "a")));
   v.merge(violated("causality", cx(8, 3, 0, 0, "", "", "d")));
+  v.merge(violated("causality", cx(8, 1, 1, 0, "", "", "e")));  // smaller rank, later step
   r.instances.push_back(instance("x", "y", 8, Status::violated, {v}));
   const std::string out = render(r, Format::text);
   EXPECT_NE(out.find("minimal counterexample: p=8 rank=2 step=0 block=3\n    message:  a\n"), std::string::npos)
@@ -314,7 +317,7 @@ TEST(TextReport, VerboseListsEveryInstanceRowWithStats) {
             std::string::npos)
       << out;
   // Partial verdicts of one property are merged into one entry.
-  EXPECT_NE(out.find("    p=8: violated: exactly_once holds; causality violated at p=8 rank=1 step=9 block=7; "
+  EXPECT_NE(out.find("    p=8: violated: exactly_once holds; causality violated at p=8 rank=2 step=0 block=3; "
                      "cost violated at p=8 (measured steps 3 vs claimed 2, volume=7)\n"),
             std::string::npos)
       << out;
@@ -423,7 +426,8 @@ TEST(JsonReport, GroupsSummariseWithMinimalCounterexample) {
   EXPECT_EQ(causality.at("property"), "causality");
   EXPECT_EQ(causality.at("instances").get<int>(), 1) << "two partial verdicts, one instance";
   EXPECT_EQ(causality.at("violations").get<int>(), 3);
-  EXPECT_EQ(causality.at("counterexample").at("rank").get<Rank>(), 1u);
+  EXPECT_EQ(causality.at("counterexample").at("rank").get<Rank>(), 2u);
+  EXPECT_EQ(causality.at("counterexample").at("step").get<int>(), 0);
   EXPECT_EQ(eo.at("instances").get<int>(), 2);
 }
 
@@ -463,14 +467,14 @@ TEST(JunitReport, ElementCountsAndEscaping) {
   EXPECT_EQ(xml.find("<&>"), std::string::npos);
   // Two violated properties at p=8 share one failure element; the two
   // partial causality verdicts are merged into their minimal counterexample.
-  EXPECT_NE(xml.find("<failure message=\"causality: p=8 rank=1 step=9 block=7: expected held, actual not held: "
-                     "rank 1 sent block 7 early; cost: p=8: expected 2 steps, actual 3 steps: "),
+  EXPECT_NE(xml.find("<failure message=\"causality: p=8 rank=2 step=0 block=3: expected held, actual not held: "
+                     "rank 2 sent block 3 early; cost: p=8: expected 2 steps, actual 3 steps: "),
             std::string::npos)
       << xml;
-  EXPECT_EQ(xml.find("rank=2 step=0"), std::string::npos);
+  EXPECT_EQ(xml.find("rank=1 step=9"), std::string::npos);
   // The failure body keeps one line per detail.
   EXPECT_NE(xml.find("type=\"violated\">causality violated (3 of 20 checks failed)\n"
-                     "  at p=8 rank=1 step=9 block=7\n"),
+                     "  at p=8 rank=2 step=0 block=3\n"),
             std::string::npos);
 }
 
@@ -509,7 +513,7 @@ TEST(MarkdownReport, TableRowsCounterexamplesAndNotes) {
                     "- message: block 2 reduced twice \\<\\&\\>\"'\n"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("- location: `p=8 rank=1 step=9 block=7`"), std::string::npos);
+  EXPECT_NE(md.find("- location: `p=8 rank=2 step=0 block=3`"), std::string::npos);
   EXPECT_NE(md.find("- stats: measured steps 3 vs claimed 2, volume=7\n"), std::string::npos);
   EXPECT_NE(md.find("## Skipped\n\n- `swing/latency` p=3: p must be even\n"), std::string::npos);
   EXPECT_NE(md.find("## Unknown\n\n- `ring` `postcondition`: p=5\n"), std::string::npos);

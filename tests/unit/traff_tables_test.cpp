@@ -86,9 +86,10 @@ TEST(TraffTables, ConditionsVerdictIndependentOfThreads) {
   ASSERT_TRUE(one.counterexample && all.counterexample);
   EXPECT_EQ(one.counterexample->location(), all.counterexample->location());
   EXPECT_EQ(one.counterexample->message, all.counterexample->message);
-  // The smaller corrupted rank is 30001 (condition 1 there, or condition 2 or
-  // 1 at its from-/to-processors, whichever rank is smallest).
-  EXPECT_LE(*one.counterexample->rank, 30001u);
+  // The first in time is the corruption in round 3 (at rank 40000, or
+  // condition 2 or 1 at its from-/to-processors), not rank 30001's in round 5.
+  ASSERT_TRUE(one.counterexample->step);
+  EXPECT_EQ(*one.counterexample->step, 3);
 }
 
 // Mutation test: every single-cell change of p = 18's tables (every rank,
