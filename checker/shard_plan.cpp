@@ -6,6 +6,8 @@
 #include <queue>
 #include <stdexcept>
 
+#include "reports/root_cause_json.hpp"
+
 namespace collcheck {
 
 std::vector<uint32_t> partition_by_cost(const std::vector<double>& cost, uint32_t parts) {
@@ -60,7 +62,7 @@ json encode(const Verdict& v) {
   if (const auto& c = v.counterexample)
     cx = json{{"p", c->p},           {"rank", opt(c->rank)},     {"step", opt(c->step)},
               {"block", opt(c->block)}, {"peer", opt(c->peer)},     {"expected", c->expected},
-              {"actual", c->actual},    {"message", c->message}};
+              {"actual", c->actual},    {"message", c->message}, {"root_cause", root_cause_to_json(c->root_cause)}};
   return json{{"property", v.property}, {"status", to_string(v.status)}, {"checks", v.checks},
               {"violations", v.violations}, {"mode", v.mode}, {"stats", v.stats}, {"cx", cx}};
 }
@@ -84,6 +86,7 @@ Verdict decode_verdict(const json& j) {
     x.expected = c.at("expected").get<std::string>();
     x.actual = c.at("actual").get<std::string>();
     x.message = c.at("message").get<std::string>();
+    x.root_cause = root_cause_from_json(c.at("root_cause"));
     v.counterexample = std::move(x);
   }
   return v;

@@ -23,6 +23,7 @@
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 #include "properties/postcondition.hpp"
+#include "properties/root_cause.hpp"
 #include "properties/swing_hop_distance.hpp"
 #include "schedules/input_error.hpp"
 
@@ -511,7 +512,36 @@ std::string refusal(const MemoryEstimate& m, uint64_t limit) {
          "), more than --max-memory " + gib(limit);
 }
 
+namespace {
+
+// The root cause of the final-value counterexamples (root_cause.hpp): the
+// postcondition's, and exactly-once's when it was judged on the final values
+// (fingerprint mode: no peer, at the last step). One trace each, only for
+// the reported counterexample.
+void explain_final_values(const Schedule& s, InstanceCheck& ic) {
+  const int last = std::max(0, s.num_steps() - 1);
+  for (Verdict& v : ic.verdicts) {
+    const bool post = v.property == prop::postcondition, once = v.property == prop::exactly_once;
+    if ((!post && !once) || !v.counterexample) continue;
+    Counterexample& cx = *v.counterexample;
+    if (!cx.rank || !cx.block || cx.step != last || (once && cx.peer)) continue;
+    cx.root_cause = trace_root_cause(s, *cx.rank, *cx.block, post ? TraceFocus::missing_first : TraceFocus::doubled_first);
+  }
+}
+
+InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o);
+
+}  // namespace
+
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o) {
+  InstanceCheck out = run_checks(s, claim, hops, o);
+  if (!out.refused) explain_final_values(s, out);
+  return out;
+}
+
+namespace {
+
+InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
   // Translation-invariant schedules: exact, by the verified symmetry of
@@ -569,5 +599,7 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn&
   if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hops, o, "exact");
   return run_with(s, FingerprintCells(o.seed, s.p()), claim, hops, o, fingerprint_mode);
 }
+
+}  // namespace
 
 }  // namespace collcheck

@@ -46,6 +46,21 @@ bool operator<(const Counterexample& a, const Counterexample& b) {
   return key(a) < key(b);
 }
 
+const char* to_string(RootCause::Kind k) {
+  switch (k) {
+    case RootCause::Kind::lost: return "lost";
+    case RootCause::Kind::counted_twice: return "counted-twice";
+    case RootCause::Kind::unavailable: return "unavailable";
+  }
+  return "?";
+}
+
+std::optional<RootCause::Kind> root_cause_kind_from_string(const std::string& s) {
+  for (auto k : {RootCause::Kind::lost, RootCause::Kind::counted_twice, RootCause::Kind::unavailable})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
 std::string Counterexample::location() const {
   std::string s = "p=" + std::to_string(p);
   if (rank) s += " rank=" + std::to_string(*rank);

@@ -21,6 +21,27 @@ struct Verdict;
 // The status of an instance: the worst non-skipped verdict, skipped if all are.
 Status combined_status(const std::vector<Verdict>& verdicts);
 
+// Where the contribution behind a wrong final value went astray
+// (properties/root_cause.hpp): traced back through the schedule for the
+// reported postcondition counterexample (and exactly-once's when it is judged
+// on the final values), on that counterexample's block.
+struct RootCause {
+  enum class Kind {
+    lost,           // a missing contribution: `rank` held it and did not pass it on in `step`
+    counted_twice,  // a doubled contribution: `rank` combines a second copy of it in `step`
+    unavailable,    // not traced (text says why)
+  };
+  Kind kind = Kind::unavailable;
+  std::optional<Rank> contributor;  // whose contribution
+  std::optional<int> step;          // lost: the step in which it should have moved on; counted_twice: the step of the second copy
+  std::optional<Rank> rank;         // lost: the rank holding it; counted_twice: the rank combining it twice
+  std::optional<Rank> peer;         // lost: the rank it could have gone to, if one is known; counted_twice: the sender of the second copy
+  std::string text;                 // one sentence, e.g. "rank 2 held rank 3's contribution to block 6 after step 1 and never forwarded it"
+  friend bool operator==(const RootCause&, const RootCause&) = default;
+};
+const char* to_string(RootCause::Kind k);
+std::optional<RootCause::Kind> root_cause_kind_from_string(const std::string& s);
+
 struct Counterexample {
   uint64_t p = 0;
   std::optional<Rank> rank;
@@ -30,6 +51,7 @@ struct Counterexample {
   std::string expected;
   std::string actual;
   std::string message;  // one sentence a human can act on
+  std::optional<RootCause> root_cause = {};  // postcondition / final exactly-once only (not part of the order)
 
   // A counterexample at the given coordinates; texts are filled in after.
   static Counterexample at(uint64_t p, std::optional<Rank> rank, std::optional<int> step = std::nullopt,

@@ -134,6 +134,7 @@ void write_counterexample(std::ostringstream& o, const Group& g, const PropertyS
   if (!cx.expected.empty()) o << "<tr><th>expected</th><td>" << code(cx.expected) << "</td></tr>\n";
   if (!cx.actual.empty()) o << "<tr><th>actual</th><td>" << code(cx.actual) << "</td></tr>\n";
   if (!cx.message.empty()) o << "<tr><th>message</th><td>" << esc(cx.message) << "</td></tr>\n";
+  if (cx.root_cause) o << "<tr><th>root cause</th><td>" << esc(cx.root_cause->text) << "</td></tr>\n";
   if (!ps.minimal_stats.empty())
     o << "<tr><th>stats</th><td>" << esc(format_stats(ps.minimal_stats)) << "</td></tr>\n";
   o << "</table>\n";

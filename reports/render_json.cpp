@@ -8,6 +8,7 @@
 // default object), which keeps the output byte-for-byte reproducible.
 #include <nlohmann/json.hpp>
 
+#include "reports/root_cause_json.hpp"
 #include "reports/summary.hpp"
 
 namespace collcheck::reports_detail {
@@ -31,6 +32,7 @@ json counterexample_json(const std::optional<Counterexample>& cx) {
               {"expected", cx->expected},
               {"actual", cx->actual},
               {"message", cx->message},
+              {"root_cause", root_cause_to_json(cx->root_cause)},
               {"location", cx->location()}};
 }
 

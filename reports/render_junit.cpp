@@ -53,6 +53,7 @@ void write_testcase(std::ostringstream& o, const Group& g, const InstanceResult&
         if (!c.expected.empty()) body += "  expected: " + c.expected + "\n";
         if (!c.actual.empty()) body += "  actual: " + c.actual + "\n";
         if (!c.message.empty()) body += "  " + c.message + "\n";
+        if (c.root_cause) body += "  root cause: " + c.root_cause->text + "\n";
       }
       if (!v.stats.empty()) body += "  stats: " + format_stats(v.stats) + "\n";
     }

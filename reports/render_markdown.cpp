@@ -70,6 +70,7 @@ void write_counterexample(std::ostringstream& o, const Group& g, const PropertyS
   if (!cx.expected.empty()) o << "- expected: " << md_code(cx.expected) << "\n";
   if (!cx.actual.empty()) o << "- actual: " << md_code(cx.actual) << "\n";
   if (!cx.message.empty()) o << "- message: " << md_text(cx.message) << "\n";
+  if (cx.root_cause) o << "- root cause: " << md_text(cx.root_cause->text) << "\n";
   if (!ps.minimal_stats.empty())
     o << "- stats: " << md_text(format_stats(ps.minimal_stats)) << "\n";
   o << "\n";

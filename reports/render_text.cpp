@@ -63,6 +63,7 @@ void write_group(std::ostringstream& o, const Group& g, bool verbose) {
     if (!cx.expected.empty()) o << "    expected: " << cx.expected << "\n";
     if (!cx.actual.empty()) o << "    actual:   " << cx.actual << "\n";
     if (!cx.message.empty()) o << "    message:  " << cx.message << "\n";
+    if (cx.root_cause) o << "    root cause: " << cx.root_cause->text << "\n";
     if (!ps->minimal_stats.empty())
       o << "    stats:    " << format_stats(ps->minimal_stats) << "\n";
   }

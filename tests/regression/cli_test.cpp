@@ -92,7 +92,7 @@ TEST(Formats, JunitFileIsWritten) {
   EXPECT_EQ(cases, 12u * 16u);
 }
 
-// Minimal counterexamples, in every checker mode
+// Minimal counterexamples and their root causes, in every checker mode
 // (exact, fingerprint dense and intervals; the symmetry method runs for the
 // rotation-invariant schedules among them).
 TEST(Determinism, ReportIsIndependentOfThreadCount) {
@@ -107,6 +107,7 @@ TEST(Determinism, ReportIsIndependentOfThreadCount) {
     a.erase("threads");
     b.erase("threads");
     EXPECT_EQ(a, b);
+    EXPECT_NE(one.out.find("\"root_cause\": {"), std::string::npos);
   }
 }
 

@@ -25,13 +25,17 @@ namespace {
 // swing/paper-odd, p = 3 (ring of 2 plus the extra node 2, 2 ports).
 // EXPECT: violated {postcondition}; p=3 rank=0 step=1 block=1, missing ranks {2}
 // (ring rank 1 is never served by the extra node, so block 1 lacks rank 2).
+// Root cause: rank 2 sends nothing to rank 1 in step 0 (offset +2 mod 3,
+// used by 2 of the step's 4 sends: 0->2 and 1->0), and rank 1's block 1 is
+// what rank 0 copies in step 1.
 const char* kPaperOddP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":3,"p":3,"ports":2,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1},{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[1,2]],"combine":"reduce","peer":1},{"blocks":[[2,3]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[1,2]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[2,3]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[1,2]],"combine":"copy","peer":1},{"blocks":[[2,3]],"combine":"copy","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"copy","peer":1},{"blocks":[[0,1]],"combine":"copy","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"copy","peer":0}],"sends":[{"blocks":[[1,2]],"combine":"copy","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"copy","peer":0}],"sends":[{"blocks":[[2,3]],"combine":"copy","peer":0}]}]]})";
 
 // swing/paper-latency, p = 3 (Eq. 2 on an odd ring: pi is not an involution).
 // EXPECT: violated {matching, postcondition}; matching at p=3 rank=2 step=0
 // block=0 peer=0 (4 unmatched transfers: rank 2's at step 0, rank 0's at
 // step 1; the first in time is rank 2's receive from rank 0, which sends to
-// rank 1); postcondition at p=3 rank=0 step=1 block=0, missing ranks {2}.
+// rank 1); postcondition at p=3 rank=0 step=1 block=0, missing ranks {2},
+// root cause: rank 2's step-0 send to rank 0, which rank 0 does not receive.
 const char* kPaperLatencyP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":1,"p":3,"ports":1,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]}]]})";
 
 // Stored in tests/data/swing/.
@@ -74,6 +78,12 @@ TEST(PaperCounterexamples, PaperOddP3) {
     const Verdict& v = verdict(ic, prop::postcondition);
     ASSERT_TRUE(v.counterexample);
     EXPECT_EQ(v.counterexample->location(), "p=3 rank=0 step=1 block=1");
+    const std::optional<RootCause>& rc = v.counterexample->root_cause;
+    ASSERT_TRUE(rc);
+    EXPECT_EQ(*rc, (RootCause{RootCause::Kind::lost, Rank{2}, 0, Rank{2}, Rank{1},
+                              "rank 2 held its own contribution to block 1 from the start but sent nothing to rank 1 "
+                              "in step 0, although 2 of the 4 sends of that step go to the rank 2 further on (mod "
+                              "p) (rank 1's block 1 reaches rank 0)"}));
   }
   EXPECT_EQ(verdict(check_text(kPaperOddP3, Exactness::exact), prop::postcondition).counterexample->actual,
             "missing ranks {2}");
@@ -89,7 +99,13 @@ TEST(PaperCounterexamples, PaperLatencyP3) {
     EXPECT_EQ(m.counterexample->location(), "p=3 rank=2 step=0 block=0 peer=0");
     EXPECT_EQ(m.counterexample->message, "rank 2 receives {0} from 0 but the peer lists no matching send");
     EXPECT_EQ(m.violations, 4u);
-    EXPECT_EQ(verdict(ic, prop::postcondition).counterexample->location(), "p=3 rank=0 step=1 block=0");
+    const Counterexample& post = *verdict(ic, prop::postcondition).counterexample;
+    EXPECT_EQ(post.location(), "p=3 rank=0 step=1 block=0");
+    ASSERT_TRUE(post.root_cause);
+    EXPECT_EQ(*post.root_cause, (RootCause{RootCause::Kind::lost, Rank{2}, 0, Rank{2}, Rank{0},
+                                           "rank 2 sent its own contribution to block 0 to rank 0 in step 0, but "
+                                           "rank 0 lists no matching receive, so it never arrived (rank 0's block 0 "
+                                           "reaches rank 0)"}));
   }
   EXPECT_EQ(verdict(check_text(kPaperLatencyP3, Exactness::exact), prop::postcondition).counterexample->actual,
             "missing ranks {2}");

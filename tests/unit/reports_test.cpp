@@ -87,10 +87,11 @@ Report sample() {
   skipped.skip_reason = "p must be even";
   r.instances.push_back(skipped);
 
-  r.instances.push_back(instance(
-      "swing", "latency", 4, Status::violated,
-      {violated("exactly_once", cx(4, 3, 1, 2, "1 contribution", "2 contributions", kNasty)), holds("causality"),
-       holds("cost")}));
+  Counterexample doubled = cx(4, 3, 1, 2, "1 contribution", "2 contributions", kNasty);
+  doubled.root_cause = RootCause{RootCause::Kind::counted_twice, Rank{0}, 1, Rank{3}, Rank{1},
+                                 "rank 3 combined rank 0's contribution to block 2 twice in step 1 " + kNasty};
+  r.instances.push_back(instance("swing", "latency", 4, Status::violated,
+                                 {violated("exactly_once", doubled), holds("causality"), holds("cost")}));
   r.instances.push_back(instance(
       "swing", "latency", 6, Status::violated,
       {violated("exactly_once", cx(6, 0, 0, 0, "1 contribution", "0 contributions", "block 0 never arrived")),
@@ -275,7 +276,8 @@ TEST(TextReport, NamesTheMinimalCounterexample) {
                      "    minimal counterexample: p=4 rank=3 step=1 block=2\n"
                      "    expected: 1 contribution\n"
                      "    actual:   2 contributions\n"
-                     "    message:  " + kNasty + "\n"),
+                     "    message:  " + kNasty + "\n"
+                     "    root cause: rank 3 combined rank 0's contribution to block 2 twice in step 1 " + kNasty + "\n"),
             std::string::npos)
       << out;
   EXPECT_EQ(out.find("p=6 rank=0 step=0 block=0"), std::string::npos);
@@ -428,6 +430,11 @@ TEST(JsonReport, GroupsSummariseWithMinimalCounterexample) {
   EXPECT_EQ(causality.at("violations").get<int>(), 3);
   EXPECT_EQ(causality.at("counterexample").at("rank").get<Rank>(), 2u);
   EXPECT_EQ(causality.at("counterexample").at("step").get<int>(), 0);
+  EXPECT_TRUE(causality.at("counterexample").at("root_cause").is_null());
+  // The root cause, every field, the text verbatim.
+  const json& rc = eo.at("counterexample").at("root_cause");
+  EXPECT_EQ(rc, (json{{"kind", "counted-twice"}, {"contributor", 0}, {"step", 1}, {"rank", 3}, {"peer", 1},
+                      {"text", "rank 3 combined rank 0's contribution to block 2 twice in step 1 " + kNasty}}));
   EXPECT_EQ(eo.at("instances").get<int>(), 2);
 }
 
@@ -472,10 +479,14 @@ TEST(JunitReport, ElementCountsAndEscaping) {
             std::string::npos)
       << xml;
   EXPECT_EQ(xml.find("rank=1 step=9"), std::string::npos);
-  // The failure body keeps one line per detail.
+  // The failure body keeps one line per detail, the root cause too.
   EXPECT_NE(xml.find("type=\"violated\">causality violated (3 of 20 checks failed)\n"
                      "  at p=8 rank=2 step=0 block=3\n"),
             std::string::npos);
+  EXPECT_NE(xml.find("\n  root cause: rank 3 combined rank 0&apos;s contribution to block 2 twice in step 1 block 2 "
+                     "reduced twice &lt;&amp;&gt;&quot;&apos;\n"),
+            std::string::npos)
+      << xml;
 }
 
 TEST(JunitReport, ControlCharactersAndEmptyReport) {
@@ -510,7 +521,9 @@ TEST(MarkdownReport, TableRowsCounterexamplesAndNotes) {
                     "- location: `p=4 rank=3 step=1 block=2`\n"
                     "- expected: `1 contribution`\n"
                     "- actual: `2 contributions`\n"
-                    "- message: block 2 reduced twice \\<\\&\\>\"'\n"),
+                    "- message: block 2 reduced twice \\<\\&\\>\"'\n"
+                    "- root cause: rank 3 combined rank 0's contribution to block 2 twice in step 1 block 2 reduced "
+                    "twice \\<\\&\\>\"'\n"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("- location: `p=8 rank=2 step=0 block=3`"), std::string::npos);
@@ -560,6 +573,10 @@ TEST(HtmlReport, SelfContainedEscapedWithChart) {
             std::string::npos);
   EXPECT_NE(html.find("<tr><th>message</th><td>block 2 reduced twice &lt;&amp;&gt;&quot;&apos;</td></tr>"),
             std::string::npos);
+  EXPECT_NE(html.find("<tr><th>root cause</th><td>rank 3 combined rank 0&apos;s contribution to block 2 twice in "
+                      "step 1 block 2 reduced twice &lt;&amp;&gt;&quot;&apos;</td></tr>"),
+            std::string::npos)
+      << html;
   EXPECT_EQ(html.find(kNasty), std::string::npos);
   EXPECT_NE(html.find("<li>Swing paper Table 2 claims 2 steps for p=8</li>"), std::string::npos);
   EXPECT_EQ(html.substr(html.size() - 8), "</html>\n");

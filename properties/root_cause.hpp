@@ -1,0 +1,74 @@
+#pragma once
+// The root cause behind a wrong final value (issue 14 item 6).
+//
+// The postcondition (and, in fingerprint mode, exactly-once) judge the final
+// values, so a transfer dropped or duplicated consistently at both ends shows
+// up only at the last step. For the one reported counterexample (rank r,
+// block b) this traces the contribution back through the schedule, on block
+// b alone (contributions never change blocks):
+//
+//  * the flow graph: node (t, q) is rank q's cell b after step t (t = -1:
+//    before step 0); its sources are the values that make it up, exactly as
+//    the checkers apply them (receives in canonical order, a copy replaces
+//    what came before it, a reduce adds, unmatched receives deliver
+//    nothing, every sender's value from before the step);
+//  * backward from (last, r): how many paths lead from each node to the
+//    target, which gives every contributor's multiplicity in the target
+//    (missing: 0 where one is needed; doubled: 2 or more), and the target's
+//    ancestors (the cells whose value reaches it);
+//  * forward for the traced contributor c (the smallest missing one, or the
+//    smallest doubled one when a double is traced): which cells hold c's
+//    contribution, and how often.
+//
+// Missing (kind lost): rank h holds c's contribution before step t, and a
+// rank a whose cell after step t reaches the target does not get it from h
+// in step t; the candidates are
+//   unmatched     h sends block b to a, but a lists no matching receive;
+//   pattern       neither lists a transfer between them, although more than
+//                 p/2 of the step's sends go that far (a - h mod p);
+//   short-handed  h sends and a receives fewer transfers than most ranks in
+//                 that step, and nothing of block b passes from h to a;
+//   partner       the two exchange other data in that step;
+//   stuck         h held it after its last update (step t - 1) and never
+//                 sent it anywhere: a copy later replaced it, or it stayed to
+//                 the end at a rank that does not need it;
+//   idle          h held it to the end, needs it, and never passed it on
+//                 (offered only when every final holder of it is idle).
+// The reported candidate is the smallest by: its holder also carries every
+// other missing contribution (counted with multiplicity), the peer does not
+// send block b to h in that step (the designed direction), both ends break
+// the step's shape (pattern, short-handed), the earliest step, h sends block
+// b to someone in that step, the smallest h, the kind in the order above,
+// the smallest peer. This is a heuristic explanation, not a proof. It names
+// the step and sender of every transfer dropped at both ends in the
+// power-of-two and power-of-three schedules the mutation tests drop
+// (tests/mutation/root_cause_test.cpp); when no candidate exists the kind is
+// unavailable and the text says where the contribution ended.
+//
+// Doubled (kind counted_twice): the earliest ancestor of the target that
+// holds c's contribution twice (smallest step, then rank): the step and rank
+// where two paths of it meet, the peer that brings the second copy, and the
+// latest cell both paths come from (where they split), in the text.
+//
+// Cost: the rank programs of every step are generated once more (twice for
+// a missing contribution), and 6 bytes are kept per (step, rank) plus 12 per
+// receive of block b. Above the limits the kind is unavailable and the text
+// says so.
+#include <cstdint>
+
+#include "properties/verdict.hpp"
+#include "schedules/schedule.hpp"
+
+namespace collcheck {
+
+struct RootCauseLimits {
+  uint64_t max_nodes = uint64_t{1} << 23;  // p * (steps + 1)
+  uint64_t max_edges = uint64_t{1} << 22;  // receives of the block over all steps
+};
+
+// Which contribution to trace when the target both misses and doubles some.
+enum class TraceFocus { missing_first, doubled_first };
+
+RootCause trace_root_cause(const Schedule& s, Rank r, Block b, TraceFocus focus, const RootCauseLimits& lim = {});
+
+}  // namespace collcheck
