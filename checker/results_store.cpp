@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "reports/root_cause_json.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -65,7 +66,7 @@ std::string immutable_uri(const std::string& path) {
 constexpr const char* kResultsView =
     "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
     " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
-    " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
+    " v.cx_actual, v.cx_message, v.cx_root, i.config, i.tool_version, i.recorded, i.sweep_id"
     " FROM verdicts v JOIN instances i ON i.id = v.instance_id";
 
 // The instances table: one row per (instance key, config, sweep that checked
@@ -89,7 +90,7 @@ std::vector<std::string> schema_statements() {
       " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
       " property TEXT NOT NULL, status TEXT NOT NULL, checks INTEGER NOT NULL, violations INTEGER NOT NULL,"
       " mode TEXT NOT NULL, stats TEXT NOT NULL, cx_p INTEGER, cx_rank INTEGER, cx_step INTEGER, cx_block INTEGER,"
-      " cx_peer INTEGER, cx_expected TEXT, cx_actual TEXT, cx_message TEXT,"
+      " cx_peer INTEGER, cx_expected TEXT, cx_actual TEXT, cx_message TEXT, cx_root TEXT,"
       " PRIMARY KEY(instance_id, property)) WITHOUT ROWID",
       "CREATE TABLE sweep_instances("
       " sweep_id INTEGER NOT NULL REFERENCES sweeps(id), ord INTEGER NOT NULL,"
@@ -118,6 +119,13 @@ std::vector<std::string> migration_to_own_rows() {
       "ALTER TABLE instances_v2 RENAME TO instances",
       kResultsView,
   };
+}
+
+// Stores of schema versions 1 and 2 have no root causes (schema version 3):
+// the column is added, and the view that names it rebuilt, in one
+// transaction.
+std::vector<std::string> migration_to_root_causes() {
+  return {"DROP VIEW IF EXISTS results", "ALTER TABLE verdicts ADD COLUMN cx_root TEXT", kResultsView};
 }
 
 // A prepared statement, reset and unbound when the scope ends.
@@ -350,7 +358,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(static_cast<uint32_t>(app)));
     throw InputError(f + " is a SQLite database but not a collcheck results store (application_id " + b +
                      "); nothing was written");
-  } else if (schema != kSchemaVersion && schema != 1) {  // 1: migrated below on the first write
+  } else if (schema != kSchemaVersion && schema != 1 && schema != 2) {  // 1, 2: migrated below on the first write
     throw InputError("results store " + f + " has schema version " + std::to_string(schema) + "; this collcheck (" +
                      tool_version_ + ") reads version " + std::to_string(kSchemaVersion) + "; nothing was written");
   } else {
@@ -371,8 +379,15 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     if (mode != "wal") throw InputError("results store " + f + ": cannot use write-ahead logging (journal mode " + mode + ")");
   }
   sqlite3_exec(db_, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
-  // Reading a store with the older instances table needs nothing; writing
-  // into one migrates it (after every check above passed).
+  // Reading a store with the older instances table or without root causes
+  // needs nothing; writing into one migrates it (after every check above
+  // passed). The column first: the rebuilt view of the instances migration
+  // names it.
+  root_causes_ = has_root_cause_column();
+  if (access == Access::read_write && !root_causes_) {
+    add_root_cause_column();
+    root_causes_ = true;
+  }
   if (access == Access::read_write && (schema == 1 || has_shared_instance_rows())) migrate_shared_instance_rows();
   sqlite3_exec(db_, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
 }
@@ -392,6 +407,8 @@ void ResultsStore::check_schema(int64_t schema) {
       throw InputError("results store " + f + " is damaged: table '" + table + "' is missing; nothing was written");
     for (const auto& [column, decl] : columns) {
       const auto c = it->second.find(column);
+      if (c == it->second.end() && table == "verdicts" && column == "cx_root" && schema < 3)
+        continue;  // versions 1 and 2 have no root causes (added on the first write)
       if (c == it->second.end())
         throw InputError("results store " + f + " is damaged: table '" + table + "' has no column '" + column +
                          "'; nothing was written");
@@ -435,6 +452,31 @@ bool ResultsStore::has_shared_instance_rows() {
     if (names == "algorithm,variant,p,params,config") return true;
   }
   return false;
+}
+
+bool ResultsStore::has_root_cause_column() {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_, "PRAGMA table_info(verdicts)", fn);  // cid, name, type, notnull, default, pk
+  while (q.step())
+    if (q.text(1) == "cx_root") return true;
+  return false;
+}
+
+void ResultsStore::add_root_cause_column() {
+  auto exec = [&](const std::string& sql) { exec_or_fail(sql, "adding root causes to the verdicts: "); };
+  exec("BEGIN IMMEDIATE");
+  bool still = false;  // another process may have added it meanwhile
+  try {
+    still = !has_root_cause_column();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  if (still)
+    for (const std::string& s : migration_to_root_causes()) exec(s);
+  exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+  exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+  exec("COMMIT");
 }
 
 void ResultsStore::migrate_shared_instance_rows() {
@@ -616,16 +658,20 @@ void ResultsStore::record(size_t ord, const InstanceResult& r) {
     const Verdict& v = r.verdicts[k];
     Query q(db_,
             "INSERT INTO verdicts(instance_id, ord, property, status, checks, violations, mode, stats, cx_p, cx_rank,"
-            " cx_step, cx_block, cx_peer, cx_expected, cx_actual, cx_message)"
-            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            " cx_step, cx_block, cx_peer, cx_expected, cx_actual, cx_message, cx_root)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             fn);
     q.bind(1, id).bind(2, static_cast<uint64_t>(k)).bind(3, v.property).bind(4, std::string(to_string(v.status)));
     q.bind(5, v.checks).bind(6, v.violations).bind(7, v.mode).bind(8, stats_to_json(v.stats));
     if (const auto& cx = v.counterexample) {
       q.bind(9, cx->p).bind(10, cx->rank).bind(11, cx->step).bind(12, cx->block).bind(13, cx->peer);
       q.bind(14, cx->expected).bind(15, cx->actual).bind(16, cx->message);
+      if (cx->root_cause)
+        q.bind(17, root_cause_to_json(cx->root_cause).dump());
+      else
+        q.bind_null(17);
     } else {
-      for (int c = 9; c <= 16; ++c) q.bind_null(c);
+      for (int c = 9; c <= 17; ++c) q.bind_null(c);
     }
     q.run();
   }
@@ -656,10 +702,11 @@ InstanceResult ResultsStore::load_instance(int64_t id) {
     r.seconds = q.real(7);
     r.stats = stats_from_json(q.text(8));
   }
-  Query q(db_,
-          "SELECT property, status, checks, violations, mode, stats, cx_p, cx_rank, cx_step, cx_block, cx_peer,"
-          " cx_expected, cx_actual, cx_message FROM verdicts WHERE instance_id = ?1 ORDER BY ord",
-          fn);
+  const std::string sql = std::string(
+                              "SELECT property, status, checks, violations, mode, stats, cx_p, cx_rank, cx_step, "
+                              "cx_block, cx_peer, cx_expected, cx_actual, cx_message, ") +
+                          (root_causes_ ? "cx_root" : "NULL") + " FROM verdicts WHERE instance_id = ?1 ORDER BY ord";
+  Query q(db_, sql.c_str(), fn);
   q.bind(1, id);
   while (q.step()) {
     Verdict v;
@@ -679,6 +726,15 @@ InstanceResult ResultsStore::load_instance(int64_t id) {
       cx.expected = q.text(11);
       cx.actual = q.text(12);
       cx.message = q.text(13);
+      if (!q.null(14)) {
+        const nlohmann::json j = stored_json<nlohmann::json>(q.text(14), "root cause");
+        try {
+          cx.root_cause = root_cause_from_json(j);
+        } catch (const std::runtime_error& e) {  // valid JSON, not a root cause
+          throw InputError(std::string("results store is corrupt: a stored root cause column is not one (") +
+                           e.what() + ")");
+        }
+      }
       v.counterexample = std::move(cx);
     }
     r.verdicts.push_back(std::move(v));

@@ -74,12 +74,14 @@ class ResultsStore {
  public:
   enum class Access { read_only, read_write };
   // PRAGMA user_version. Version 2: the instances table keeps one row per
-  // (key, config, sweep that checked it). Version 1 stores (one row per key
-  // and config, overwritten by later sweeps) are read as they are and
-  // migrated to version 2 when opened for writing; an older collcheck then
-  // refuses the migrated store (another schema version) instead of failing
-  // at its first record.
-  static constexpr int kSchemaVersion = 2;
+  // (key, config, sweep that checked it). Version 3: verdicts.cx_root, the
+  // counterexample's root cause (reports/root_cause_json.hpp). Version 1
+  // stores (one row per key and config, overwritten by later sweeps) and
+  // version 2 stores (no root causes) are read as they are and migrated to
+  // version 3 when opened for writing; an older collcheck then refuses the
+  // migrated store (another schema version) instead of failing at its first
+  // record.
+  static constexpr int kSchemaVersion = 3;
   static constexpr int32_t kApplicationId = 0x43434b31;    // PRAGMA application_id, "CCK1"
 
   // Opens `path`; read_write creates it when missing. `tool_version` is the
@@ -133,6 +135,8 @@ class ResultsStore {
   void create_schema();
   bool has_shared_instance_rows();  // the older instances table (see kSchemaVersion)
   void migrate_shared_instance_rows();
+  bool has_root_cause_column();  // schema version 3
+  void add_root_cause_column();
   [[noreturn]] void fail(const std::string& what, int rc) const;
   // Runs `sql`; on an error rolls back an open transaction and fails with
   // context + SQLite's message.
@@ -147,6 +151,7 @@ class ResultsStore {
   struct stat opened_ {};  // the main file when it was opened immutable
   std::mutex m_;
   int64_t sweep_id_ = 0;
+  bool root_causes_ = false;  // verdicts.cx_root exists
   std::string config_;
 };
 

@@ -256,6 +256,13 @@ TEST(ResultsStore, RerunWithoutResumeKeepsEachSweepsOwnResults) {
   EXPECT_EQ(integrity(db), "ok");
 }
 
+// The results view of schema versions 1 and 2 (no root causes).
+constexpr const char* kViewWithoutRootCauses =
+    "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
+    " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
+    " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
+    " FROM verdicts v JOIN instances i ON i.id = v.instance_id;";
+
 // A store written before sweeps kept their own rows (one instances row per
 // key and config) is read as it is and migrated in one transaction when a
 // sweep is recorded into it; nothing is lost, and from then on every sweep
@@ -267,13 +274,11 @@ TEST(ResultsStore, StoreWithSharedInstanceRowsIsReadAndMigrated) {
   ASSERT_EQ(first.code, 0) << first.err;
   const int64_t verdicts = query(db, "SELECT count(*) FROM verdicts");
   ASSERT_GT(verdicts, 6);
-  {  // rebuild the instances table as it was (UNIQUE without sweep_id)
-    sqlite3* h = nullptr;
-    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-    const char* v1 =
+  // Rebuild the instances table as it was (UNIQUE without sweep_id).
+  test::execute(db,
         "PRAGMA foreign_keys = OFF; BEGIN;"
         "PRAGMA user_version = 1; UPDATE meta SET value = '1' WHERE key = 'schema_version';"
-        "DROP VIEW results;"
+        "DROP VIEW results; ALTER TABLE verdicts DROP COLUMN cx_root;"
         "CREATE TABLE old_instances("
         " id INTEGER PRIMARY KEY, algorithm TEXT NOT NULL, variant TEXT NOT NULL, p INTEGER NOT NULL,"
         " params TEXT NOT NULL, config TEXT NOT NULL, collective TEXT NOT NULL, status TEXT NOT NULL,"
@@ -281,16 +286,8 @@ TEST(ResultsStore, StoreWithSharedInstanceRowsIsReadAndMigrated) {
         " tool_version TEXT NOT NULL, sweep_id INTEGER NOT NULL REFERENCES sweeps(id), recorded TEXT NOT NULL,"
         " UNIQUE(algorithm, variant, p, params, config));"
         "INSERT INTO old_instances SELECT * FROM instances; DROP TABLE instances;"
-        "ALTER TABLE old_instances RENAME TO instances;"
-        "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
-        " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
-        " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
-        " FROM verdicts v JOIN instances i ON i.id = v.instance_id;"
-        "COMMIT;";
-    char* err = nullptr;
-    ASSERT_EQ(sqlite3_exec(h, v1, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_close(h);
-  }
+        "ALTER TABLE old_instances RENAME TO instances;" +
+          std::string(kViewWithoutRootCauses) + "COMMIT;");
   const std::string own_rows =
       "SELECT count(*) FROM sqlite_schema WHERE name = 'instances' AND sql LIKE '%params, config, sweep_id)%'";
   ASSERT_EQ(query(db, own_rows), 0);
@@ -303,8 +300,9 @@ TEST(ResultsStore, StoreWithSharedInstanceRowsIsReadAndMigrated) {
   const Outcome second = run(sweep + " --db " + db);
   EXPECT_EQ(second.code, 0) << second.err;
   EXPECT_EQ(query(db, own_rows), 1);
-  EXPECT_EQ(query(db, "PRAGMA user_version"), 2);  // schema 1 -> 2 on the first write
-  EXPECT_EQ(query(db, "SELECT value FROM meta WHERE key = 'schema_version'"), 2);
+  EXPECT_EQ(query(db, "PRAGMA user_version"), 3);  // schema 1 -> 3 on the first write
+  EXPECT_EQ(query(db, "SELECT value FROM meta WHERE key = 'schema_version'"), 3);
+  EXPECT_EQ(query(db, "SELECT count(*) FROM pragma_table_info('verdicts') WHERE name = 'cx_root'"), 1);
   EXPECT_EQ(integrity(db), "ok");
   EXPECT_EQ(query(db, "PRAGMA foreign_key_check"), -1);  // no row: no dangling reference
   EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 12);
@@ -314,6 +312,38 @@ TEST(ResultsStore, StoreWithSharedInstanceRowsIsReadAndMigrated) {
   const Outcome resumed = run(sweep + " --db " + db + " --resume");
   EXPECT_EQ(reused_view(resumed.out), reused_view(second.out));
   EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 12);
+}
+
+// Root causes round-trip (schema version 3), and a store written before
+// them (schema version 2: no verdicts.cx_root) is read as it is, without root
+// causes, and gets the column in one transaction on its first write.
+TEST(ResultsStore, RootCausesRoundTripAndSchema2IsMigrated) {
+  const std::string db = fresh("schema2");
+  const std::string sweep = "verify --algo swing --variant paper-latency --p 3..6 -q --format json";
+  const Outcome first = run(sweep + " --db " + db);
+  ASSERT_EQ(first.code, 1) << first.err;
+  ASSERT_NE(first.out.find("\"root_cause\": {"), std::string::npos) << "the sweep must have a root cause to store";
+  EXPECT_EQ(run("report --db " + db + " --format json").out, first.out);  // stored and read back exactly
+  EXPECT_GT(query(db, "SELECT count(*) FROM verdicts WHERE cx_root IS NOT NULL"), 0);
+  // Back to schema 2: no root cause column.
+  test::execute(db, "BEGIN; PRAGMA user_version = 2; UPDATE meta SET value = '2' WHERE key = 'schema_version';"
+              "DROP VIEW results; ALTER TABLE verdicts DROP COLUMN cx_root;" +
+                  std::string(kViewWithoutRootCauses) + "COMMIT;");
+  const std::string v2_bytes = bytes(db);
+  const Outcome read = run("report --db " + db + " --format json");  // reading leaves it as it is
+  EXPECT_EQ(read.code, 1) << read.err;
+  EXPECT_EQ(read.out.find("\"root_cause\": {"), std::string::npos) << "schema 2 has no root causes";
+  EXPECT_TRUE(bytes(db) == v2_bytes);
+
+  const Outcome second = run(sweep + " --db " + db);
+  EXPECT_EQ(second.code, 1) << second.err;
+  EXPECT_EQ(comparable(second.out), comparable(first.out));
+  EXPECT_EQ(query(db, "PRAGMA user_version"), 3);
+  EXPECT_EQ(query(db, "SELECT value FROM meta WHERE key = 'schema_version'"), 3);
+  EXPECT_EQ(integrity(db), "ok");
+  EXPECT_EQ(run("report --db " + db + " --format json").out, second.out);
+  EXPECT_EQ(run("report --db " + db + " --sweep 1 --format json").out, read.out);
+  EXPECT_GT(query(db, "SELECT count(*) FROM results WHERE cx_root IS NOT NULL"), 0);
 }
 
 // ---- bad input -------------------------------------------------------------

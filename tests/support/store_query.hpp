@@ -1,7 +1,8 @@
 #pragma once
 // Reading a collcheck results store (SQLite) from the tests, read-only, with
 // a 2 s busy timeout so that a sweep writing it at the same time is no
-// failure (results store and MPI tests).
+// failure (results store and MPI tests); and running raw SQL on one (to
+// spoil it, or turn it into an older schema).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -13,6 +14,16 @@
 #include "tests/support/report_json.hpp"
 
 namespace collcheck::test {
+
+// Runs `statements` on the store at `path` (a test failure if they fail).
+inline void execute(const std::string& path, const std::string& statements) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(db);
+}
 
 // The rows of `sql` as text (NULL: "<null>"); a "stats" column (JSON) is
 // given without its timing keys. quiet: a store that is not there yet (or

@@ -23,6 +23,7 @@
 #include "checker/results_store.hpp"
 #include "reports/report.hpp"
 #include "schedules/input_error.hpp"
+#include "tests/support/store_query.hpp"
 
 namespace collcheck {
 namespace {
@@ -48,14 +49,7 @@ void write_bytes(const std::string& path, const std::string& data) {
   f << data;
 }
 
-void sql(const std::string& path, const std::string& statements) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-  sqlite3_free(err);
-  sqlite3_close(db);
-}
+void sql(const std::string& path, const std::string& statements) { test::execute(path, statements); }
 
 // A result with every field in use: two verdicts with counterexamples (one
 // with every coordinate, one with only some), one without, stats maps with
@@ -79,6 +73,9 @@ InstanceResult rich_result(uint64_t p, const std::string& params = "n=3 root=1")
   cx.expected = "a receive at rank 0";
   cx.actual = "none \"quoted\", 'single', ünïcode";
   cx.message = "rank 5 sends block 4294967294 to rank 0 in step 2 but rank 0 does not receive it";
+  cx.root_cause = RootCause{RootCause::Kind::lost, Rank{3}, 1, Rank{5}, std::nullopt,
+                            "rank 5 held rank 3's contribution to block 4294967294 after step 0 and never "
+                            "forwarded it (\"quoted\", ünïcode)"};
   a.fail(cx);
   a.fail(Counterexample::at(p, Rank{6}, 3));  // after step 2: the full one above is the minimal
   Verdict b;
@@ -120,6 +117,9 @@ TEST(ResultsStore, EveryFieldRoundTrips) {
   EXPECT_EQ(back->verdicts[0].counterexample->block, Block{4294967294u});
   EXPECT_EQ(back->verdicts[0].counterexample->peer, Rank{0});
   EXPECT_EQ(back->verdicts[0].counterexample->actual, r.verdicts[0].counterexample->actual);
+  EXPECT_EQ(back->verdicts[0].counterexample->root_cause, r.verdicts[0].counterexample->root_cause);
+  ASSERT_TRUE(back->verdicts[0].counterexample->root_cause);
+  EXPECT_FALSE(back->verdicts[0].counterexample->root_cause->peer);
   ASSERT_TRUE(back->verdicts[1].counterexample);
   EXPECT_FALSE(back->verdicts[1].counterexample->rank);
   EXPECT_EQ(back->verdicts[1].counterexample->step, 0);
