@@ -129,17 +129,19 @@ Report sample_report() {
 
 TEST(Codec, RoundTripRendersIdenticallyInEveryFormat) {
   Report r = sample_report();
-  // The sample covers what must survive: violations with counterexamples,
-  // skipped instances with reasons, and statistics.
-  bool violated = false, skipped = false, unset_coordinate = false;
+  // The sample covers what must survive: violations with counterexamples
+  // (and root causes), skipped instances with reasons, and statistics.
+  bool violated = false, skipped = false, unset_coordinate = false, root_cause = false;
   for (const auto& i : r.instances) {
     violated = violated || i.status == Status::violated;
     skipped = skipped || i.status == Status::skipped;
-    for (const auto& v : i.verdicts)
+    for (const auto& v : i.verdicts) {
       if (v.counterexample && (!v.counterexample->block || !v.counterexample->step || !v.counterexample->peer))
         unset_coordinate = true;
+      root_cause = root_cause || (v.counterexample && v.counterexample->root_cause);
+    }
   }
-  ASSERT_TRUE(violated && skipped && unset_coordinate);
+  ASSERT_TRUE(violated && skipped && unset_coordinate && root_cause);
   std::vector<IndexedResult> in;
   for (size_t i = 0; i < r.instances.size(); ++i) in.push_back({i * 3 + 1, r.instances[i]});
   const auto out = decode_results(encode_results(in));
@@ -162,6 +164,11 @@ TEST(Codec, AChangedFieldIsVisible) {
     for (auto& v : i.verdicts)
       if (v.counterexample) v.counterexample->step.reset();
   EXPECT_NE(render(changed, Format::json), render(r, Format::json));
+  Report no_root = r;  // the root cause is rendered too
+  for (auto& i : no_root.instances)
+    for (auto& v : i.verdicts)
+      if (v.counterexample) v.counterexample->root_cause.reset();
+  EXPECT_NE(render(no_root, Format::json), render(r, Format::json));
 }
 
 TEST(Codec, MalformedInputThrows) {
