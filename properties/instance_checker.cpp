@@ -520,13 +520,17 @@ namespace {
 // the reported counterexample.
 void explain_final_values(const Schedule& s, InstanceCheck& ic) {
   const int last = std::max(0, s.num_steps() - 1);
+  std::vector<TraceRequest> requests;
   for (Verdict& v : ic.verdicts) {
     const bool post = v.property == prop::postcondition, once = v.property == prop::exactly_once;
     if ((!post && !once) || !v.counterexample) continue;
     Counterexample& cx = *v.counterexample;
     if (!cx.rank || !cx.block || cx.step != last || (once && cx.peer)) continue;
-    cx.root_cause = trace_root_cause(s, *cx.rank, *cx.block, post ? TraceFocus::missing_first : TraceFocus::doubled_first);
+    cx.root_cause.emplace();
+    requests.push_back({*cx.rank, *cx.block, post ? TraceFocus::missing_first : TraceFocus::doubled_first,
+                        &*cx.root_cause});
   }
+  if (!requests.empty()) trace_root_causes(s, requests);
 }
 
 InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o);

@@ -29,6 +29,14 @@ struct Edge {
   Combine combine;
 };
 
+// One listed transfer of a step, any blocks: every send, and every receive
+// that no send matches (a matched receive is its send's link).
+struct Link {
+  Rank src, dst;
+  bool send;     // listed by the sender
+  bool carries;  // the send carries the traced block
+};
+
 // The flow graph of one block (root_cause.hpp): node (t, q) for t = -1..last.
 class BlockFlow {
  public:
@@ -46,7 +54,9 @@ class BlockFlow {
     });
   }
 
-  // Collects the applied receives of the block; false (with `why`) above the limits.
+  // Generates every step once: the applied receives of the block, every
+  // listed transfer and every rank's number of sends and receives. False
+  // (with `why`) above the limits.
   bool build(const RootCauseLimits& lim, std::string& why) {
     if (nodes() > lim.max_nodes) {
       why = "p * (steps + 1) = " + std::to_string(nodes()) + " trace cells exceed the trace's limit of " +
@@ -56,25 +66,50 @@ class BlockFlow {
     std::vector<RankStep> ops(p_);
     std::vector<const Transfer*> order;
     off_.assign(1, 0);
+    link_off_.assign(1, 0);
+    nsend_.assign(nodes(), 0);
+    nrecv_.assign(nodes(), 0);
+    auto count = [](size_t n) { return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX)); };
     for (int t = 0; t < steps_; ++t) {
       generate(t, ops);
       for (Rank q = 0; q < p_; ++q) {
+        nsend_[node(t, q)] = count(ops[q].sends.size());
+        nrecv_[node(t, q)] = count(ops[q].recvs.size());
+        for (const Transfer& x : ops[q].sends)
+          if (x.peer < p_ && x.peer != q) links_.push_back({q, x.peer, true, x.blocks.contains(b_)});
         flow::canonical_receive_order(ops[q].recvs, order);
         for (const Transfer* x : order) {
-          if (x->peer >= p_ || x->peer == q || !x->blocks.contains(b_)) continue;
-          if (!find_transfer(ops[x->peer].sends, q, x->blocks, x->combine)) continue;  // nothing arrives
-          edges_.push_back({x->peer, q, x->combine});
+          if (x->peer >= p_ || x->peer == q) continue;
+          const bool matched = find_transfer(ops[x->peer].sends, q, x->blocks, x->combine) != nullptr;
+          if (!matched) links_.push_back({x->peer, q, false, false});
+          if (matched && x->blocks.contains(b_)) edges_.push_back({x->peer, q, x->combine});  // else nothing arrives
         }
-        if (edges_.size() > lim.max_edges) {
-          why = "more than " + std::to_string(lim.max_edges) + " receives of block " + std::to_string(b_) +
-                " exceed the trace's limit";
+        if (edges_.size() + links_.size() > lim.max_entries) {
+          why = "more than " + std::to_string(lim.max_entries) + " transfers and receives of block " +
+                std::to_string(b_) + " exceed the trace's limit";
           return false;
         }
       }
       off_.push_back(edges_.size());
+      std::sort(links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back()), links_.end(),
+                [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+      link_off_.push_back(links_.size());
     }
     return true;
   }
+
+  // Step t's listed transfers, by (src, dst).
+  std::pair<const Link*, const Link*> links(int t) const {
+    return {links_.data() + link_off_[t], links_.data() + link_off_[t + 1]};
+  }
+  // Whether step t lists any transfer from h to a.
+  bool lists(int t, Rank h, Rank a) const {
+    auto [lo, hi] = links(t);
+    return std::binary_search(lo, hi, Link{h, a, false, false},
+                              [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+  }
+  uint16_t sends_listed(int t, Rank q) const { return nsend_[node(t, q)]; }
+  uint16_t receives_listed(int t, Rank q) const { return nrecv_[node(t, q)]; }
 
   // f(q, lo, hi) for every rank of step t, [lo, hi) its receives of the block.
   template <class F>
@@ -152,6 +187,9 @@ class BlockFlow {
   int steps_;
   std::vector<Edge> edges_;  // step by step, by receiver, in application order
   std::vector<size_t> off_;  // step t's edges are [off_[t], off_[t + 1])
+  std::vector<Link> links_;  // step by step, by (src, dst)
+  std::vector<size_t> link_off_;
+  std::vector<uint16_t> nsend_, nrecv_;  // per node (t, q), t >= 0: transfers listed (saturated)
 };
 
 std::string whose(Rank c, Rank holder) {
@@ -309,11 +347,9 @@ class MissingTrace {
   // them (pattern). A second pass over the rank programs.
   void exchange_candidates() {
     const uint64_t p = f_.p();
-    std::vector<RankStep> ops(p);
     std::vector<char> sent(p);
     for (int t = 0; t < f_.steps(); ++t) {
       if (best_ && best_->covers && !best_->reverse && best_->shape_break() && best_->step < t) return;
-      f_.generate(t, ops);
       f_.senders(t, sent);
       auto offer_pair = [&](Candidate::Kind kind, Rank h, Rank a, std::string detail = {}) {
         offer({kind, t, h, a, kind == Candidate::partner && f_.delivers(t, a, h), std::move(detail), false,
@@ -323,33 +359,18 @@ class MissingTrace {
         return held_[f_.node(t - 1, h)] && n_[f_.node(t, a)] && !f_.delivers(t, h, a);
       };
       std::map<uint64_t, uint64_t> offsets;  // (dst - src) mod p over every send of the step
-      std::map<size_t, uint64_t> send_counts, recv_counts;  // ranks by their number of transfers
-      for (Rank x = 0; x < p; ++x) {
-        ++send_counts[ops[x].sends.size()];
-        ++recv_counts[ops[x].recvs.size()];
-        for (const Transfer& tr : ops[x].sends) {
-          if (tr.peer >= p || tr.peer == x) continue;
-          ++offsets[(tr.peer + p - x) % p];
-          if (candidate(x, tr.peer)) offer_pair(tr.blocks.contains(b_) ? Candidate::unmatched : Candidate::partner, x, tr.peer);
-          if (candidate(tr.peer, x)) offer_pair(Candidate::partner, tr.peer, x);
-        }
-        for (const Transfer& tr : ops[x].recvs) {
-          if (tr.peer >= p || tr.peer == x) continue;
-          if (candidate(x, tr.peer)) offer_pair(Candidate::partner, x, tr.peer);
-          if (candidate(tr.peer, x)) offer_pair(Candidate::partner, tr.peer, x);
-        }
-      }
       uint64_t sends = 0;
-      for (const auto& [d, n] : offsets) sends += n;
+      for (auto [l, end] = f_.links(t); l != end; ++l) {
+        if (l->send) ++offsets[(l->dst + p - l->src) % p], ++sends;
+        if (candidate(l->src, l->dst))
+          offer_pair(l->send && l->carries ? Candidate::unmatched : Candidate::partner, l->src, l->dst);
+        if (candidate(l->dst, l->src)) offer_pair(Candidate::partner, l->dst, l->src);
+      }
       for (const auto& [d, n] : offsets) {
         if (2 * n <= p) continue;  // not the step's regular pattern
         for (Rank h = 0; h < p; ++h) {
           const Rank a = static_cast<Rank>((h + d) % p);
-          if (!candidate(h, a)) continue;
-          auto lists = [](const std::vector<Transfer>& l, Rank q) {
-            return std::any_of(l.begin(), l.end(), [&](const Transfer& x) { return x.peer == q; });
-          };
-          if (!lists(ops[h].sends, a) && !lists(ops[a].recvs, h))
+          if (candidate(h, a) && !f_.lists(t, h, a))
             offer_pair(Candidate::pattern, h, a,
                        std::to_string(n) + " of the " + std::to_string(sends) + " sends of that step go to the rank " +
                            std::to_string(d) + " further on (mod p)");
@@ -357,14 +378,19 @@ class MissingTrace {
       }
       // Ranks that send, and ranks that receive, fewer transfers than most
       // ranks do in this step (a transfer dropped at both ends).
-      auto mode = [](const std::map<size_t, uint64_t>& m) {
+      std::map<uint16_t, uint64_t> send_counts, recv_counts;  // ranks by their number of transfers
+      for (Rank x = 0; x < p; ++x) {
+        ++send_counts[f_.sends_listed(t, x)];
+        ++recv_counts[f_.receives_listed(t, x)];
+      }
+      auto mode = [](const std::map<uint16_t, uint64_t>& m) {
         return std::max_element(m.begin(), m.end(), [](auto& x, auto& y) { return x.second < y.second; })->first;
       };
-      const size_t usual_sends = mode(send_counts), usual_recvs = mode(recv_counts);
+      const uint16_t usual_sends = mode(send_counts), usual_recvs = mode(recv_counts);
       std::vector<Rank> few_sends, few_recvs;
       for (Rank x = 0; x < p; ++x) {
-        if (ops[x].sends.size() < usual_sends && held_[f_.node(t - 1, x)]) few_sends.push_back(x);
-        if (ops[x].recvs.size() < usual_recvs && n_[f_.node(t, x)]) few_recvs.push_back(x);
+        if (f_.sends_listed(t, x) < usual_sends && held_[f_.node(t - 1, x)]) few_sends.push_back(x);
+        if (f_.receives_listed(t, x) < usual_recvs && n_[f_.node(t, x)]) few_recvs.push_back(x);
       }
       if (few_sends.size() * few_recvs.size() <= 4096)
         for (Rank h : few_sends)
@@ -442,30 +468,17 @@ RootCause trace_double(const BlockFlow& f, const CollectiveSpec& spec, Block b, 
   return rc;
 }
 
-}  // namespace
-
-RootCause trace_root_cause(const Schedule& s, Rank r, Block b, TraceFocus focus, const RootCauseLimits& lim) {
-  RootCause rc;
-  const CollectiveSpec& spec = s.spec();
-  if (s.num_steps() < 1 || r >= s.p() || b >= s.num_blocks()) {
-    rc.text = "not traced: the schedule has no step, or the cell is outside it";
-    return rc;
-  }
-  BlockFlow f(s, b);
-  std::string why;
-  if (!f.build(lim, why)) {
-    rc.text = "not traced: " + why;
-    return rc;
-  }
+// One counterexample on a built flow graph.
+RootCause trace_on(const BlockFlow& f, const CollectiveSpec& spec, Rank r, Block b, TraceFocus focus) {
   const std::vector<uint8_t> to_target = f.paths_to(r);
   // Every contributor's multiplicity in the target.
-  std::vector<uint32_t> count(s.p(), 0);
-  for (Rank q = 0; q < s.p(); ++q)
+  std::vector<uint32_t> count(f.p(), 0);
+  for (Rank q = 0; q < f.p(); ++q)
     if (auto who = spec.initial_contributor(q, b)) count[*who] = sat_add<uint32_t>(count[*who], to_target[f.node(-1, q)]);
   const Requirement req = spec.required(r, b);
   std::vector<Rank> missing, doubled;
   bool unexpected = false;
-  for (Rank x = 0; x < s.p(); ++x) {
+  for (Rank x = 0; x < f.p(); ++x) {
     const bool need = req.kind == Requirement::Kind::all_ranks ||
                       (req.kind == Requirement::Kind::single_origin && req.origin == x);
     if (need && count[x] == 0) missing.push_back(x);
@@ -476,9 +489,44 @@ RootCause trace_root_cause(const Schedule& s, Rank r, Block b, TraceFocus focus,
   if (!missing.empty() && !trace_double_first)
     return MissingTrace(f, spec, r, b, missing.front(), missing, to_target).run();
   if (!doubled.empty()) return trace_double(f, spec, b, doubled.front(), to_target);
+  RootCause rc;
   rc.text = "not traced: rank " + std::to_string(r) + "'s block " + std::to_string(b) +
             " misses no contribution and counts none twice" +
             (unexpected ? "; it holds contributions it must not hold" : "");
+  return rc;
+}
+
+}  // namespace
+
+void trace_root_causes(const Schedule& s, const std::vector<TraceRequest>& requests, const RootCauseLimits& lim) {
+  std::map<Block, std::vector<const TraceRequest*>> by_block;
+  for (const TraceRequest& q : requests) {
+    RootCause& rc = *q.out;
+    if (s.num_steps() < 1 || q.rank >= s.p() || q.block >= s.num_blocks()) {
+      rc = RootCause{};
+      rc.text = "not traced: the schedule has no step, or the cell is outside it";
+    } else {
+      by_block[q.block].push_back(&q);
+    }
+  }
+  for (const auto& [b, qs] : by_block) {
+    BlockFlow f(s, b);
+    std::string why;
+    const bool built = f.build(lim, why);
+    for (const TraceRequest* q : qs) {
+      if (built) {
+        *q->out = trace_on(f, s.spec(), q->rank, b, q->focus);
+      } else {
+        *q->out = RootCause{};
+        q->out->text = "not traced: " + why;
+      }
+    }
+  }
+}
+
+RootCause trace_root_cause(const Schedule& s, Rank r, Block b, TraceFocus focus, const RootCauseLimits& lim) {
+  RootCause rc;
+  trace_root_causes(s, {{r, b, focus, &rc}}, lim);
   return rc;
 }
 

@@ -50,11 +50,13 @@
 // where two paths of it meet, the peer that brings the second copy, and the
 // latest cell both paths come from (where they split), in the text.
 //
-// Cost: the rank programs of every step are generated once more (twice for
-// a missing contribution), and 6 bytes are kept per (step, rank) plus 12 per
-// receive of block b. Above the limits the kind is unavailable and the text
-// says so.
+// Cost: the rank programs of every step are generated once more (once per
+// block for all the counterexamples traced on it), and 10 bytes are kept per
+// (step, rank) plus 12 per listed transfer and per receive of block b: at
+// most about 90 MB at the limits (the check's own state is freed by then).
+// Above them the kind is unavailable and the text says so.
 #include <cstdint>
+#include <vector>
 
 #include "properties/verdict.hpp"
 #include "schedules/schedule.hpp"
@@ -62,13 +64,23 @@
 namespace collcheck {
 
 struct RootCauseLimits {
-  uint64_t max_nodes = uint64_t{1} << 23;  // p * (steps + 1)
-  uint64_t max_edges = uint64_t{1} << 22;  // receives of the block over all steps
+  uint64_t max_nodes = uint64_t{1} << 22;    // p * (steps + 1)
+  uint64_t max_entries = uint64_t{1} << 22;  // listed transfers plus receives of the block, over all steps
 };
 
 // Which contribution to trace when the target both misses and doubles some.
 enum class TraceFocus { missing_first, doubled_first };
 
 RootCause trace_root_cause(const Schedule& s, Rank r, Block b, TraceFocus focus, const RootCauseLimits& lim = {});
+
+// Several counterexamples of one schedule (a verdict's each), building each
+// block's flow graph once: *out receives the root cause of (rank, block).
+struct TraceRequest {
+  Rank rank;
+  Block block;
+  TraceFocus focus;
+  RootCause* out;
+};
+void trace_root_causes(const Schedule& s, const std::vector<TraceRequest>& requests, const RootCauseLimits& lim = {});
 
 }  // namespace collcheck

@@ -202,10 +202,10 @@ TEST(RootCause, UnavailableAboveTheLimits) {
   EXPECT_EQ(a.kind, RootCause::Kind::unavailable);
   EXPECT_EQ(a.text, "not traced: p * (steps + 1) = 56 trace cells exceed the trace's limit of 8");
   RootCauseLimits few;
-  few.max_edges = 2;
+  few.max_entries = 2;
   const RootCause b = trace_root_cause(v, 0, 3, TraceFocus::missing_first, few);
   EXPECT_EQ(b.kind, RootCause::Kind::unavailable);
-  EXPECT_EQ(b.text, "not traced: more than 2 receives of block 3 exceed the trace's limit");
+  EXPECT_EQ(b.text, "not traced: more than 2 transfers and receives of block 3 exceed the trace's limit");
   // Within the limits: the same cell is traced.
   EXPECT_EQ(trace_root_cause(v, 0, 3, TraceFocus::missing_first).kind, RootCause::Kind::lost);
   // A correct cell: nothing to trace.
