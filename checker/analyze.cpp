@@ -7,7 +7,6 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -17,6 +16,7 @@
 #include "collcheck_version.hpp"
 #include "properties/alltoall_delivery.hpp"
 #include "properties/tra_formulas.hpp"
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 
 namespace po = boost::program_options;
@@ -190,8 +190,14 @@ Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes) 
       }
     }
   });
+  // A cost that overflows (alpha = 1e308: inf, and inf/inf a NaN ratio) has
+  // no optimum and no chart: refused, as is a model where every radix costs 0.
   auto cost = [&](RadixRow& row) {
     row.cost = alpha * static_cast<double>(row.K) + beta * static_cast<double>(row.D) * block_bytes;
+    if (!std::isfinite(row.cost))
+      throw InputError("analyze: the cost alpha*K + beta*D*S is not a finite number at r = " + std::to_string(row.r) +
+                       " (alpha = " + num(alpha) + ", beta = " + num(beta) + ", S = " + num(block_bytes) +
+                       "): choose smaller values");
   };
   auto optimum = [&] {
     uint64_t best = 2;
@@ -221,6 +227,9 @@ Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes) 
     }
   }
   for (RadixRow& row : a.rows) cost(row);
+  if (std::all_of(a.rows.begin(), a.rows.end(), [](const RadixRow& row) { return row.cost == 0; }))
+    throw InputError("analyze: every radix costs 0 (alpha = " + num(alpha) + ", beta*S = " + num(beta * block_bytes) +
+                     "), so none is optimal: give alpha > 0 or beta * block bytes > 0");
   const double sc = a.row(a.sqrt_ceil).cost;
   a.sqrt_cost_rank = 1;
   for (const RadixRow& row : a.rows) a.sqrt_cost_rank += row.cost < sc;
@@ -390,7 +399,7 @@ std::string chart(const Analysis& a, const std::vector<Series>& series, const st
   double vmin = 1e300, vmax = 0;
   for (const Series& s : series)
     for (const auto& [r, v] : s.points)
-      if (v > 0) vmin = std::min(vmin, v), vmax = std::max(vmax, v);
+      if (v > 0 && std::isfinite(v)) vmin = std::min(vmin, v), vmax = std::max(vmax, v);
   if (vmax <= 0) vmin = 1, vmax = 10;
   const double y0 = std::floor(std::log10(vmin)), y1 = std::max(y0 + 1, std::ceil(std::log10(vmax)));
   auto X = [&](double r) { return L + (std::log(r) - x0) / (x1 - x0) * pw; };
@@ -424,7 +433,7 @@ std::string chart(const Analysis& a, const std::vector<Series>& series, const st
     double last_x = -1;
     for (size_t i = 0; i < s.points.size(); ++i) {
       const auto& [r, v] = s.points[i];
-      if (v <= 0) continue;
+      if (!(v > 0 && std::isfinite(v))) continue;  // log scale; a non-finite value would stretch the axis forever
       const double x = X(static_cast<double>(r));
       if (x - last_x < 0.5 && i + 1 < s.points.size()) continue;  // one point per half pixel
       last_x = x;
@@ -442,7 +451,7 @@ std::string chart(const Analysis& a, const std::vector<Series>& series, const st
       << color << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"><title>" << esc(label) << "</title></line>\n";
     for (const Series& s : series)
       for (const auto& [rr, v] : s.points)
-        if (rr == r && v > 0)
+        if (rr == r && v > 0 && std::isfinite(v))
           o << "<circle cx=\"" << f1(x) << "\" cy=\"" << f1(Y(v)) << "\" r=\"5\" fill=\"none\" stroke=\"" << color
             << "\" stroke-width=\"2\"/>\n";
     o << "<text x=\"" << f1(x + 4) << "\" y=\"" << T + 14 + 14 * slot << "\" fill=\"" << color << "\">" << esc(label)
@@ -561,14 +570,7 @@ int cmd_analyze(const std::vector<std::string>& args, const std::string& cmdline
   const std::string text = format == "json"   ? analysis_json(a, cmdline)
                            : format == "html" ? analysis_html(a, cmdline)
                                               : analysis_text(a);
-  const std::string out = vm["out"].as<std::string>();
-  if (out.empty() || out == "-") {
-    std::cout << text;
-  } else {
-    std::ofstream f(out);
-    if (!f) throw InputError("cannot write '" + out + "'");
-    f << text;
-  }
+  write_output(vm["out"].as<std::string>(), text);
   return 0;
 }
 

@@ -55,7 +55,9 @@ struct Analysis {
   const RadixRow& row(uint64_t r) const { return rows[r - 2]; }
 };
 
-// Throws InputError for p outside 2..kAnalyzeMaxP or negative / non-finite costs.
+// Throws InputError for p outside 2..kAnalyzeMaxP, negative or non-finite
+// alpha, beta or block size, a cost that is not finite (overflow), or a
+// model where every radix costs 0.
 Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes);
 
 std::string analysis_text(const Analysis& a);
