@@ -1,6 +1,6 @@
 #include "checker/cli.hpp"
 
-#include <tbb/global_control.h>
+#include <tbb/info.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -9,8 +9,12 @@
 #include <iostream>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <system_error>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 #include "checker/analyze.hpp"
 #include "checker/cli_support.hpp"
@@ -27,6 +31,7 @@
 #include "importers/msccl_check.hpp"
 #include "properties/catalog.hpp"
 #include "properties/traff_conditions.hpp"
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 #include "schedules/schedule_json.hpp"
@@ -62,17 +67,6 @@ std::string command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
   return s;
-}
-
-// Writes plain text (a dump) to `out` ("-" = stdout).
-void write_text(const std::string& text, const std::string& out) {
-  if (out.empty() || out == "-") {
-    std::cout << text;
-    return;
-  }
-  std::ofstream f(out);
-  if (!f) throw InputError("cannot write '" + out + "'");
-  f << text;
 }
 
 uint64_t single_p(const std::string& text) {
@@ -215,11 +209,14 @@ CheckOptions check_options(const po::variables_map& vm) {
   return o;
 }
 
-std::unique_ptr<tbb::global_control> thread_limit(const po::variables_map& vm) {
-  int t = vm["threads"].as<int>();
-  if (t < 0) throw InputError("--threads must be >= 0");
-  if (t == 0) return nullptr;
-  return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, t);
+// --threads: exactly that many worker threads (run_with_threads), 0 = TBB's
+// default (one per core this process may use).
+int worker_threads(const po::variables_map& vm) {
+  const int t = vm["threads"].as<int>();
+  if (t < 0 || t > kMaxThreads)
+    throw InputError("--threads must be in 0.." + std::to_string(kMaxThreads) + " (0: one per core), not " +
+                     std::to_string(t));
+  return t;
 }
 
 // verify --estimate: the projection of the request (checker/estimate.hpp), text or json.
@@ -238,11 +235,17 @@ int cmd_estimate(const po::variables_map& vm, const SweepRequest& req) {
       throw InputError("--calibrate-seconds must be a number in [0.01, 3600], not '" + text + "'");
     eo.calibrate_seconds = v;
   }
-  if (const int t = vm["threads"].as<int>(); t > 0) eo.cores = static_cast<unsigned>(t);
+  // The projection is for this machine: more threads than its cores would not run faster.
+  if (const int t = vm["threads"].as<int>(); t > 0) {
+    if (const int cores = tbb::info::default_concurrency(); t > cores)
+      throw InputError("--estimate projects the wall time on this machine: --threads " + std::to_string(t) +
+                       " exceeds the " + std::to_string(cores) + " cores this process may use");
+    eo.cores = static_cast<unsigned>(t);
+  }
   const std::string f = vm["format"].as<std::string>();
   if (f != "text" && f != "json") throw InputError("--estimate prints text or json, not '" + f + "'");
   const Estimate e = estimate_sweep(req, eo);
-  write_text(f == "json" ? render_estimate_json(e) : render_estimate_text(e, req), vm["out"].as<std::string>());
+  write_output(vm["out"].as<std::string>(), f == "json" ? render_estimate_json(e) : render_estimate_text(e, req));
   return 0;
 }
 
@@ -272,6 +275,7 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
   if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
+  if (vm.count("db")) refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
   apply_instance_options(vm, req.targets);
@@ -283,7 +287,7 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
   req.progress = !vm.count("quiet");
   req.check = check_options(vm);
   if (vm.count("properties")) req.check.properties = split_list("properties", vm["properties"].as<std::string>());
-  auto limit = thread_limit(vm);
+  req.threads = worker_threads(vm);
   // Under mpirun (checker/mpi_shard.cpp) the runner is a ShardedRunner
   // (checker/shard_plan.hpp): --estimate runs on rank 0 alone, and the store
   // is opened and written by rank 0 alone.
@@ -347,7 +351,7 @@ int cmd_dump(const std::vector<std::string>& args) {
   std::string f = vm["format"].as<std::string>();
   if (f == "traff-table") {
     if (t.algorithm->name != "traff") throw InputError("--format traff-table is only for --algo traff");
-    write_text(traff_table(p), vm["out"].as<std::string>());
+    write_output(vm["out"].as<std::string>(), traff_table(p));
     return 0;
   }
   require_allowed(t, p);
@@ -369,7 +373,7 @@ int cmd_dump(const std::vector<std::string>& args) {
     throw InputError("dump of " + t.algorithm->name + "/" + t.variant->name + " at p = " + std::to_string(p) +
                      " would list more than 2^" + std::to_string(max_log) + " block ranges; use a smaller p");
   std::string title = t.algorithm->name + "/" + t.variant->name;
-  if (f == "text") write_text(dump_text(*s, title), vm["out"].as<std::string>());
+  if (f == "text") write_output(vm["out"].as<std::string>(), dump_text(*s, title));
   else if (f == "json" || f == "jsonl")
     dump_schedule_file(*s, registry_file_meta(*t.algorithm, *t.variant, t.params(p)), f, vm["out"].as<std::string>());
   else throw InputError("unknown dump format '" + f + "' (known: text, json, jsonl, traff-table)");
@@ -417,10 +421,11 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
   const SweepTarget t = single_target("traff", "default");
   const InstanceParams params{p, root, n};
   if (auto why = t.variant->violates(params)) throw InputError(path + ": p = " + std::to_string(p) + ": " + *why);
-  auto limit = thread_limit(vm);
+  const int threads = worker_threads(vm);
   if (auto why = infeasible(p, n, o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
-  Verdict conditions = traff_conditions(tables);
+  Verdict conditions;
+  run_with_threads(threads, [&] { conditions = traff_conditions(tables); });
   std::vector<std::vector<int64_t>> recv(p), send(p);
   for (uint64_t r = 0; r < p; ++r) {
     recv[r] = std::move(tables[r].recvblock);
@@ -428,7 +433,8 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
   }
   TraffBroadcast sched(p, n, root, std::move(recv), std::move(send));
   const Claim claim = t.variant->claim(params);
-  InstanceCheck ic = check_schedule(sched, &claim, {}, o);
+  InstanceCheck ic;
+  run_with_threads(threads, [&] { ic = check_schedule(sched, &claim, {}, o); });
   ic.verdicts.push_back(std::move(conditions));
   ic.stats["n"] = std::to_string(n);
   ic.stats["root"] = std::to_string(root);
@@ -488,7 +494,9 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
     throw InputError("unknown --schedule-format '" + sfmt + "' (known: auto, json, jsonl, traff-table, msccl)");
   if (sfmt != "traff-table" && (vm.count("n") || vm.count("root")))
     throw InputError("--n and --root apply only to --schedule-format traff-table");
-  if (vm.count("dims")) throw InputError("--dims applies to registry algorithms (verify, dump, run), not to check-file");
+  for (const char* o : {"dims", "radix", "radix2", "ppn"})  // the file fixes the instance
+    if (vm.count(o))
+      throw InputError(std::string("--") + o + " applies to registry algorithms (verify, dump, run), not to check-file");
   const bool tv = vm.count("translation-validation") > 0;
   if (!tv && (vm.count("timeout-ms") || vm.count("smt2-dir")))
     throw InputError("--timeout-ms and --smt2-dir apply only with --translation-validation");
@@ -499,8 +507,9 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
   std::string path = vm["file"].as<std::string>();
+  require_regular_file(path);
+  refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError("cannot read '" + path + "': not a regular file");
   if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
     throw InputError("'" + path + "' is larger than 1 GiB; not a schedule collcheck can check densely");
   std::ifstream f(path);
@@ -521,11 +530,12 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
   CheckOptions o = check_options(vm);  // --max-memory guards the reading too
   ScheduleDocument doc = load_schedule_file(path, sfmt, o.max_memory);
   MaterializedView view(std::move(doc.schedule));
-  auto limit = thread_limit(vm);
+  const int threads = worker_threads(vm);
   if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   const std::optional<Claim> cost = doc.claims ? file_cost_claim(*doc.claims, view.data()) : std::nullopt;
-  InstanceCheck ic = check_schedule(view, cost ? &*cost : nullptr, {}, o);
+  InstanceCheck ic;
+  run_with_threads(threads, [&] { ic = check_schedule(view, cost ? &*cost : nullptr, {}, o); });
   if (doc.claims) judge_file_claims(*doc.claims, ic);
   if (tv) {
     const uint64_t cells = view.p() * uint64_t{view.num_blocks()};
@@ -545,49 +555,90 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
 
 }  // namespace
 
+Failure describe_failure(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const InputError& x) {
+    return {2, std::string("error: ") + x.what()};
+  } catch (const po::error& x) {
+    return {2, std::string("error: ") + x.what()};
+  } catch (const ResourceRefusal& x) {  // schedules/memory_guard.hpp: a reader, or the executor's threads
+    return {3, x.what()};
+  } catch (const std::bad_alloc&) {
+    return {3, "error: out of memory: the instance is too large for this machine (use a smaller p, "
+               "--mode fingerprint, a smaller --memory-gib, or --max-memory to refuse such instances before "
+               "allocating)"};
+  } catch (const std::system_error& x) {
+    const std::error_code c = x.code();
+    if (c == std::errc::resource_unavailable_try_again || c == std::errc::not_enough_memory)
+      return {3, std::string("error: out of system resources: ") + x.what()};
+    return {3, std::string("internal error: ") + x.what()};
+  } catch (const std::exception& x) {
+    // TBB reports a worker thread it cannot start with this runtime_error,
+    // thrown in its own thread (so it ends in on_terminate).
+    if (std::string_view(x.what()).starts_with("pthread_create has failed"))
+      return {3, std::string("error: out of system resources: TBB could not start a worker thread (") + x.what() +
+                     "); use fewer --threads"};
+    return {3, std::string("internal error: ") + x.what()};
+  } catch (...) {
+    return {3, "internal error: an exception of unknown type"};
+  }
+}
+
+namespace {
+
+// The last resort: an exception that escapes a thread (or anything else that
+// ends in std::terminate) is one line and exit 3 (or 2), never an abort.
+[[noreturn]] void on_terminate() {
+  Failure f{3, "internal error: terminate called without an active exception"};
+  if (std::exception_ptr e = std::current_exception()) f = describe_failure(e);
+  std::cout.flush();
+  std::fflush(stdout);
+  std::fprintf(stderr, "collcheck: %s\n", f.message.c_str());
+  std::fflush(stderr);
+  std::_Exit(f.code);
+}
+
+int run_command(const std::string& cmd, const std::vector<std::string>& args, const std::string& cmdline) {
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::cout << "collcheck " << COLLCHECK_VERSION << "\n";
+    return 0;
+  }
+  if (cmd == "list") return cmd_list(args);
+  if (cmd == "verify") return cmd_verify(args, cmdline);
+  if (cmd == "dump") return cmd_dump(args);
+  if (cmd == "check-file") return cmd_check_file(args, cmdline);
+  if (cmd == "run") return cmd_run(args, cmdline);
+  if (cmd == "prove") return cmd_prove(args, cmdline);
+  if (cmd == "analyze") return cmd_analyze(args, cmdline);
+  if (cmd == "report") return cmd_report(args, cmdline);
+  if (cmd.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove, analyze, report)");
+}
+
+}  // namespace
+
 int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
+  std::set_terminate(on_terminate);
   g_sweep_runner = std::move(sweep_runner);
   std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
-  std::string cmd = argc > 1 ? argv[1] : "";
-  const std::string cmdline = command_line(argc, argv);
+  const std::string cmd = argc > 1 ? argv[1] : "";
+  StdoutCapture capture;  // flush_stdout names the reason a write to stdout failed
   try {
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (cmd == "--version") {
-      std::cout << "collcheck " << COLLCHECK_VERSION << "\n";
-      return 0;
-    }
-    if (cmd == "list") return cmd_list(args);
-    if (cmd == "verify") return cmd_verify(args, cmdline);
-    if (cmd == "dump") return cmd_dump(args);
-    if (cmd == "check-file") return cmd_check_file(args, cmdline);
-    if (cmd == "run") return cmd_run(args, cmdline);
-    if (cmd == "prove") return cmd_prove(args, cmdline);
-    if (cmd == "analyze") return cmd_analyze(args, cmdline);
-    if (cmd == "report") return cmd_report(args, cmdline);
-    if (cmd.empty()) {
-      std::cerr << kUsage;
-      return 2;
-    }
-    throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove, analyze, report)");
-  } catch (const InputError& e) {
-    std::cerr << "collcheck: error: " << e.what() << "\n";
-    return 2;
-  } catch (const po::error& e) {
-    std::cerr << "collcheck: error: " << e.what() << "\n";
-    return 2;
-  } catch (const ResourceRefusal& e) {  // a reader stopped for memory (schedules/memory_guard.hpp)
-    std::cerr << "collcheck: " << e.what() << "\n";
-    return 3;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "collcheck: error: out of memory: the instance is too large for this machine "
-                 "(use a smaller p, --mode fingerprint or a smaller --memory-gib)\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "collcheck: internal error: " << e.what() << "\n";
-    return 3;
+    const int code = run_command(cmd, args, command_line(argc, argv));
+    flush_stdout();  // a report or listing that did not reach stdout is an error (issue 14 item 11)
+    return code;
+  } catch (...) {
+    const Failure f = describe_failure(std::current_exception());
+    std::cerr << "collcheck: " << f.message << "\n";
+    return f.code;
   }
 }
 

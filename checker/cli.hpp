@@ -2,7 +2,9 @@
 // The collcheck command line: list, verify, dump, check-file, run, prove.
 // Every subcommand returns a DESIGN.md exit code; bad input is one line on
 // stderr and exit code 2.
+#include <exception>
 #include <functional>
+#include <string>
 
 #include "checker/sweep.hpp"
 #include "reports/report.hpp"
@@ -17,5 +19,16 @@ namespace collcheck {
 using SweepRunner = std::function<int(const SweepRequest& req, const std::function<int(Report)>& finish)>;
 
 int cli_main(int argc, char** argv, SweepRunner sweep_runner = {});
+
+// What cli_main prints (one line on stderr, after "collcheck: ") and returns
+// for an exception escaping a command: bad input (InputError, an option
+// Boost rejects, a failed write) 2; resources exhausted (ResourceRefusal,
+// std::bad_alloc, std::system_error for lack of threads or memory) 3; any
+// other exception an internal error, 3.
+struct Failure {
+  int code = 3;
+  std::string message;
+};
+Failure describe_failure(const std::exception_ptr& e);
 
 }  // namespace collcheck

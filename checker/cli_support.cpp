@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "checker/dims_option.hpp"
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 
@@ -19,6 +20,7 @@ po::variables_map parse_args(const po::options_description& desc, const std::vec
   parser.positional(pos ? *pos : none);
   po::store(parser.run(), vm);
   po::notify(vm);
+  reject_empty_values(desc, vm);
   return vm;
 }
 
@@ -40,6 +42,15 @@ std::string read_whole_file(const std::string& path, uint64_t max_memory) {
   f.read(text.data(), static_cast<std::streamsize>(size));
   if (static_cast<uint64_t>(f.gcount()) != size) throw InputError("cannot read '" + path + "'");
   return text;
+}
+
+void reject_empty_values(const po::options_description& desc, const po::variables_map& vm) {
+  for (const auto& [name, value] : vm) {
+    const po::option_description* d = desc.find_nothrow(name, false);
+    if (value.defaulted() || !d || d->semantic()->max_tokens() == 0) continue;  // a switch stores ""
+    const auto* text = boost::any_cast<std::string>(&value.value());
+    if (text && text->empty()) throw InputError("--" + name + " needs a value, not an empty string");
+  }
 }
 
 uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {
@@ -101,14 +112,8 @@ void emit_report(const Report& r, const std::string& format, const std::string& 
   auto fmt = format_from_string(format);
   if (!fmt) throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
   std::string text = render(r, *fmt, verbose);
-  if (out.empty() || out == "-") {
-    std::cout << text;
-    if (!text.empty() && text.back() != '\n') std::cout << '\n';
-    return;
-  }
-  std::ofstream f(out);
-  if (!f) throw InputError("cannot write '" + out + "'");
-  f << text;
+  if (out == "-" && !text.empty() && text.back() != '\n') text += '\n';
+  write_output(out, text);
 }
 
 }  // namespace collcheck

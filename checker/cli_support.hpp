@@ -10,10 +10,15 @@
 
 namespace collcheck {
 
-// Parses `args`; prints the options and returns true in `help` for --help.
+// Parses `args` (stray words and empty values are bad input).
 boost::program_options::variables_map parse_args(const boost::program_options::options_description& desc,
                                                  const std::vector<std::string>& args,
                                                  const boost::program_options::positional_options_description* pos = nullptr);
+
+// InputError for any option given an empty string (--out '', --db '',
+// --variant ''): no option of collcheck means anything by it (issue 14 item 17).
+void reject_empty_values(const boost::program_options::options_description& desc,
+                         const boost::program_options::variables_map& vm);
 
 // Parses an unsigned integer option given as text; InputError unless it is
 // all digits and within [lo, hi] (Boost would wrap "-1" around silently).
@@ -32,7 +37,9 @@ void apply_instance_options(const boost::program_options::variables_map& vm, std
 // (0: no limit) or the process runs out of memory reading it.
 std::string read_whole_file(const std::string& path, uint64_t max_memory);
 
-// Renders `r` in `format` to `out` ("-" = stdout); InputError on a bad format or path.
+// Renders `r` in `format` to `out` ("-" = stdout) with write_output
+// (schedules/file_io.hpp: every write checked); InputError on a bad format,
+// path or a failed write.
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose);
 
 }  // namespace collcheck

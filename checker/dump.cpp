@@ -2,13 +2,12 @@
 
 #include <bit>
 #include <charconv>
-#include <fstream>
-#include <iostream>
 #include <sstream>
 #include <string_view>
 
 #include "checker/file_claims.hpp"
 #include "collcheck_version.hpp"
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 #include "schedules/traff_circulant.hpp"
@@ -33,17 +32,10 @@ FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const 
 }
 
 void dump_schedule_file(const Schedule& s, const FileMeta& meta, const std::string& format, const std::string& out) {
-  std::ofstream file;
-  std::ostream* os = &std::cout;
-  if (!out.empty() && out != "-") {
-    file.open(out, std::ios::binary);
-    if (!file) throw InputError("cannot write '" + out + "'");
-    os = &file;
-  }
-  if (format == "jsonl") write_schedule_jsonl(*os, s, meta);
-  else write_schedule_json(*os, s, meta, true);
-  os->flush();
-  if (!*os) throw InputError("cannot write '" + (out.empty() ? std::string("-") : out) + "'");
+  write_output(out, [&](std::ostream& os) {
+    if (format == "jsonl") write_schedule_jsonl(os, s, meta);
+    else write_schedule_json(os, s, meta, true);
+  });
 }
 
 std::string dump_text(const Schedule& s, const std::string& title) {

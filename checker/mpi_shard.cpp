@@ -118,17 +118,7 @@ std::vector<std::string> gather_to_root(const std::string& mine, int rank, int s
 }
 
 // The exit code cli_main gives for an exception (checker/cli.cpp).
-int exit_code_of(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const InputError&) {
-    return 2;
-  } catch (const std::bad_alloc&) {
-    return 2;
-  } catch (...) {
-    return 3;
-  }
-}
+int exit_code_of(const std::exception_ptr& e) { return describe_failure(e).code; }
 
 // An exception as a status text for rank 0.
 std::string status_of(const std::exception_ptr& e) {

@@ -11,6 +11,7 @@
 
 #include "checker/cli_support.hpp"
 #include "collcheck_version.hpp"
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 
 namespace po = boost::program_options;
@@ -93,6 +94,7 @@ int cmd_report(const std::vector<std::string>& args, const std::string& /*cmdlin
   const std::string fmt = vm["format"].as<std::string>();
   if (!format_from_string(fmt)) throw InputError("unknown format '" + fmt + "' (known: text, json, markdown, junit, html)");
   const std::string path = vm["db"].as<std::string>();
+  refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", path, true);
   ResultsStore store(path, ResultsStore::Access::read_only, COLLCHECK_VERSION);
   std::vector<SweepInfo> sweeps = store.sweeps();
   if (sweeps.empty()) throw InputError("results store '" + path + "' holds no sweep");

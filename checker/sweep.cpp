@@ -1,6 +1,8 @@
 #include "checker/sweep.hpp"
 
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -256,17 +258,19 @@ Report run_sweep(const SweepRequest& req) {
     Progress progress(req.progress, total);
     progress.set_instances(order.size());
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].p > jobs[b].p; });
-    tbb::parallel_for(size_t{0}, order.size(), [&](size_t k) {
-      const Job& j = jobs[order[k]];
-      std::optional<InstanceResult> stored;
-      if (req.reuse) stored = req.reuse(order[k], instance_header(req.targets[j.target], j.p, j.radix));
-      if (stored) {
-        slots[order[k]] = std::move(*stored);
-      } else {
-        slots[order[k]] = check_instance(req.targets[j.target], j.p, req.check, j.radix);
-        if (req.on_finished) req.on_finished(order[k], slots[order[k]]);
-      }
-      progress.add(work(j.p));
+    run_with_threads(req.threads, [&] {
+      tbb::parallel_for(size_t{0}, order.size(), [&](size_t k) {
+        const Job& j = jobs[order[k]];
+        std::optional<InstanceResult> stored;
+        if (req.reuse) stored = req.reuse(order[k], instance_header(req.targets[j.target], j.p, j.radix));
+        if (stored) {
+          slots[order[k]] = std::move(*stored);
+        } else {
+          slots[order[k]] = check_instance(req.targets[j.target], j.p, req.check, j.radix);
+          if (req.on_finished) req.on_finished(order[k], slots[order[k]]);
+        }
+        progress.add(work(j.p));
+      });
     });
   }
   Report r;
@@ -298,6 +302,13 @@ VariantNames variants_of(const std::vector<InstanceResult>& instances) {
   VariantNames out;
   for (const InstanceResult& i : instances) out.push_back({i.algorithm, i.variant});
   return out;
+}
+
+void run_with_threads(int threads, const std::function<void()>& f) {
+  if (threads <= 0) return f();
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads));
+  tbb::task_arena arena(threads);
+  arena.execute(f);
 }
 
 bool refused_by_memory_guard(const InstanceResult& i) {

@@ -57,6 +57,7 @@ struct SweepRequest {
   bool skip_restricted = false;  // false: a restricted p is bad input (exit 2)
   bool progress = true;          // progress + ETA on stderr for long sweeps
   CheckOptions check;
+  int threads = 0;  // worker threads, exactly (run_with_threads); 0: TBB's default
   // Results-store hooks (checker/results_store.hpp, verify --db/--resume);
   // `job` is the instance's index in the request's order (targets, p, radix).
   // reuse: a stored result for the instance (then it is not run), or nullopt.
@@ -109,6 +110,16 @@ void add_registry_expectations(Report& r, const VariantNames& variants, bool not
 // The (algorithm, variant) of every instance (for reports not built from
 // sweep targets).
 VariantNames variants_of(const std::vector<InstanceResult>& instances);
+
+// The most worker threads --threads may ask for.
+inline constexpr int kMaxThreads = 1024;
+
+// Runs `f` with TBB's parallel algorithms on exactly `threads` threads (a
+// task arena of that concurrency, and a global_control that lets TBB start
+// them, more than the cores if asked: TBB's default arena never exceeds the
+// cores this process may use, so a global_control alone would quietly run
+// fewer); threads = 0: TBB's default.
+void run_with_threads(int threads, const std::function<void()>& f);
 
 // Whether the memory guard (--max-memory) refused this instance (status
 // skipped, reason starting with kRefusedPrefix).

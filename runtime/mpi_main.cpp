@@ -19,6 +19,8 @@
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -61,21 +63,21 @@ std::string known_variants(const AlgorithmInfo& a) {
 
 int run(int argc, char** argv, int me, int size) {
   po::options_description desc("collcheck-mpi options");
-  std::string algo, variant, schedule_file, dtype_s = "int64", format = "text";
-  uint64_t count = 1000, seed = 1;
+  std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
       "schedule", po::value(&schedule_file), "a schedule file instead of --algo: JSON or JSON lines (docs/schedule-format.md)")(
       "dtype", po::value(&dtype_s)->default_value("int64"), "int64, float or double")(
-      "count", po::value(&count)->default_value(1000), "elements of the vector (>= number of blocks)")(
-      "seed", po::value(&seed)->default_value(1), "input seed")(
+      "count", po::value(&count_s)->default_value("1000"), "elements of the vector (>= number of blocks, <= INT_MAX)")(
+      "seed", po::value(&seed_s)->default_value("1"), "input seed (0..2^64-1)")(
       "format", po::value(&format)->default_value("text"), "text or json");
   add_instance_options(desc);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
     po::notify(vm);
+    reject_empty_values(desc, vm);
   } catch (const po::error& e) {
     throw UsageError{e.what()};
   }
@@ -90,6 +92,9 @@ int run(int argc, char** argv, int me, int size) {
   auto dtype = dtype_from_string(dtype_s);
   if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
+  // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
+  const uint64_t count = parse_uint_option("count", count_s, 1, INT_MAX);
+  const uint64_t seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);
 
   std::unique_ptr<Schedule> sched;
   std::string name;
@@ -112,6 +117,14 @@ int run(int argc, char** argv, int me, int size) {
       throw UsageError{"unknown variant '" + variant + "' of " + algo + " (known: " + known_variants(*a) + ")"};
     std::vector<SweepTarget> targets{{a, v}};
     apply_instance_options(vm, targets);  // InputError for --n/--root on an allreduce, or out of range
+    // One run is one schedule: a sweep over radices or shapes would run one
+    // of them without saying which.
+    if (targets.front().all_radices)
+      throw UsageError{"--radix all is for sweeps (collcheck verify, run, prove); collcheck-mpi runs one schedule: "
+                       "give one radix"};
+    if (targets.front().shapes.size() > 1)
+      throw UsageError{"collcheck-mpi runs one schedule: give one --dims shape, not '" + vm["dims"].as<std::string>() +
+                       "'"};
     const InstanceParams params = targets.front().params(static_cast<uint64_t>(size));
     name = a->name + "/" + v->name;
     if (v->violates) {
@@ -129,6 +142,7 @@ int run(int argc, char** argv, int me, int size) {
         return kSkipped;
       }
     }
+    if (const std::string label = params.label(); !label.empty()) name += " [" + label + "]";  // e.g. [r=4]
     sched = v->make(params);
   }
   const CollectiveSpec& spec = sched->spec();

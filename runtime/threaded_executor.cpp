@@ -10,8 +10,11 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <system_error>
 #include <thread>
 #include <utility>
+
+#include "schedules/memory_guard.hpp"
 
 namespace collcheck::runtime {
 
@@ -133,11 +136,32 @@ class Engine {
     init_buffers();
 
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::thread> threads;
-    threads.reserve(p_);
-    for (Rank r = 0; r < p_; ++r) threads.emplace_back([this, r] { run_rank(r); });
-    watchdog();
-    for (auto& t : threads) t.join();
+    // Every thread started is joined, whatever fails: a thread that cannot
+    // be created, or memory running out in a rank or here, stops all ranks
+    // and is rethrown (a ResourceRefusal or std::bad_alloc: exit 3, one line),
+    // never std::terminate (issue 14 item 8).
+    std::exception_ptr error;
+    {
+      std::vector<std::thread> threads;
+      try {
+        threads.reserve(p_);
+        for (Rank r = 0; r < p_; ++r) {
+          try {
+            threads.emplace_back([this, r] { run_rank(r); });
+          } catch (const std::system_error& e) {
+            throw ResourceRefusal("could not create the " + std::to_string(p_) +
+                                " threads of the threaded executor (one per rank): " + e.what());
+          }
+        }
+        watchdog();
+      } catch (...) {
+        error = std::current_exception();
+        signal_abort();
+      }
+      for (auto& t : threads) t.join();
+    }
+    if (!error) error = rank_error_;
+    if (error) std::rethrow_exception(error);
     res.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     for (Rank r = 0; r < p_; ++r) {
@@ -344,6 +368,16 @@ class Engine {
     wd_cv_.notify_all();
   }
 
+  // Out of memory in a rank thread: kept for run() to rethrow, every rank stopped.
+  void stop_all(Rank r, std::exception_ptr e) {
+    {
+      std::lock_guard lk(wd_mu_);
+      if (!rank_error_) rank_error_ = std::move(e);
+    }
+    signal_abort();
+    finish(r, false);
+  }
+
   void run_rank(Rank r) {
     RankStep rs;
     try {
@@ -369,9 +403,15 @@ class Engine {
         apply(r, s, rs.recvs, got);
         ++progress_;
       }
+    } catch (const std::bad_alloc&) {
+      return stop_all(r, std::current_exception());
     } catch (const std::exception& e) {
-      fail(r, {0, r, std::nullopt, std::nullopt, std::nullopt, "", "",
-               std::string("rank program threw: ") + e.what()});
+      try {
+        fail(r, {0, r, std::nullopt, std::nullopt, std::nullopt, "", "",
+                 std::string("rank program threw: ") + e.what()});
+      } catch (...) {
+        return stop_all(r, std::current_exception());
+      }
     }
     finish(r, true);
   }
@@ -698,6 +738,7 @@ class Engine {
   std::mutex wd_mu_;
   std::condition_variable wd_cv_;
   Rank finished_threads_ = 0;  // guarded by wd_mu_
+  std::exception_ptr rank_error_;  // guarded by wd_mu_; read after every thread is joined
 };
 
 }  // namespace

@@ -96,7 +96,10 @@ struct ExecResult {
 std::string mode_string(const ExecOptions& opts);
 
 // Runs `sched` with p threads and checks the result. Never throws for a
-// malformed schedule: problems are violations in the verdict.
+// malformed schedule: problems are violations in the verdict. Resources
+// exhausted are not a verdict: ResourceRefusal (schedules/memory_guard.hpp) if the p threads cannot all be
+// created, std::bad_alloc if memory runs out (in any rank); every thread
+// started is stopped and joined first.
 ExecResult execute_threads(const Schedule& sched, const ExecOptions& opts = {});
 
 }  // namespace collcheck::runtime

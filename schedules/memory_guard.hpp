@@ -33,7 +33,8 @@ inline std::string mib_or_gib(uint64_t bytes) {
 
 // A reader stopped for memory: refused by --max-memory ("refused by the
 // memory guard while reading FILE: ..."), or out of memory while reading
-// (std::bad_alloc under ulimit -v or on a full machine). One line.
+// (std::bad_alloc under ulimit -v or on a full machine); also the threaded
+// executor when it cannot create its threads. One line.
 struct ResourceRefusal : std::runtime_error {
   explicit ResourceRefusal(const std::string& what) : std::runtime_error(what) {}
 };

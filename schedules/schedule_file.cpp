@@ -10,6 +10,7 @@
 #include <istream>
 #include <sstream>
 
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/schedule_reader.hpp"
 
@@ -139,8 +140,7 @@ ScheduleEncoding detect_encoding(const std::string& line) {
 }
 
 ScheduleDocument read_schedule_file(const std::string& path, std::optional<ScheduleEncoding> forced, uint64_t max_memory) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError("cannot read '" + path + "': not a regular file");
+  require_regular_file(path);
   std::ifstream f(path, std::ios::binary);
   if (!f) throw InputError("cannot read '" + path + "'");
   const ScheduleEncoding enc = forced ? *forced : detect_encoding(first_line(f));

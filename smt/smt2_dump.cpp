@@ -3,8 +3,8 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck::smt {
@@ -54,11 +54,13 @@ void dump_smt2(z3::solver& s, const std::string& label, z3::check_result answer)
   std::snprintf(num, sizeof num, "%03d", current->counter++);
   std::string name = current->stem + "-" + num + (label.empty() ? "" : "-" + file_safe(label)) + ".smt2";
   std::string path = (std::filesystem::path(current->dir) / name).string();
-  std::ofstream f(path);
-  if (!f) throw InputError("--smt2-dir: cannot write '" + path + "'");
-  f << "; collcheck prove: " << current->stem << (label.empty() ? "" : " " + label) << "\n";
-  f << "; answer: " << answer_text(answer) << "\n";
-  f << s.to_smt2();
+  const std::string text = "; collcheck prove: " + current->stem + (label.empty() ? "" : " " + label) + "\n" +
+                           "; answer: " + answer_text(answer) + "\n" + s.to_smt2();
+  try {
+    write_output(path, text);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--smt2-dir: ") + e.what());
+  }
 }
 
 std::string recorded_answer(const std::string& text) {

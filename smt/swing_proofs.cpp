@@ -111,6 +111,7 @@
 #include <string>
 #include <utility>
 
+#include "schedules/input_error.hpp"
 #include "schedules/swing_math.hpp"
 #include "smt/proof_support.hpp"
 #include "smt/smt2_dump.hpp"
@@ -343,6 +344,8 @@ Verdict guarded(const char* property, uint64_t p, const char* strategy,
     v.counterexample.reset();
     v.violations = 0;
     v.stats["error"] = std::string("z3: ") + ex.msg();
+  } catch (const InputError&) {
+    throw;  // bad input (e.g. an --smt2-dir that cannot be written) stays exit 2, never an unknown verdict
   } catch (const std::exception& ex) {
     v.status = Status::unknown;
     v.counterexample.reset();

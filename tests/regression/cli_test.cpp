@@ -51,7 +51,7 @@ TEST(ExitCodes, BadInputIsTwoWithOneLine) {
   expect_bad_input("verify --algo swing --p 0", "p must be >= 1");
   expect_bad_input("verify --algo swing --p 1..", "malformed p-range");
   expect_bad_input("verify --algo swing --p 9..3", "empty range");
-  expect_bad_input("verify --algo swing --p ''", "malformed p-range");
+  expect_bad_input("verify --algo swing --p ''", "--p needs a value, not an empty string");
   expect_bad_input("verify --algo swing --p 2^30", "exceeds the maximum");
   expect_bad_input("verify --algo swing", "verify needs --p");
   expect_bad_input("verify --algo swing --p 4 --format pdf", "unknown format 'pdf'");

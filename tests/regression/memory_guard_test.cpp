@@ -3,8 +3,8 @@
 //     is allocated: the run happens under `ulimit -v` far below what the
 //     generic simulation would allocate for it (Swing bandwidth p = 2^16,
 //     fingerprint mode: 4 GiB of contribution state in the first chunk alone),
-//     so an allocation attempt would end in "out of memory" (exit 2) instead
-//     of the one-line refusal with the estimate (exit 3);
+//     so an allocation attempt would end in "out of memory" (also exit 3,
+//     issue 14 item 8) instead of the one-line refusal with the estimate;
 //   * in a sweep the other instances are still checked, the refused one is
 //     reported (skipped, with the reason) and the exit code is 3;
 //   * an instance under the limit runs (exit 0);
@@ -44,8 +44,10 @@ TEST(MemoryGuard, RefusesBeforeAllocating) {
   // Control: without the guard the same run under the same ulimit does try
   // to allocate, and fails: the limit above is really below what it needs.
   auto c = run_limited("verify --algo swing --variant bandwidth --p 65536 --mode fingerprint --max-memory none -q", 1 << 20);
-  EXPECT_EQ(c.code, 2) << c.out << c.err;
-  EXPECT_NE(c.err.find("out of memory"), std::string::npos) << c.err;
+  EXPECT_EQ(c.code, 3) << c.out << c.err;
+  EXPECT_EQ(c.err, "collcheck: error: out of memory: the instance is too large for this machine (use a smaller p, "
+                   "--mode fingerprint, a smaller --memory-gib, or --max-memory to refuse such instances before "
+                   "allocating)\n");
 }
 
 TEST(MemoryGuard, SweepReportsTheRefusalAndExitsThree) {
