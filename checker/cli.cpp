@@ -275,7 +275,8 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline)
   if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
-  if (vm.count("db")) refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
+  if (vm.count("db"))
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
   SweepRequest req;
   req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
   apply_instance_options(vm, req.targets);

@@ -51,8 +51,10 @@ class FdBuf : public std::streambuf {
     for (const char* p = pbase(); p < pptr() && !err_;) {
       const ssize_t n = ::write(fd_, p, static_cast<size_t>(pptr() - p));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) err_ = n < 0 ? errno : EIO;
-      else p += n;
+      if (n <= 0)
+        err_ = n < 0 ? errno : EIO;
+      else
+        p += n;
     }
     setp(buf_, buf_ + sizeof buf_);
     return !err_;
@@ -105,7 +107,7 @@ using FileId = std::pair<dev_t, ino_t>;
 
 // Device and inode of `path` ("-": standard output), following links.
 std::optional<FileId> file_id(const std::string& path) {
-  struct stat st {};
+  struct stat st = {};
   if ((path == "-" ? ::fstat(STDOUT_FILENO, &st) : ::stat(path.c_str(), &st)) != 0) return std::nullopt;
   return FileId{st.st_dev, st.st_ino};
 }
@@ -130,7 +132,8 @@ void write_output(const std::string& path, const std::function<void(std::ostream
     flush_stdout();
     return;
   }
-  struct stat st {}, lst {};
+  struct stat st = {};
+  struct stat lst = {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   const bool dangling_link = !exists && ::lstat(path.c_str(), &lst) == 0;
   if (dangling_link || (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1))) return write_in_place(path, produce);
@@ -184,7 +187,7 @@ StdoutCapture::~StdoutCapture() {
 }
 
 void require_regular_file(const std::string& path) {
-  struct stat st {};
+  struct stat st = {};
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
     throw InputError("cannot read '" + path + "': " + (err == ENOENT ? std::string("no such file") : reason(err)));
@@ -202,7 +205,8 @@ void refuse_output_over_input(const std::string& out_option, const std::string& 
   if (same_file(output, input)) refuse(in_option + " '" + input + "'");
   if (sqlite_store)
     for (const char* suffix : {"-journal", "-wal", "-shm"})
-      if (same_file(output, input + suffix)) refuse("the " + std::string(suffix) + " file of " + in_option + " '" + input + "'");
+      if (same_file(output, input + suffix))
+        refuse("the " + std::string(suffix) + " file of " + in_option + " '" + input + "'");
 }
 
 }  // namespace collcheck

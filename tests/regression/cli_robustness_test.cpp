@@ -13,6 +13,7 @@
 //      or refused, empty option values, check-file's --radix/--ppn, and a
 //      missing file says "no such file".
 #include <gtest/gtest.h>
+#include <tbb/info.h>
 
 #include <cmath>
 #include <filesystem>
@@ -59,8 +60,7 @@ TEST(Resources, ThreadsThatCannotBeCreatedAreExitThree) {
   // 1024 rank threads with 8 MiB stacks need 8 GiB of address space: under a
   // 1 GB limit the executor cannot create them all (before: std::terminate,
   // "terminate called without an active exception", exit 134).
-  const Outcome r =
-      run_command("ulimit -s 8192 && ulimit -v 1000000 && " + kBin + " run --algo ring --p 1024");
+  const Outcome r = run_command("ulimit -s 8192 && ulimit -v 1000000 && " + kBin + " run --algo ring --p 1024");
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_EQ(r.err,
             "collcheck: error: could not create the 1024 threads of the threaded executor (one per rank): Resource "
@@ -122,9 +122,9 @@ TEST(OutputOverInput, TheStoreIsNeverOverwritten) {
   std::filesystem::create_hard_link(db, hard);
   EXPECT_EQ(run("report --db " + db + " --out " + link).code, 2);
   EXPECT_EQ(run("report --db " + link + " --out " + hard).code, 2);
-  expect_refused("report --db " + db + " --out " + db + "-wal",
-                 "error: --out '" + db + "-wal' is the -wal file of --db '" + db +
-                     "': refusing to write over an input");
+  expect_refused(
+      "report --db " + db + " --out " + db + "-wal",
+      "error: --out '" + db + "-wal' is the -wal file of --db '" + db + "': refusing to write over an input");
   EXPECT_EQ(read_file(db), read_file(db + ".orig"));
   EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
   // A new store and a report of the same (new) name: refused before either is created.
@@ -144,8 +144,8 @@ TEST(OutputOverInput, TheCheckedFileIsNeverOverwritten) {
   // Standard output appended to the input (`>>`: the shell does not truncate it).
   const Outcome r = run_command(kBin + " check-file " + f + " >>" + f);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "collcheck: error: standard output is the input file '" + f +
-                       "': refusing to write over an input\n");
+  EXPECT_EQ(r.err,
+            "collcheck: error: standard output is the input file '" + f + "': refusing to write over an input\n");
   EXPECT_EQ(read_file(f), before);
 }
 
@@ -194,8 +194,9 @@ TEST(WriteErrors, AFullFilesystemKeepsThePreviousReport) {
   EXPECT_NE(r.err.find("/r.json': no space left on device"), std::string::npos) << r.err;
   // prove --smt2-dir: the first file that does not fit stops the command
   // (before: hundreds of empty files, exit 0), and no file is empty.
-  const Outcome p = on_full_filesystem(kBin + " prove --algo swing --p 2..64 --smt2-dir $D/smt >/dev/null; echo $?; "
-                                              "find $D/smt -type f -empty | wc -l");
+  const Outcome p = on_full_filesystem(kBin +
+                                       " prove --algo swing --p 2..64 --smt2-dir $D/smt >/dev/null; echo $?; "
+                                       "find $D/smt -type f -empty | wc -l");
   EXPECT_EQ(p.out, "2\n0\n");
   EXPECT_NE(p.err.find("collcheck: error: --smt2-dir: cannot write '"), std::string::npos) << p.err;
   EXPECT_NE(p.err.find("': no space left on device"), std::string::npos) << p.err;
@@ -211,7 +212,13 @@ TEST(NoSilentClamping, ThreadsAreHonouredOrRefused) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["threads"], 7);
   expect_refused("verify --algo ring --p 4 -q --threads 1000000",
                  "error: --threads must be in 0..1024 (0: one per core), not 1000000");
-  expect_refused("verify --algo ring --p 4 -q --threads -1", "error: --threads must be in 0..1024 (0: one per core), not -1");
+  expect_refused("verify --algo ring --p 4 -q --threads -1",
+                 "error: --threads must be in 0..1024 (0: one per core), not -1");
+  // --estimate projects the wall time on this machine: more threads than its cores would not run faster.
+  const int cores = tbb::info::default_concurrency();
+  expect_refused("verify --algo ring --p 4 --estimate --threads " + std::to_string(cores + 1),
+                 "error: --estimate projects the wall time on this machine: --threads " + std::to_string(cores + 1) +
+                     " exceeds the " + std::to_string(cores) + " cores this process may use");
 }
 
 TEST(NoSilentClamping, EmptyValuesAreBadInput) {
@@ -227,9 +234,9 @@ TEST(NoSilentClamping, CheckFileRefusesInstanceOptionsItCannotUse) {
   const std::string f = temp_path("instance_options.json");
   ASSERT_EQ(run("dump --algo ring --p 4 --format json --out " + f).code, 0);
   for (const char* option : {"radix", "radix2", "ppn"})
-    expect_refused("check-file " + f + " --" + option + " 3",
-                   std::string("error: --") + option +
-                       " applies to registry algorithms (verify, dump, run), not to check-file");
+    expect_refused(
+        "check-file " + f + " --" + option + " 3",
+        std::string("error: --") + option + " applies to registry algorithms (verify, dump, run), not to check-file");
 }
 
 TEST(NoSilentClamping, AMissingFileSaysSo) {

@@ -27,9 +27,8 @@ namespace fs = std::filesystem;
 class FileIo : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("file_io_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::path(::testing::TempDir()) / ("file_io_" + std::to_string(::getpid()) + "_" +
+                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -179,9 +178,8 @@ TEST_F(FileIo, AnOutputThatIsAnInputIsRefusedByIdentity) {
   EXPECT_EQ(refused(path("r.txt"), s), "");
   EXPECT_EQ(refused(path("new.txt"), path("new.sqlite")), "");
   // Standard output redirected to the input.
-  with_stdout(s, [&] {
-    EXPECT_EQ(refused("-", s), "standard output is --db '" + s + "': refusing to write over an input");
-  });
+  with_stdout(
+      s, [&] { EXPECT_EQ(refused("-", s), "standard output is --db '" + s + "': refusing to write over an input"); });
   EXPECT_EQ(refused("-", s), "");
 }
 
