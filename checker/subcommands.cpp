@@ -17,6 +17,7 @@
 #include "checker/sweep.hpp"
 #include "collcheck_version.hpp"
 #include "runtime/threaded_executor.hpp"
+#include "schedules/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "smt/query_registry.hpp"
 
@@ -89,6 +90,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
     throw InputError("run needs --algo and --p, or --schedule FILE");
   if (!vm.count("schedule") && !vm["schedule-format"].defaulted())
     throw InputError("--schedule-format applies only with --schedule");
+  if (vm.count("schedule"))
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--schedule", vm["schedule"].as<std::string>());
   runtime::ExecOptions eo;
   auto dt = runtime::dtype_from_string(vm["dtype"].as<std::string>());
   if (!dt) throw InputError("unknown --dtype '" + vm["dtype"].as<std::string>() + "' (known: int64, float, double)");

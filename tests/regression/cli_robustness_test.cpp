@@ -63,7 +63,7 @@ TEST(Resources, ThreadsThatCannotBeCreatedAreExitThree) {
   const Outcome r = run_command("ulimit -s 8192 && ulimit -v 1000000 && " + kBin + " run --algo ring --p 1024");
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_EQ(r.err,
-            "collcheck: error: could not create the 1024 threads of the threaded executor (one per rank): Resource "
+            "collcheck: could not create the 1024 threads of the threaded executor (one per rank): Resource "
             "temporarily unavailable\n");
   EXPECT_EQ(r.out, "");
 }
