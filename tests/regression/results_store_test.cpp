@@ -490,20 +490,20 @@ TEST(ResultsStoreBadInput, DamagedSchemaIsRefusedBeforeAnyWrite) {
   }
 }
 
-// Issue 14 item 16: meta.schema_version = 3 (a store of a newer collcheck)
-// was accepted and written as long as PRAGMA user_version said 2.
+// Issue 14 item 16: meta.schema_version = 9 (a store of a newer collcheck)
+// was accepted and written as long as PRAGMA user_version said the current version.
 TEST(ResultsStoreBadInput, FutureOrDisagreeingSchemaVersionIsRefused) {
   const std::string db = small_store("future");
-  exec_sql(db, "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
-  const std::string future = "has schema version 3 (meta.schema_version); this collcheck";
+  exec_sql(db, "UPDATE meta SET value = '9' WHERE key = 'schema_version'");
+  const std::string future = "has schema version 9 (meta.schema_version); this collcheck";
   expect_refused(kSmall + " --db " + db, db, future);
   expect_refused("report --db " + db, db, future);
   exec_sql(db, "UPDATE meta SET value = '1' WHERE key = 'schema_version'");
-  expect_refused(kSmall + " --db " + db, db, "is damaged: meta.schema_version is '1', PRAGMA user_version is 2");
+  expect_refused(kSmall + " --db " + db, db, "is damaged: meta.schema_version is '1', PRAGMA user_version is 3");
   exec_sql(db, "DELETE FROM meta WHERE key = 'schema_version'");
   expect_refused(kSmall + " --db " + db, db, "is damaged: meta.schema_version is missing");
-  exec_sql(db, "INSERT INTO meta VALUES ('schema_version', '2'); PRAGMA user_version = 3");
-  expect_refused(kSmall + " --db " + db, db, "has schema version 3; this collcheck");
+  exec_sql(db, "INSERT INTO meta VALUES ('schema_version', '3'); PRAGMA user_version = 9");
+  expect_refused(kSmall + " --db " + db, db, "has schema version 9; this collcheck");
 }
 
 // Issue 14 item 16: `report` only reads, and leaves no -wal or -shm file
