@@ -20,7 +20,8 @@ inline void execute(const std::string& path, const std::string& statements) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   char* err = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  EXPECT_EQ(sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err), SQLITE_OK)
+      << statements << ": " << (err ? err : "");
   sqlite3_free(err);
   sqlite3_close(db);
 }
