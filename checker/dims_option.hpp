@@ -1,6 +1,6 @@
 #pragma once
 // --dims: torus shapes for the algorithms that run on a torus (trivance-torus,
-// ../shared/papers/trivance.txt Sec. 5).
+// the Trivance paper Sec. 5).
 //
 // Syntax     : a comma list of shapes, each n_0xn_1x..xn_{D-1} with every side
 //              >= 1: "3x3", "3x3,9x9,4x4x4". A shape is one instance with

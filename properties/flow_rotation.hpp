@@ -8,7 +8,7 @@
 // order and with the same combine modes, and the collective's pre- and
 // postcondition are invariant too (allreduce; allgather and reduce-scatter
 // with h = nblocks / p, where owner(b + r*h) = owner(b) + r). Trivance (both
-// ports, r -+ 3^k, Sec. 4.1 of ../shared/papers/trivance.txt), Bruck's
+// ports, r -+ 3^k, Sec. 4.1 of the Trivance paper), Bruck's
 // allreduce and the ring are such schedules; Swing is not (its peers depend
 // on the parity of r).
 //

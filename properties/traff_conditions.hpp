@@ -1,6 +1,6 @@
 #pragma once
 // Träff's four correctness conditions of Section 2
-// (../shared/papers/traff-circulant-broadcast-schedules.txt) for the receive
+// (Träff, "Optimal Broadcast Schedules in Logarithmic Time ...") for the receive
 // and send schedules of all p ranks (root r = 0, ranks root-relative), as one
 // verdict named "traff-conditions" (prop::traff_conditions).
 //

@@ -1,5 +1,5 @@
 #pragma once
-// trivance-coverage: Lemma 4.2 of the Trivance paper (../shared/papers/trivance.txt,
+// trivance-coverage: Lemma 4.2 of the Trivance paper (
 // Sec. 4.2, proof in App. A), checked on the schedule's own transfers.
 //
 // Statement  : after step k every node r holds data originating from exactly

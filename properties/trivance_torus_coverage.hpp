@@ -1,6 +1,6 @@
 #pragma once
 // trivance-coverage on a torus: Lemma 4.2 of the Trivance paper
-// (../shared/papers/trivance.txt, Sec. 4.2, App. A) per dimension, with
+// (the Trivance paper, Sec. 4.2, App. A) per dimension, with
 // Sec. 5's dimension switching (Fig. 5), checked on the schedule's own
 // transfers. trivance_coverage() (trivance_coverage.hpp) dispatches here for a
 // TrivanceTorus; the catalog name is the same, "trivance-coverage".

@@ -2,7 +2,7 @@
 // Bruck's allreduce on a ring of n nodes with two ports, the Trivance paper's
 // baseline.
 //
-// Algorithm  : Trivance paper (../shared/papers/trivance.txt) Sec. 2.4 "Bruck":
+// Algorithm  : Trivance paper ("Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks") Sec. 2.4 "Bruck":
 //              Bruck's concatenation algorithm (Bruck et al. 1994) extended to
 //              allreduce; "each node communicates with two peers per step k of
 //              distance 3^k mod n and 2*3^k mod n", all traffic in one

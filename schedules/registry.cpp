@@ -307,7 +307,7 @@ VariantInfo ring_bandwidth() {
   return v;
 }
 
-// ---- Trivance and Bruck's allreduce (../shared/papers/trivance.txt) --------
+// ---- Trivance and Bruck's allreduce ("Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks") --------
 const char* const kTrivanceRef = "Trivance (trivance.txt) Sec. 4.1-4.4, Algorithm 1, Lemmas 4.1-4.2, Theorem 4.3, App. A";
 const char* const kBruckRef = "Trivance paper (trivance.txt) Sec. 2.4 'Bruck', Table 1, App. B.1; Bruck et al. 1994";
 

@@ -12,7 +12,7 @@
 //                  ((p - z x r^x + P) % P) into S, and replaces R[i] (just
 //                  sent) locally";
 //              (3) local inverse shift R[i] = R[(p - i) % P].
-// Reference  : ../shared/papers/tunable-radix-alltoall.txt, Sec. III (steps
+// Reference  : Fan et al., "Configurable Algorithms for All-to-all Collectives", Sec. III (steps
 //              1-3), Sec. III-A (Propositions 1-4), Figs. 1-3.
 // Names      : P processes, r the radix, w = ceil(log_r P) base-r digits of a
 //              block index, a round (x, z): digit position x, digit value z;

@@ -20,7 +20,7 @@
 //              nodes, one per local index ("each process in a super-process
 //              serves as a communication port"): (ni, g) exchanges with
 //              (ni +- z r2^x, g), moving super-blocks of Q blocks as units.
-// Reference  : ../shared/papers/tunable-radix-alltoall.txt, Sec. IV (K1, K2),
+// Reference  : Fan et al., "Configurable Algorithms for All-to-all Collectives", Sec. IV (K1, K2),
 //              Sec. IV-A (the intra- and inter-node steps 1-3), Figs. 5-7;
 //              TRA itself: schedules/tra.hpp (Sec. III).
 // Names      : P, Q (processes per node), N = P / Q (nodes), r1 and w1 =

@@ -7,7 +7,7 @@
 //              broadcasts of Algorithm 1, one per root j, run simultaneously;
 //              in each round a rank combines the blocks of all roots into ONE
 //              message to t and receives ONE message from f.
-// Reference  : ../shared/papers/traff-circulant-broadcast-schedules.txt,
+// Reference  : Träff, "Optimal Broadcast Schedules in Logarithmic Time ...",
 //              Appendix A (Algorithm 7); receive schedules from Algorithms 2-5
 //              (traff_circulant.hpp).
 // Names      : p, q = ceil(log2 p), skip[], recvblocks[j][k] (the receive

@@ -10,7 +10,7 @@
 //              reduced blocks). The paper names the all-reduction operations
 //              but gives no allreduce schedule; this composition (the classic
 //              reduce-scatter + allgather) is collcheck's.
-// Reference  : ../shared/papers/traff-circulant-broadcast-schedules.txt,
+// Reference  : Träff, "Optimal Broadcast Schedules in Logarithmic Time ...",
 //              Sec. 1 Observation 1.2-1.4, Appendix A.
 // Names      : p, q = ceil(log2 p), S = n-1+q; root j's block c is global
 //              block j * n + c (Collective::allreduce, nblocks = n * p); rank j

@@ -25,7 +25,7 @@
 // Reference
 //   J. L. Träff, "Optimal Broadcast Schedules in Logarithmic Time with Applications
 //   to Broadcast, All-Broadcast, Reduction and All-Reduction", 2024
-//   (../shared/papers/traff-circulant-broadcast-schedules.txt): Sec. 2 (Algorithm 1,
+//   (Träff, "Optimal Broadcast Schedules in Logarithmic Time ..."): Sec. 2 (Algorithm 1,
 //   the four correctness conditions, Tables 1-3), Sec. 2.1 (Algorithms 2, 3,
 //   Lemma 3), Sec. 2.2 (Algorithms 4, 5, Lemmas 4-7), Sec. 2.3 (Algorithm 6,
 //   Theorem 3).

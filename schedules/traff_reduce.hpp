@@ -11,7 +11,7 @@
 //              received block, the schedule gives a round-optimal solution to
 //              the reduction problem". Built on TraffBroadcast (Algorithm 1
 //              with the schedules of Algorithms 2-6, traff_broadcast.hpp).
-// Reference  : ../shared/papers/traff-circulant-broadcast-schedules.txt,
+// Reference  : Träff, "Optimal Broadcast Schedules in Logarithmic Time ...",
 //              Sec. 1 Observation 1.3, Algorithm 1, Theorem 1.
 // Names      : p, q = ceil(log2 p), skip[], recvblock[], sendblock[], x (the
 //              first round of Algorithm 1 with real communication), S = n-1+q,

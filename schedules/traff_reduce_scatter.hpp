@@ -11,7 +11,7 @@
 //              reductions of Observation 1.3 (traff_reduce.hpp), one per root
 //              j, run simultaneously with one message per round, i.e.
 //              Algorithm 7 (TraffAllgather, traff_allgather.hpp) reversed.
-// Reference  : ../shared/papers/traff-circulant-broadcast-schedules.txt,
+// Reference  : Träff, "Optimal Broadcast Schedules in Logarithmic Time ...",
 //              Sec. 1 Observation 1.3 and 1.4, Appendix A (Algorithm 7).
 // Names      : p, q = ceil(log2 p), skip[], x, S = n-1+q as in Algorithm 7;
 //              root j's block c is global block j * n + c

@@ -1,7 +1,7 @@
 #pragma once
 // Trivance bandwidth-optimal allreduce on a bidirectional ring of n nodes.
 //
-// Algorithm  : Trivance (../shared/papers/trivance.txt), Sec. 4.1 and 4.3:
+// Algorithm  : Trivance ("Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks"), Sec. 4.1 and 4.3:
 //              reduce-scatter over n blocks (block b ends reduced at node b),
 //              then the allgather "in reverse order": every reduce-scatter
 //              transfer reversed, as a copy, steps in reverse. Peers

@@ -1,7 +1,7 @@
 #pragma once
 // Trivance latency-optimal allreduce on a bidirectional ring of n nodes.
 //
-// Algorithm  : Trivance (../shared/papers/trivance.txt), Sec. 4.2: "running one
+// Algorithm  : Trivance ("Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks"), Sec. 4.2: "running one
 //              phase", every node forwards its entire vector to both peers
 //              pi(r, k, n) = (r - 3^k, r + 3^k) mod n and reduces both receipts
 //              (the "joint reduction"). ports() = 2.

@@ -1,7 +1,7 @@
 #pragma once
 // Trivance allreduce on a D-dimensional torus (latency- and bandwidth-optimal).
 //
-// Algorithm  : Trivance (../shared/papers/trivance.txt), Sec. 5: "one collective
+// Algorithm  : Trivance ("Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks"), Sec. 5: "one collective
 //              for each of the D dimensions with 1/D of the initial data
 //              vector"; Fig. 5 (9x9): in step 0 the original collective (c = 0)
 //              talks along the horizontal dimension at distance 1, the mirrored

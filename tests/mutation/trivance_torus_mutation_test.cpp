@@ -1,5 +1,5 @@
 // Mutation tests for Trivance on a torus (registry `trivance-torus`): the
-// 9x9 schedule of Fig. 5 (../shared/papers/trivance.txt Sec. 5), materialized
+// 9x9 schedule of Fig. 5 (the Trivance paper Sec. 5), materialized
 // and broken in three ways the paper's pattern rules out, must fail both the
 // generic properties and trivance-coverage (properties/trivance_torus_coverage.hpp):
 //

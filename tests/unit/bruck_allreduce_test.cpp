@@ -1,5 +1,5 @@
 // Bruck's allreduce on a two-port ring (schedules/bruck_allreduce.hpp), the
-// Trivance paper's baseline (../shared/papers/trivance.txt Sec. 2.4):
+// Trivance paper's baseline (Sec. 2.4):
 //
 //  * known answers: distances 3^k and 2*3^k in one direction (n = 9, 27), the
 //    bandwidth variant's base-3 digit blocks (n = 9 by hand, n = 10 not a

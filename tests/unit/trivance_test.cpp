@@ -1,7 +1,7 @@
 // Trivance (schedules/trivance_latency.hpp, schedules/trivance_bandwidth.hpp)
 // and its property trivance-coverage (properties/trivance_coverage.hpp):
 //
-//  * known answers derived by hand from the paper (../shared/papers/trivance.txt):
+//  * known answers derived by hand from the paper ("Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks"):
 //    Fig. 3 (n = 9: node 0 gets 8 and 1, then 3 with {2, 3, 4} and 6 with
 //    {5, 6, 7}), Algorithm 1's blocks for n = 9, n = 27, and Sec. 4.4 / Fig. 4
 //    (n = 7: last distance 2; n = 32: 27 blocks before the last step);

@@ -2,7 +2,7 @@
 // `trivance-torus`) and the torus part of trivance-coverage
 // (properties/trivance_torus_coverage.hpp):
 //
-//  * known answers derived by hand from the paper (../shared/papers/trivance.txt
+//  * known answers derived by hand from the paper (the Trivance paper
 //    Sec. 5, Fig. 5, 9x9): step 0 the original collective talks along
 //    dimension 0 at distance 1 and the mirrored one along dimension 1; step 1
 //    they swap ("switch dimensions while maintaining the communication
