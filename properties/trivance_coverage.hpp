@@ -1,6 +1,6 @@
 #pragma once
-// trivance-coverage: Lemma 4.2 of the Trivance paper (
-// Sec. 4.2, proof in App. A), checked on the schedule's own transfers.
+// trivance-coverage: Lemma 4.2 of the Trivance paper (Sec. 4.2, proof in
+// App. A), checked on the schedule's own transfers.
 //
 // Statement  : after step k every node r holds data originating from exactly
 //              the nodes within ring distance R_k = (3^(k+1) - 1) / 2 (capped
