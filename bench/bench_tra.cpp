@@ -19,10 +19,10 @@
 
 #include "bench/bench_support.hpp"
 
-#include "checker/analyze.hpp"
-#include "checker/sweep.hpp"
-#include "properties/alltoall_delivery.hpp"
-#include "properties/tra_formulas.hpp"
+#include "checker/cli/analyze.hpp"
+#include "checker/sweep/sweep.hpp"
+#include "properties/tra/alltoall_delivery.hpp"
+#include "properties/tra/tra_formulas.hpp"
 
 namespace collcheck {
 namespace {

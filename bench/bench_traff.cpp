@@ -26,11 +26,11 @@
 #include <array>
 #include <memory>
 
-#include "checker/sweep.hpp"
-#include "properties/traff_bounds.hpp"
-#include "properties/traff_conditions.hpp"
-#include "properties/traff_tables.hpp"
-#include "schedules/traff_circulant.hpp"
+#include "checker/sweep/sweep.hpp"
+#include "properties/traff/traff_bounds.hpp"
+#include "properties/traff/traff_conditions.hpp"
+#include "properties/traff/traff_tables.hpp"
+#include "schedules/traff/traff_circulant.hpp"
 
 namespace collcheck {
 namespace {

@@ -9,7 +9,7 @@
 //     (goal: K = 12 under 5 minutes on 2 cores). The CLI's default options:
 //     every translation-invariant instance (bandwidth: all n; latency: n a
 //     power of three) runs in the exact symmetry mode
-//     (properties/flow_rotation.hpp: invariance verified on every rank and
+//     (properties/flow/flow_rotation.hpp: invariance verified on every rank and
 //     step, rank 0 simulated with p-bit sets), the folded latency instances
 //     in the generic simulation (exact up to 1024, fingerprint above).
 //     build/bench/bench_trivance --benchmark_filter='TrivanceSweep/12'
@@ -17,7 +17,7 @@
 //     every rank and step, all properties (trivance-coverage skips n > 2^16);
 //     latency in the dense fingerprint mode, bandwidth-contiguous (the
 //     bandwidth schedule with blocks renumbered, one range per transfer) with
-//     interval bookkeeping (properties/flow_interval.hpp). Variant bandwidth
+//     interval bookkeeping (properties/flow/flow_interval.hpp). Variant bandwidth
 //     itself (n/3 single-block ranges per transfer) is refused by the memory
 //     guard at this n.
 //     build/bench/bench_trivance --benchmark_filter='TrivanceSingleN'
@@ -26,7 +26,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_support.hpp"
-#include "checker/sweep.hpp"
+#include "checker/sweep/sweep.hpp"
 
 namespace collcheck {
 namespace {

@@ -5,7 +5,7 @@
 //   * SwingSingleP/<log2 p>: one bandwidth-optimal instance, every rank and
 //     step, the CLI's default options (issue 6 goal: p = 2^21 under 120 s):
 //     the contiguous variant, whose one-range transfers run with interval
-//     bookkeeping (properties/flow_interval.hpp); the default variant is the
+//     bookkeeping (properties/flow/flow_interval.hpp); the default variant is the
 //     same schedule up to block numbering for powers of two, but its
 //     scattered sets (~p/16 ranges per transfer) keep it dense and bounded by
 //     the 2^32-cell limit.
@@ -20,7 +20,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_support.hpp"
-#include "checker/sweep.hpp"
+#include "checker/sweep/sweep.hpp"
 
 namespace collcheck {
 namespace {

@@ -4,13 +4,13 @@
 #include <optional>
 #include <stdexcept>
 
-#include "properties/alltoall_delivery.hpp"
+#include "properties/tra/alltoall_delivery.hpp"
 #include "properties/catalog.hpp"
-#include "properties/tra_formulas.hpp"
-#include "properties/traff_bounds.hpp"
-#include "properties/traff_conditions.hpp"
-#include "properties/traff_tables.hpp"
-#include "properties/trivance_coverage.hpp"
+#include "properties/tra/tra_formulas.hpp"
+#include "properties/traff/traff_bounds.hpp"
+#include "properties/traff/traff_conditions.hpp"
+#include "properties/traff/traff_tables.hpp"
+#include "properties/trivance/trivance_coverage.hpp"
 
 namespace collcheck {
 

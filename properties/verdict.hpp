@@ -22,7 +22,7 @@ struct Verdict;
 Status combined_status(const std::vector<Verdict>& verdicts);
 
 // Where the contribution behind a wrong final value went astray
-// (properties/root_cause.hpp): traced back through the schedule for the
+// (properties/flow/root_cause.hpp): traced back through the schedule for the
 // reported postcondition counterexample (and exactly-once's when it is judged
 // on the final values), on that counterexample's block.
 struct RootCause {

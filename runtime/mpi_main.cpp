@@ -9,7 +9,7 @@
 //   mpirun -np P collcheck-mpi --schedule FILE [...]   (JSON or JSON lines, docs/schedule-format.md)
 //
 // --n and --root are parsed and checked as by `collcheck run`
-// (checker/cli_support.hpp); a root or n the variant does not allow at this p
+// (checker/cli/cli_support.hpp); a root or n the variant does not allow at this p
 // is bad usage.
 //
 // Exit codes (DESIGN.md): 0 every rank matches, 1 a mismatch, a read of
@@ -30,8 +30,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "checker/cli_support.hpp"
-#include "checker/file_claims.hpp"
+#include "checker/cli/cli_support.hpp"
+#include "checker/sweep/file_claims.hpp"
 #include "runtime/mpi_backend.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"

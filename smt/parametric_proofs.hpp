@@ -19,8 +19,8 @@
 
 #include "properties/verdict.hpp"
 #include "schedules/schedule.hpp"
-#include "properties/traff_tables.hpp"
-#include "schedules/tra.hpp"
+#include "properties/traff/traff_tables.hpp"
+#include "schedules/tra/tra.hpp"
 
 namespace collcheck::smt {
 

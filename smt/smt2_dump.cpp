@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "schedules/file_io.hpp"
+#include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck::smt {

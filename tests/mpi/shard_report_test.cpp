@@ -1,4 +1,4 @@
-// Distributed sweeps (checker/mpi_shard.hpp): `mpirun -np K collcheck verify
+// Distributed sweeps (checker/sweep/mpi_shard.hpp): `mpirun -np K collcheck verify
 // ...` with K = 2 and 4 against the same command without mpirun. The JSON
 // reports must be identical once the timing fields ("seconds") are removed
 // (same instances in the same order, same verdicts and counterexamples,

@@ -1,4 +1,4 @@
-// The results store under mpirun (checker/mpi_shard.hpp, docs/results-store.md):
+// The results store under mpirun (checker/sweep/mpi_shard.hpp, docs/results-store.md):
 //  * `mpirun -np K collcheck verify ... --db F` (K = 2, 4) leaves F with the
 //    same rows as the single-process `verify --db` of the same sweep (every
 //    instance, verdict, counterexample, statistic, sweep row and job order;

@@ -17,8 +17,8 @@
 #include <regex>
 #include <sstream>
 
-#include "importers/msccl_check.hpp"
-#include "importers/msccl_xml.hpp"
+#include "schedules/formats/msccl_check.hpp"
+#include "schedules/formats/msccl_xml.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck::msccl {

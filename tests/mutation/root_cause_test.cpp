@@ -1,4 +1,4 @@
-// Root causes (properties/root_cause.hpp, issue 14 item 6). A transfer
+// Root causes (properties/flow/root_cause.hpp, issue 14 item 6). A transfer
 // dropped at both ends leaves matching, ports and causality intact and shows
 // up only in the final values, at the last step; the postcondition's
 // counterexample must still name the step and sender of the dropped transfer
@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "properties/root_cause.hpp"
+#include "properties/flow/root_cause.hpp"
 #include "tests/support/mutations.hpp"
 
 namespace collcheck {

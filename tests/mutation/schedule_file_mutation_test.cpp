@@ -25,11 +25,11 @@
 #include <string>
 #include <vector>
 
-#include "checker/file_claims.hpp"
+#include "checker/sweep/file_claims.hpp"
 #include "properties/instance_checker.hpp"
 #include "reports/report.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/schedule_file.hpp"
+#include "schedules/formats/schedule_file.hpp"
 
 namespace collcheck {
 namespace {

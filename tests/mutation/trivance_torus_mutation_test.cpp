@@ -1,7 +1,7 @@
 // Mutation tests for Trivance on a torus (registry `trivance-torus`): the
 // 9x9 schedule of Fig. 5 (the Trivance paper Sec. 5), materialized
 // and broken in three ways the paper's pattern rules out, must fail both the
-// generic properties and trivance-coverage (properties/trivance_torus_coverage.hpp):
+// generic properties and trivance-coverage (properties/trivance/trivance_torus_coverage.hpp):
 //
 //  * wrong dimension switch: in step 1 collective 0 stays on dimension 0
 //    (Fig. 5: "both collectives switch dimensions");
@@ -20,7 +20,7 @@
 #include <string>
 
 #include "properties/catalog.hpp"
-#include "properties/trivance_torus_coverage.hpp"
+#include "properties/trivance/trivance_torus_coverage.hpp"
 #include "schedules/registry.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"

@@ -1,5 +1,5 @@
 // Property-based equivalence of the interval bookkeeping
-// (properties/flow_interval.hpp) with the dense fingerprint simulation, on
+// (properties/flow/flow_interval.hpp) with the dense fingerprint simulation, on
 // arbitrary schedules, not only on generated algorithms: every collective
 // kind, p in 1..7, random transfers per step (random block sets, some past
 // nblocks; self-sends, peers out of range, copies and reduces mixed, several

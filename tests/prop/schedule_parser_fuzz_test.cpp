@@ -1,4 +1,4 @@
-// Fuzzing the schedule-file readers (schedules/schedule_file.hpp, both
+// Fuzzing the schedule-file readers (schedules/formats/schedule_file.hpp, both
 // encodings) with rapidcheck-generated input:
 //
 //  * random bytes, random JSON values over the format's own vocabulary (keys
@@ -29,8 +29,8 @@
 #include "properties/instance_checker.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/schedule_file.hpp"
-#include "schedules/schedule_reader.hpp"
+#include "schedules/formats/schedule_file.hpp"
+#include "schedules/formats/schedule_reader.hpp"
 
 namespace collcheck {
 namespace {

@@ -28,7 +28,7 @@
 #include <tuple>
 #include <vector>
 
-#include "checker/p_range.hpp"
+#include "checker/cli/p_range.hpp"
 #include "tests/support/mutations.hpp"
 
 namespace collcheck {

@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "checker/analyze.hpp"
+#include "checker/cli/analyze.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace collcheck {

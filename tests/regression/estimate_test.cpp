@@ -1,4 +1,4 @@
-// collcheck verify --estimate (checker/estimate.hpp):
+// collcheck verify --estimate (checker/sweep/estimate.hpp):
 //
 //  * the fit recovers a known time model from exact synthetic points (each
 //    term alone and all four together), never returns a negative coefficient,
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/cost_model.hpp"
-#include "checker/estimate.hpp"
-#include "checker/p_range.hpp"
+#include "checker/sweep/cost_model.hpp"
+#include "checker/sweep/estimate.hpp"
+#include "checker/cli/p_range.hpp"
 #include "schedules/input_error.hpp"
 #include "tests/support/run_binary.hpp"
 

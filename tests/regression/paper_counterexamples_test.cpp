@@ -17,7 +17,7 @@
 #include "properties/catalog.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/schedule_json.hpp"
+#include "schedules/formats/schedule_json.hpp"
 
 namespace collcheck {
 namespace {

@@ -6,8 +6,8 @@
 // with a one-line error; the dump's violation marks ('*') are read back.
 #include <gtest/gtest.h>
 
-#include "checker/dump.hpp"
-#include "schedules/traff_circulant.hpp"
+#include "checker/cli/dump.hpp"
+#include "schedules/traff/traff_circulant.hpp"
 #include "tests/support/run_binary.hpp"
 
 #include <cstdio>

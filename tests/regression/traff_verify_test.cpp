@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "schedules/traff_circulant.hpp"
+#include "schedules/traff/traff_circulant.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace {

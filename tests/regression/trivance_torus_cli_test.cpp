@@ -1,4 +1,4 @@
-// The --dims option (checker/dims_option.hpp) and trivance-torus through the
+// The --dims option (checker/cli/dims_option.hpp) and trivance-torus through the
 // real collcheck binary: verify / dump / run on torus shapes, --dims replacing
 // --p, and every bad shape as one error line with exit code 2.
 #include <gtest/gtest.h>

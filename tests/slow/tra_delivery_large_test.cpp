@@ -4,8 +4,8 @@
 // 1 GiB): label "slow", excluded from scripts/test.
 #include <gtest/gtest.h>
 
-#include "properties/alltoall_delivery.hpp"
-#include "properties/tra_formulas.hpp"
+#include "properties/tra/alltoall_delivery.hpp"
+#include "properties/tra/tra_formulas.hpp"
 
 namespace collcheck {
 namespace {

@@ -11,7 +11,7 @@
 #include "smt/parametric_proofs.hpp"
 #include "smt/query_registry.hpp"
 #include "smt/smt2_dump.hpp"
-#include "smt/swing_proofs.hpp"
+#include "smt/swing/swing_proofs.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace collcheck::smt {

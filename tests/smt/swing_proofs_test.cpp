@@ -1,8 +1,8 @@
-// Z3 proofs about Swing's peer function (smt/swing_proofs.hpp). Every
+// Z3 proofs about Swing's peer function (smt/swing/swing_proofs.hpp). Every
 // counterexample Z3 produces is re-checked here with the concrete
 // swing::pi / swing::rho, and for small p compared with the brute-force
 // lexicographically smallest violation.
-#include "smt/swing_proofs.hpp"
+#include "smt/swing/swing_proofs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "schedules/swing_math.hpp"
+#include "schedules/swing/swing_math.hpp"
 
 namespace collcheck::smt {
 namespace {

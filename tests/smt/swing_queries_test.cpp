@@ -1,4 +1,4 @@
-// The Swing queries added for `collcheck prove` (smt/swing_queries.cpp):
+// The Swing queries added for `collcheck prove` (smt/swing/swing_queries.cpp):
 // hop distance (Table 1's delta(s)) and the symbolic-p involution. Expected
 // answers come from brute force over every (r, s) with swing::pi, never from
 // the encoding; mutated distance tables must be refuted.
@@ -7,7 +7,7 @@
 #include <optional>
 #include <tuple>
 
-#include "schedules/swing_math.hpp"
+#include "schedules/swing/swing_math.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/query_registry.hpp"
 

@@ -1,4 +1,4 @@
-// TRA's parametric proofs (smt/tra_proofs.cpp): block routes and the round
+// TRA's parametric proofs (smt/tra/tra_proofs.cpp): block routes and the round
 // count of Props. 1/3. Ground truth: the generator itself (Tra::rank_step,
 // followed block by block) and the paper's worked examples (Figs. 2, 3);
 // mutated round lists must be refuted.
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "schedules/input_error.hpp"
-#include "schedules/tra.hpp"
+#include "schedules/tra/tra.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/query_registry.hpp"
 

@@ -1,4 +1,4 @@
-// Träff's parametric proofs (smt/traff_proofs.cpp): Lemma 2 / Algorithm 3
+// Träff's parametric proofs (smt/traff/traff_proofs.cpp): Lemma 2 / Algorithm 3
 // for symbolic r (and p), the printed bound of Lemma 2, and Conditions 1-2 on
 // the enumerator's tables. Ground truth: brute force over all subsets of
 // skips and over all ranks; mutated skips and tables must be refuted.
@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "properties/traff_tables.hpp"
-#include "schedules/traff_circulant.hpp"
+#include "properties/traff/traff_tables.hpp"
+#include "schedules/traff/traff_circulant.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/query_registry.hpp"
 

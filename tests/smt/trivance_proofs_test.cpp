@@ -1,4 +1,4 @@
-// Trivance's parametric proofs (smt/trivance_proofs.cpp): peers at 3^k and
+// Trivance's parametric proofs (smt/trivance/trivance_proofs.cpp): peers at 3^k and
 // Lemma 4.2 with exact multiplicity. Ground truth is an independent
 // enumeration of D^k(r) as a multiset (the joint reductions replayed node by
 // node); mutated distance tables must be refuted with the smallest (k, r, u).
@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "schedules/trivance_latency.hpp"
+#include "schedules/trivance/trivance_latency.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/query_registry.hpp"
 

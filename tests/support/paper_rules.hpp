@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "checker/sweep.hpp"
-#include "schedules/swing_math.hpp"
+#include "checker/sweep/sweep.hpp"
+#include "schedules/swing/swing_math.hpp"
 
 namespace collcheck {
 
@@ -50,7 +50,7 @@ inline void expect_paper_rules_fail_as_documented(uint64_t max_p) {
   // The largest power of two below p (p >= 2).
   auto floor_pow2 = [](uint64_t p) { return std::bit_floor(p - 1); };
   // Where a rank's peer-index sets list its own block: 2^k < p < 4/3 2^k
-  // (schedules/swing_bandwidth.hpp). Every rule that sends each block once
+  // (schedules/swing/swing_bandwidth.hpp). Every rule that sends each block once
   // sends p blocks instead of p-1 there unless it skips the own block (cost).
   auto own_listed = [&](uint64_t p) { return !pow2(p) && 3 * p < 4 * floor_pow2(p); };
   struct Expect {

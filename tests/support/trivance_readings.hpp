@@ -1,7 +1,7 @@
 #pragma once
 // Shared by tests/unit/trivance_readings_test.cpp and
 // tests/slow/trivance_readings_sweep_test.cpp: the registered readings of
-// Trivance's block routing (TrivanceRouting, schedules/trivance_bandwidth.hpp;
+// Trivance's block routing (TrivanceRouting, schedules/trivance/trivance_bandwidth.hpp;
 // the variants in schedules/registry.cpp) and the two sides of the finding
 // "a reading that forwards before it keeps fails exactly where its routing
 // differs from the stay-first reading with the same order of the two moves".
@@ -13,7 +13,7 @@
 
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/trivance_bandwidth.hpp"
+#include "schedules/trivance/trivance_bandwidth.hpp"
 
 namespace collcheck::test {
 

@@ -25,11 +25,11 @@
 #include <vector>
 
 #include "properties/algorithm_properties.hpp"
-#include "properties/alltoall_delivery.hpp"
-#include "properties/tra_formulas.hpp"
+#include "properties/tra/alltoall_delivery.hpp"
+#include "properties/tra/tra_formulas.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/tra.hpp"
-#include "schedules/tra2.hpp"
+#include "schedules/tra/tra.hpp"
+#include "schedules/tra/tra2.hpp"
 
 namespace collcheck {
 namespace {

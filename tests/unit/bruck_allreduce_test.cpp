@@ -1,4 +1,4 @@
-// Bruck's allreduce on a two-port ring (schedules/bruck_allreduce.hpp), the
+// Bruck's allreduce on a two-port ring (schedules/bruck/bruck_allreduce.hpp), the
 // Trivance paper's baseline (Sec. 2.4):
 //
 //  * known answers: distances 3^k and 2*3^k in one direction (n = 9, 27), the
@@ -16,9 +16,9 @@
 #include "properties/catalog.hpp"
 #include "properties/instance_checker.hpp"
 #include "runtime/threaded_executor.hpp"
-#include "schedules/bruck_allreduce.hpp"
+#include "schedules/bruck/bruck_allreduce.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/trivance_latency.hpp"
+#include "schedules/trivance/trivance_latency.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"
 

@@ -4,7 +4,7 @@
 // judged after a memory-guard refusal.
 #include <gtest/gtest.h>
 
-#include "checker/file_claims.hpp"
+#include "checker/sweep/file_claims.hpp"
 
 namespace collcheck {
 namespace {

@@ -1,4 +1,4 @@
-// Interval bookkeeping (properties/flow_interval.hpp) against the dense
+// Interval bookkeeping (properties/flow/flow_interval.hpp) against the dense
 // fingerprint simulation it replaces at scale:
 //   * the initial and required runs equal CollectiveSpec's per-block
 //     functions for every collective kind;
@@ -14,7 +14,7 @@
 //     dense where they are many single blocks or scattered sets.
 #include <gtest/gtest.h>
 
-#include "properties/flow_interval.hpp"
+#include "properties/flow/flow_interval.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/input_error.hpp"

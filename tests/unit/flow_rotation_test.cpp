@@ -1,4 +1,4 @@
-// The symmetry-based exact flow check (properties/flow_rotation.hpp) against
+// The symmetry-based exact flow check (properties/flow/flow_rotation.hpp) against
 // the generic simulation it replaces for translation-invariant schedules:
 //   * rotate_bits against a bit-by-bit rotation, every p in 1..200 and the
 //     word boundaries;
@@ -16,7 +16,7 @@
 
 #include <random>
 
-#include "properties/flow_rotation.hpp"
+#include "properties/flow/flow_rotation.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
 #include "tests/support/schedule_lookup.hpp"

@@ -1,4 +1,4 @@
-// MSCCL algorithm XML importer (importers/msccl_xml.hpp, msccl_check.hpp):
+// MSCCL algorithm XML importer (schedules/formats/msccl_xml.hpp, msccl_check.hpp):
 // the correct programs of tests/data/msccl hold, with message and chunk
 // counts derived independently from the algorithms (ring: 2(p-1) sends per
 // gpu; direct alltoall: p-1; all-pairs: 2(p-1)); each broken program is
@@ -11,8 +11,8 @@
 #include <regex>
 #include <sstream>
 
-#include "importers/msccl_check.hpp"
-#include "importers/msccl_xml.hpp"
+#include "schedules/formats/msccl_check.hpp"
+#include "schedules/formats/msccl_xml.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 #include "tests/support/run_binary.hpp"

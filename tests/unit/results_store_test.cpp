@@ -1,4 +1,4 @@
-// The results store's API (checker/results_store.hpp): every field of an
+// The results store's API (checker/sweep/results_store.hpp): every field of an
 // InstanceResult round-trips through SQLite (checked through the JSON
 // renderer, which prints every field, and field by field for the extremes),
 // keys and configs separate results, re-recording replaces, sweeps keep their
@@ -20,7 +20,7 @@
 #include <string>
 #include <thread>
 
-#include "checker/results_store.hpp"
+#include "checker/sweep/results_store.hpp"
 #include "reports/report.hpp"
 #include "schedules/input_error.hpp"
 #include "tests/support/store_query.hpp"

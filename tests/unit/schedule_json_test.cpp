@@ -1,4 +1,4 @@
-// The JSON exchange format of a materialized schedule (schedules/schedule_json.hpp,
+// The JSON exchange format of a materialized schedule (schedules/formats/schedule_json.hpp,
 // docs/schedule-format.md):
 //
 //  * round trip: materialize -> to_json (compact and indented) ->
@@ -22,7 +22,7 @@
 #include "properties/instance_checker.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/schedule_json.hpp"
+#include "schedules/formats/schedule_json.hpp"
 
 namespace collcheck {
 namespace {

@@ -1,4 +1,4 @@
-// Limits of the schedule reader (schedules/schedule_reader.hpp) that the
+// Limits of the schedule reader (schedules/formats/schedule_reader.hpp) that the
 // format's own tests do not reach (issue 14, items 12 and 14):
 //
 //  * free-form lists (producer keys, claimed properties) are checked for
@@ -21,8 +21,8 @@
 
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
-#include "schedules/schedule_file.hpp"
-#include "schedules/schedule_reader.hpp"
+#include "schedules/formats/schedule_file.hpp"
+#include "schedules/formats/schedule_reader.hpp"
 
 namespace collcheck {
 namespace {

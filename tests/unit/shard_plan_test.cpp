@@ -1,5 +1,5 @@
-// The MPI-free half of distributed sweeps (checker/shard_plan.hpp,
-// checker/cost_model.hpp):
+// The MPI-free half of distributed sweeps (checker/sweep/shard_plan.hpp,
+// checker/sweep/cost_model.hpp):
 //
 //  * LPT partition: every job has exactly one owner in [0, K); the plan is a
 //    pure function of the costs (every MPI rank computes the same); its
@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/cost_model.hpp"
-#include "checker/shard_plan.hpp"
-#include "checker/sweep.hpp"
+#include "checker/sweep/cost_model.hpp"
+#include "checker/sweep/shard_plan.hpp"
+#include "checker/sweep/sweep.hpp"
 #include "reports/report.hpp"
 
 namespace collcheck {

@@ -1,4 +1,4 @@
-// Swing bandwidth-contiguous (schedules/swing_bandwidth_contiguous.hpp) is
+// Swing bandwidth-contiguous (schedules/swing/swing_bandwidth_contiguous.hpp) is
 // the default bandwidth variant with its blocks renumbered (block b of the
 // paper's numbering is block position(b) here), for p = 2^0 .. 2^12: every
 // rank's every transfer has the same peer, combine mode and list position,
@@ -11,8 +11,8 @@
 
 #include <set>
 
-#include "schedules/swing_bandwidth.hpp"
-#include "schedules/swing_bandwidth_contiguous.hpp"
+#include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/swing/swing_bandwidth_contiguous.hpp"
 
 namespace collcheck {
 namespace {

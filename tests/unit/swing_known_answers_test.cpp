@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "schedules/registry.hpp"
-#include "schedules/swing_math.hpp"
+#include "schedules/swing/swing_math.hpp"
 
 namespace collcheck {
 namespace {

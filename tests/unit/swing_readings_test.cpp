@@ -1,5 +1,5 @@
 // The readings of Swing's Listing 1 and of its de-duplication rule (Swing
-// NSDI'24, Sec. 3.1.1 Listing 1, Sec. 3.2, App. A.2; schedules/swing_bandwidth.hpp
+// NSDI'24, Sec. 3.1.1 Listing 1, Sec. 3.2, App. A.2; schedules/swing/swing_bandwidth.hpp
 // quotes them and says why each holds or fails), checked at the level of the
 // generator:
 //
@@ -25,8 +25,8 @@
 
 #include "properties/catalog.hpp"
 #include "properties/instance_checker.hpp"
-#include "schedules/swing_bandwidth.hpp"
-#include "schedules/swing_math.hpp"
+#include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/swing/swing_math.hpp"
 #include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck {

@@ -26,11 +26,11 @@
 #include <vector>
 
 #include "runtime/threaded_executor.hpp"
-#include "schedules/recursive_doubling.hpp"
+#include "schedules/recursive_doubling/recursive_doubling.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/ring_allreduce.hpp"
-#include "schedules/schedule_json.hpp"
-#include "schedules/swing_latency.hpp"
+#include "schedules/ring/ring_allreduce.hpp"
+#include "schedules/formats/schedule_json.hpp"
+#include "schedules/swing/swing_latency.hpp"
 
 namespace collcheck::runtime {
 namespace {

@@ -14,7 +14,7 @@
 #include "runtime/threaded_executor.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/tra.hpp"
+#include "schedules/tra/tra.hpp"
 #include "tests/support/alltoall.hpp"
 #include "tests/support/mutations.hpp"
 

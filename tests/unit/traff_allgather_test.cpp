@@ -10,8 +10,8 @@
 #include "properties/instance_checker.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/swing_math.hpp"
-#include "schedules/traff_allgather.hpp"
+#include "schedules/swing/swing_math.hpp"
+#include "schedules/traff/traff_allgather.hpp"
 
 namespace collcheck {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/swing_math.hpp"
-#include "schedules/traff_broadcast.hpp"
+#include "schedules/swing/swing_math.hpp"
+#include "schedules/traff/traff_broadcast.hpp"
 
 namespace collcheck {
 namespace {

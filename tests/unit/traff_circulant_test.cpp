@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "properties/traff_conditions.hpp"
-#include "schedules/traff_circulant.hpp"
+#include "properties/traff/traff_conditions.hpp"
+#include "schedules/traff/traff_circulant.hpp"
 
 namespace collcheck {
 namespace {

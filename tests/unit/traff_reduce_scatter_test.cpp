@@ -1,6 +1,6 @@
 // Träff's reduce-scatter (Observation 1.4: Algorithm 7 reversed,
-// schedules/traff_reduce_scatter.hpp) and the allreduce built from it and
-// Algorithm 7 (schedules/traff_allreduce.hpp):
+// schedules/traff/traff_reduce_scatter.hpp) and the allreduce built from it and
+// Algorithm 7 (schedules/traff/traff_allreduce.hpp):
 //  * step counts n-1+q and 2(n-1+q); every rank sends exactly n(p-1) and
 //    2n(p-1) blocks (the paper: p-1 for n = 1);
 //  * known answers for p = 3 and p = 9, n = 1, derived by hand (p = 9 from
@@ -18,11 +18,11 @@
 #include "properties/instance_checker.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/swing_math.hpp"
-#include "schedules/traff_allgather.hpp"
-#include "schedules/traff_allreduce.hpp"
-#include "schedules/traff_reduce.hpp"
-#include "schedules/traff_reduce_scatter.hpp"
+#include "schedules/swing/swing_math.hpp"
+#include "schedules/traff/traff_allgather.hpp"
+#include "schedules/traff/traff_allreduce.hpp"
+#include "schedules/traff/traff_reduce.hpp"
+#include "schedules/traff/traff_reduce_scatter.hpp"
 #include "tests/support/mutations.hpp"
 
 namespace collcheck {

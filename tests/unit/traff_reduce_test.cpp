@@ -1,5 +1,5 @@
 // Träff's reduction to a root (Observation 1.3: Algorithm 1 reversed,
-// schedules/traff_reduce.hpp):
+// schedules/traff/traff_reduce.hpp):
 //  * step counts n-1+q, each non-root rank sends exactly n blocks;
 //  * known answers for p = 9 (Table 2 of the paper, derived by hand below)
 //    with n = 1 and n = 2, root 0 and a relabelled root;
@@ -21,10 +21,10 @@
 #include "properties/instance_checker.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/swing_math.hpp"
-#include "schedules/traff_broadcast.hpp"
-#include "schedules/traff_circulant.hpp"
-#include "schedules/traff_reduce.hpp"
+#include "schedules/swing/swing_math.hpp"
+#include "schedules/traff/traff_broadcast.hpp"
+#include "schedules/traff/traff_circulant.hpp"
+#include "schedules/traff/traff_reduce.hpp"
 #include "tests/support/mutations.hpp"
 
 namespace collcheck {

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "properties/traff_bounds.hpp"
-#include "properties/traff_conditions.hpp"
-#include "properties/traff_tables.hpp"
-#include "schedules/traff_circulant.hpp"
+#include "properties/traff/traff_bounds.hpp"
+#include "properties/traff/traff_conditions.hpp"
+#include "properties/traff/traff_tables.hpp"
+#include "schedules/traff/traff_circulant.hpp"
 
 namespace collcheck {
 namespace {

@@ -1,4 +1,4 @@
-// Trivance bandwidth-contiguous (schedules/trivance_bandwidth_contiguous.hpp)
+// Trivance bandwidth-contiguous (schedules/trivance/trivance_bandwidth_contiguous.hpp)
 // is the bandwidth variant with blocks renumbered by base-3 digit reversal:
 //   * position() is a permutation (digit reversal) for n = 3^0 .. 3^7;
 //   * every rank's every transfer equals the bandwidth variant's, peer,
@@ -15,9 +15,9 @@
 
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/trivance_bandwidth.hpp"
-#include "schedules/trivance_bandwidth_contiguous.hpp"
-#include "schedules/trivance_latency.hpp"
+#include "schedules/trivance/trivance_bandwidth.hpp"
+#include "schedules/trivance/trivance_bandwidth_contiguous.hpp"
+#include "schedules/trivance/trivance_latency.hpp"
 #include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck {

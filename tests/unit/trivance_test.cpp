@@ -1,5 +1,5 @@
-// Trivance (schedules/trivance_latency.hpp, schedules/trivance_bandwidth.hpp)
-// and its property trivance-coverage (properties/trivance_coverage.hpp):
+// Trivance (schedules/trivance/trivance_latency.hpp, schedules/trivance/trivance_bandwidth.hpp)
+// and its property trivance-coverage (properties/trivance/trivance_coverage.hpp):
 //
 //  * known answers derived by hand from the paper ("Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks"):
 //    Fig. 3 (n = 9: node 0 gets 8 and 1, then 3 with {2, 3, 4} and 6 with
@@ -19,11 +19,11 @@
 #include "properties/algorithm_properties.hpp"
 #include "properties/catalog.hpp"
 #include "properties/instance_checker.hpp"
-#include "properties/trivance_coverage.hpp"
+#include "properties/trivance/trivance_coverage.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/trivance_bandwidth.hpp"
-#include "schedules/trivance_latency.hpp"
+#include "schedules/trivance/trivance_bandwidth.hpp"
+#include "schedules/trivance/trivance_latency.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"
 

@@ -1,6 +1,6 @@
-// Trivance on a D-dimensional torus (schedules/trivance_torus.hpp, registry
+// Trivance on a D-dimensional torus (schedules/trivance/trivance_torus.hpp, registry
 // `trivance-torus`) and the torus part of trivance-coverage
-// (properties/trivance_torus_coverage.hpp):
+// (properties/trivance/trivance_torus_coverage.hpp):
 //
 //  * known answers derived by hand from the paper (the Trivance paper
 //    Sec. 5, Fig. 5, 9x9): step 0 the original collective talks along
@@ -20,10 +20,10 @@
 #include <string>
 
 #include "properties/instance_checker.hpp"
-#include "properties/trivance_coverage.hpp"
+#include "properties/trivance/trivance_coverage.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/registry.hpp"
-#include "schedules/trivance_torus.hpp"
+#include "schedules/trivance/trivance_torus.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"
 

@@ -1,4 +1,4 @@
-// run_with_threads (checker/sweep.hpp, verify/check-file --threads, issue 14
+// run_with_threads (checker/sweep/sweep.hpp, verify/check-file --threads, issue 14
 // item 17): TBB runs exactly the requested number of threads, also more than
 // the cores. A tbb::global_control alone (what --threads used to create) leaves
 // the default arena at the cores this process may use, so `--threads 1000000`
@@ -8,7 +8,7 @@
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
-#include "checker/sweep.hpp"
+#include "checker/sweep/sweep.hpp"
 
 namespace collcheck {
 namespace {

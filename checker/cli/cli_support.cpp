@@ -1,0 +1,119 @@
+#include "checker/cli/cli_support.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include "checker/cli/dims_option.hpp"
+#include "schedules/formats/file_io.hpp"
+#include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
+
+namespace po = boost::program_options;
+
+namespace collcheck {
+
+po::variables_map parse_args(const po::options_description& desc, const std::vector<std::string>& args,
+                             const po::positional_options_description* pos) {
+  po::variables_map vm;
+  static const po::positional_options_description none;  // stray words are an error, not ignored
+  auto parser = po::command_line_parser(args).options(desc);
+  parser.positional(pos ? *pos : none);
+  po::store(parser.run(), vm);
+  po::notify(vm);
+  reject_empty_values(desc, vm);
+  return vm;
+}
+
+std::string read_whole_file(const std::string& path, uint64_t max_memory) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError("cannot read '" + path + "'");
+  f.seekg(0, std::ios::end);
+  const auto end = f.tellg();
+  f.seekg(0);
+  if (end < 0) throw InputError("cannot read '" + path + "'");
+  const uint64_t size = static_cast<uint64_t>(end);
+  if (max_memory && size > max_memory) throw refused_while_reading(path, "its text", size, max_memory);
+  std::string text;
+  try {
+    text.resize(size);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_while_reading(path, "its text", size);
+  }
+  f.read(text.data(), static_cast<std::streamsize>(size));
+  if (static_cast<uint64_t>(f.gcount()) != size) throw InputError("cannot read '" + path + "'");
+  return text;
+}
+
+void reject_empty_values(const po::options_description& desc, const po::variables_map& vm) {
+  for (const auto& [name, value] : vm) {
+    const po::option_description* d = desc.find_nothrow(name, false);
+    if (value.defaulted() || !d || d->semantic()->max_tokens() == 0) continue;  // a switch stores ""
+    const auto* text = boost::any_cast<std::string>(&value.value());
+    if (text && text->empty()) throw InputError("--" + name + " needs a value, not an empty string");
+  }
+}
+
+uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {
+  bool digits = !text.empty() && text.size() <= 19;
+  for (char c : text) digits = digits && c >= '0' && c <= '9';
+  if (!digits) throw InputError("--" + name + " must be a non-negative integer, not '" + text + "'");
+  uint64_t v = std::stoull(text);
+  if (v < lo || v > hi)
+    throw InputError("--" + name + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", not " + text);
+  return v;
+}
+
+void add_instance_options(po::options_description& desc) {
+  desc.add_options()("n", po::value<std::string>(), "blocks, for algorithms that take n (traff: default 8)")
+      ("root", po::value<std::string>(), "root rank, for rooted collectives (default 0)")
+      ("radix", po::value<std::string>(), "radix r, for algorithms that take one (tra: r; tra2: intra-node r1); "
+                                          "'all' = every r in 2..p")
+      ("radix2", po::value<std::string>(), "inter-node radix r2 (tra2)")
+      ("ppn", po::value<std::string>(), "processes per node Q (tra2)")
+      ("dims", po::value<std::string>(), "torus shapes (trivance-torus), e.g. 3x3 or 3x3,9x9,4x4x4; "
+                                         "each sets p = the product (may replace --p)");
+}
+
+void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget>& targets) {
+  static const char* const kOptions[] = {"n", "root", "radix", "radix2", "ppn", "dims"};
+  for (const char* o : kOptions) {
+    if (!vm.count(o)) continue;
+    for (const SweepTarget& t : targets)
+      if (!t.variant->takes(o)) {
+        std::string takes;
+        for (const auto& x : t.variant->options) takes += (takes.empty() ? "--" : ", --") + x;
+        throw InputError(std::string("--") + o + " does not apply to " + t.algorithm->name + "/" + t.variant->name +
+                         " (it takes " + (takes.empty() ? "no instance options" : takes) + ")");
+      }
+  }
+  auto value = [&](const char* o, uint64_t lo, uint64_t hi) -> uint32_t {
+    return vm.count(o) ? static_cast<uint32_t>(parse_uint_option(o, vm[o].as<std::string>(), lo, hi)) : 0;
+  };
+  const uint32_t n = value("n", 1, 1u << 20);
+  const Rank root = value("root", 0, (1u << 24) - 1);
+  const bool all_radices = vm.count("radix") && vm["radix"].as<std::string>() == "all";
+  const uint32_t radix = all_radices ? 0 : value("radix", 2, 1u << 24);
+  const uint32_t radix2 = value("radix2", 2, 1u << 24);
+  const uint32_t ppn = value("ppn", 1, 1u << 24);
+  const auto shapes = vm.count("dims") ? parse_dims_list(vm["dims"].as<std::string>())
+                                       : std::vector<std::vector<uint32_t>>{};
+  for (SweepTarget& t : targets) {
+    t.shapes = shapes;
+    t.n = n;
+    t.root = root;
+    t.radix = radix;
+    t.all_radices = all_radices;
+    t.radix2 = radix2;
+    t.ppn = ppn;
+  }
+}
+
+void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose) {
+  auto fmt = format_from_string(format);
+  if (!fmt) throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
+  std::string text = render(r, *fmt, verbose);
+  if (out == "-" && !text.empty() && text.back() != '\n') text += '\n';
+  write_output(out, text);
+}
+
+}  // namespace collcheck

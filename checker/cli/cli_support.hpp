@@ -1,0 +1,45 @@
+#pragma once
+// Helpers shared by the subcommands: option parsing with Boost
+// program_options, report output, and the start of an InstanceResult.
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+#include "checker/sweep/sweep.hpp"
+#include "reports/report.hpp"
+
+namespace collcheck {
+
+// Parses `args` (stray words and empty values are bad input).
+boost::program_options::variables_map parse_args(const boost::program_options::options_description& desc,
+                                                 const std::vector<std::string>& args,
+                                                 const boost::program_options::positional_options_description* pos = nullptr);
+
+// InputError for any option given an empty string (--out '', --db '',
+// --variant ''): no option of collcheck means anything by it (issue 14 item 17).
+void reject_empty_values(const boost::program_options::options_description& desc,
+                         const boost::program_options::variables_map& vm);
+
+// Parses an unsigned integer option given as text; InputError unless it is
+// all digits and within [lo, hi] (Boost would wrap "-1" around silently).
+uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi);
+
+// --n (blocks), --root, --radix, --radix2, --ppn and --dims (torus shapes), for
+// the algorithms that take them.
+void add_instance_options(boost::program_options::options_description& desc);
+// Applies --n / --root to every target; InputError if a target's collective
+// has no use for them (allreduce) or a value is out of range.
+void apply_instance_options(const boost::program_options::variables_map& vm, std::vector<SweepTarget>& targets);
+
+// The whole file as text, for the readers that parse a whole text (Träff
+// tables, MSCCL XML): InputError if it cannot be read; ResourceRefusal
+// (schedules/memory_guard.hpp) if the text alone exceeds `max_memory` bytes
+// (0: no limit) or the process runs out of memory reading it.
+std::string read_whole_file(const std::string& path, uint64_t max_memory);
+
+// Renders `r` in `format` to `out` ("-" = stdout) with write_output
+// (schedules/formats/file_io.hpp: every write checked); InputError on a bad format,
+// path or a failed write.
+void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose);
+
+}  // namespace collcheck

@@ -1,0 +1,140 @@
+// `collcheck report --db FILE`: a Report rebuilt from the results store's
+// rows (sweep row + its instances in job order) and rendered by reports/, so
+// every format works on stored sweeps exactly as on live ones; and the glue
+// that connects verify --db/--resume to the sweep's hooks.
+#include "checker/cli/report_command.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "checker/cli/cli_support.hpp"
+#include "collcheck_version.hpp"
+#include "schedules/formats/file_io.hpp"
+#include "schedules/input_error.hpp"
+
+namespace po = boost::program_options;
+
+namespace collcheck {
+
+std::unique_ptr<ResultsStore> attach_results_store(const std::string& db, bool resume, SweepRequest& req,
+                                                   const std::string& cmdline, int threads) {
+  if (db.empty()) {
+    if (resume) throw InputError("--resume needs --db FILE (the results store to resume from)");
+    return nullptr;
+  }
+  check_restrictions(req);  // bad requests stop here, before the store is opened (or created)
+  auto store = std::make_unique<ResultsStore>(db, ResultsStore::Access::read_write, COLLCHECK_VERSION);
+  // Every job of the request: one per p, or per radix (--radix all), or per
+  // shape (--dims: two shapes of one p are two instances).
+  const uint64_t planned = sweep_jobs(req).size();
+  store->begin_sweep(cmdline, check_config(req.check), sweep_mode_text(req.check), req.check.seed, threads, planned);
+  ResultsStore* s = store.get();
+  if (resume) req.reuse = [s](size_t job, const InstanceResult& header) { return s->reuse(job, header); };
+  req.on_finished = [s](size_t job, const InstanceResult& r) { s->record(job, r); };
+  return store;
+}
+
+namespace {
+
+std::set<std::string> name_set(const po::variables_map& vm, const char* option) {
+  std::set<std::string> out;
+  if (!vm.count(option)) return out;
+  std::istringstream in(vm[option].as<std::string>());
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty() && item != "all") out.insert(item);
+  return out;
+}
+
+// Keeps the instances whose value of `field` is in `wanted` (all if empty);
+// a wanted name the sweep does not have is bad input.
+void filter(std::vector<InstanceResult>& v, const std::set<std::string>& wanted, const char* option,
+            std::string InstanceResult::*field, int64_t sweep) {
+  if (wanted.empty()) return;
+  std::set<std::string> present;
+  for (const auto& i : v) present.insert(i.*field);
+  for (const std::string& w : wanted)
+    if (!present.count(w)) {
+      std::string names;
+      for (const auto& n : present) names += (names.empty() ? "" : ", ") + n;
+      throw InputError("sweep " + std::to_string(sweep) + " has no instance with --" + option + " '" + w +
+                       "' (it has: " + (names.empty() ? "none" : names) + ")");
+    }
+  std::erase_if(v, [&](const InstanceResult& i) { return !wanted.count(i.*field); });
+}
+
+void list_sweeps(const std::vector<SweepInfo>& sweeps) {
+  for (const SweepInfo& s : sweeps)
+    std::cout << "sweep " << s.id << ": started " << s.started << ", "
+              << (s.finished ? "finished " + *s.finished : std::string("interrupted")) << ", " << s.recorded << "/"
+              << s.planned << " instances; " << s.command << "\n";
+}
+
+}  // namespace
+
+int cmd_report(const std::vector<std::string>& args, const std::string& /*cmdline*/) {
+  po::options_description desc("collcheck report");
+  desc.add_options()("help,h", "this help")
+      ("db", po::value<std::string>(), "results store written by 'verify --db'")
+      ("sweep", po::value<std::string>()->default_value("latest"), "sweep id (see --list) or 'latest'")
+      ("list", "list the stored sweeps instead of rendering one")
+      ("algo", po::value<std::string>(), "comma list of algorithms to include (default: all)")
+      ("variant", po::value<std::string>(), "comma list of variants to include (default: all)")
+      ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
+      ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)")
+      ("verbose,v", "text report lists every instance");
+  auto vm = parse_args(desc, args);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("db")) throw InputError("report needs --db FILE (a results store written by 'verify --db')");
+  const std::string fmt = vm["format"].as<std::string>();
+  if (!format_from_string(fmt)) throw InputError("unknown format '" + fmt + "' (known: text, json, markdown, junit, html)");
+  const std::string path = vm["db"].as<std::string>();
+  refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", path, true);
+  ResultsStore store(path, ResultsStore::Access::read_only, COLLCHECK_VERSION);
+  std::vector<SweepInfo> sweeps = store.sweeps();
+  if (sweeps.empty()) throw InputError("results store '" + path + "' holds no sweep");
+  if (vm.count("list")) {
+    list_sweeps(sweeps);
+    return 0;
+  }
+  const std::string which = vm["sweep"].as<std::string>();
+  const int64_t id = which == "latest" ? sweeps.back().id
+                                       : static_cast<int64_t>(parse_uint_option("sweep", which, 1, INT64_MAX));
+  auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const SweepInfo& s) { return s.id == id; });
+  if (it == sweeps.end())
+    throw InputError("results store '" + path + "' has no sweep " + which + " (sweeps " +
+                     std::to_string(sweeps.front().id) + ".." + std::to_string(sweeps.back().id) + ")");
+  const SweepInfo& s = *it;
+  Report r;
+  r.kind = "verify";
+  r.tool_version = s.tool_version;
+  r.command = s.command;
+  r.mode = s.mode;
+  r.seed = s.seed;
+  r.threads = s.threads;
+  r.seconds = s.seconds;
+  r.instances = store.load_sweep(s.id);
+  // A finished sweep stored run_sweep's notes; an unfinished one gets them
+  // from the registry, as run_sweep writes them.
+  if (s.finished) r.notes = s.notes;
+  add_registry_expectations(r, variants_of(r.instances), !s.finished);
+  if (!s.finished)
+    r.notes.push_back("sweep " + std::to_string(s.id) + " did not finish (interrupted, or still running): " +
+                      std::to_string(s.recorded) + " of " + std::to_string(s.planned) +
+                      " instances recorded; run its verify command again with --db " + path + " --resume");
+  filter(r.instances, name_set(vm, "algo"), "algo", &InstanceResult::algorithm, s.id);
+  filter(r.instances, name_set(vm, "variant"), "variant", &InstanceResult::variant, s.id);
+  emit_report(r, fmt, vm["out"].as<std::string>(), vm.count("verbose") > 0);
+  // An unfinished sweep has not decided what it never checked: 3 (unknown)
+  // unless something recorded is already violated.
+  const int code = exit_code(r);
+  if (!s.finished && code != 1) return 3;
+  return code;
+}
+
+}  // namespace collcheck

@@ -1,0 +1,109 @@
+#include "checker/sweep/cost_model.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "properties/instance_checker.hpp"
+
+namespace collcheck {
+
+bool runs_exact(uint64_t p, const CheckOptions& o) {
+  switch (o.exactness) {
+    case Exactness::exact: return true;
+    case Exactness::fingerprint: return false;
+    case Exactness::automatic: return p <= o.exact_max_p;
+  }
+  return false;
+}
+
+namespace {
+struct IntervalProbe {
+  bool uses = false;
+  int ports = 1;
+};
+// Probes t at the largest allowed p in [256, ceiling]; ceiling = the
+// instance's p rounded down to a power of two, at most 4096 (so a request for
+// small p never builds a large schedule), cached per (variant, shapes,
+// bookkeeping, ceiling). A schedule that cannot be built there counts as not
+// using intervals.
+IntervalProbe probe_intervals(const SweepTarget& t, const CheckOptions& o, uint64_t p_hint) {
+  if (o.bookkeeping == Bookkeeping::dense || o.exactness == Exactness::exact || p_hint < 256) return {};
+  const uint64_t ceiling = std::min<uint64_t>(4096, std::bit_floor(p_hint));
+  static std::mutex m;
+  static std::map<std::tuple<const VariantInfo*, std::vector<uint32_t>, Bookkeeping, uint64_t>, IntervalProbe> cache;
+  const auto key = std::make_tuple(t.variant, t.params(1, 0).dims, o.bookkeeping, ceiling);
+  std::lock_guard<std::mutex> lock(m);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  IntervalProbe out;
+  CheckOptions probe = o;
+  probe.exactness = Exactness::fingerprint;
+  probe.max_memory = 0;
+  for (uint64_t p = ceiling; p >= 256; --p)
+    if (const uint32_t r = t.all_radices ? 2 : 0; !t.variant->violates(t.params(p, r))) {
+      try {
+        auto s = t.variant->make(t.params(p, r));
+        out = {uses_intervals(*s, probe), s->ports()};
+      } catch (const std::exception&) {
+        out = {};
+      }
+      break;
+    }
+  cache[key] = out;
+  return out;
+}
+}  // namespace
+
+bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o, uint64_t p) {
+  return probe_intervals(t, o, p).uses;
+}
+
+std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
+                                             const CheckOptions& o) {
+  if (auto why = infeasible(p, nblocks, o)) return why;
+  if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
+      !probe_intervals(t, o, p).uses)
+    return "p * nblocks = " + std::to_string(uint64_t{p} * nblocks) +
+           " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too scattered for "
+           "interval bookkeeping to pay";
+  return std::nullopt;
+}
+
+InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
+  InstanceWork w;
+  const InstanceParams ip = t.params(p, radix);
+  const Claim c = t.variant->claim(ip);
+  w.nblocks = nblocks;
+  w.exact = runs_exact(p, o);
+  w.words = w.exact ? (p + 63) / 64 + 1 : 2;
+  const double dp = static_cast<double>(p);
+  const double steps = std::max(c.steps, 1);
+  w.rank_steps = dp * steps;
+  w.cell_words = (dp * nblocks + dp * static_cast<double>(c.volume_blocks)) * static_cast<double>(w.words);
+  const IntervalProbe probe = w.exact ? IntervalProbe{} : probe_intervals(t, o, std::max<uint64_t>(p, 256));
+  // Below p = 256 dense cells are cheaper (and chosen) unless intervals are asked for.
+  w.intervals = !w.exact && probe.uses && (p >= 256 || o.bookkeeping == Bookkeeping::intervals);
+  if (w.intervals) {
+    const double P = 2 + 2 * steps, T = 2.0 * probe.ports;
+    w.cell_words = std::min(w.cell_words, 2 * dp * (2 * P + steps * (T * P + 2 * T)));
+  }
+  if (!o.any_generic_selected()) w.cell_words = 0;  // only algorithm-specific properties: no flow simulation
+  return w;
+}
+
+InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
+  return instance_work(t, p, radix, t.variant->make(t.params(p, radix))->num_blocks(), o);
+}
+
+uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions& o) {
+  const uint64_t cell_bytes = (runs_exact(p, o) ? (p + 63) / 64 + 1 : 2) * 8;
+  const uint64_t per_block = std::max<uint64_t>(1, p * cell_bytes);
+  const uint64_t chunk = std::clamp<uint64_t>(o.memory_budget / per_block, 1, std::max<uint32_t>(nblocks, 1));
+  const uint64_t state = per_block * chunk;
+  return 2 * state + 256 * p;
+}
+
+}  // namespace collcheck

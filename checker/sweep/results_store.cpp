@@ -1,0 +1,829 @@
+// The results store: schema, validation on open, one transaction per
+// recorded instance, and reading sweeps back (see results_store.hpp and
+// docs/results-store.md).
+#include "checker/sweep/results_store.hpp"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "reports/root_cause_json.hpp"
+#include "schedules/input_error.hpp"
+
+namespace collcheck {
+
+std::string check_config(const CheckOptions& o) {
+  std::string props;
+  for (const std::string& p : o.properties) props += (props.empty() ? "" : ",") + p;
+  return "properties=" + (props.empty() ? std::string("all") : props) + "; exactness=" + to_string(o.exactness) +
+         "; exact_max_p=" + std::to_string(o.exact_max_p) + "; memory_budget=" + std::to_string(o.memory_budget) +
+         "; seed=" + std::to_string(o.seed) + "; symmetry=" + (o.use_symmetry ? "on" : "off") +
+         // --state auto (the verdicts of both bookkeepings are equal) keeps
+         // the key of stores written before --state existed.
+         (o.bookkeeping == Bookkeeping::automatic ? std::string() : "; state=" + std::string(to_string(o.bookkeeping))) +
+         "; max_memory=" + std::to_string(o.max_memory);  // a memory-guard refusal depends on it
+}
+
+std::string sweep_mode_text(const CheckOptions& o) {
+  std::string m = to_string(o.exactness);
+  if (o.exactness == Exactness::automatic) m += " (exact for p <= " + std::to_string(o.exact_max_p) + ", fingerprint above)";
+  return m;
+}
+
+namespace {
+
+constexpr int kRecordBusyMs = 30000;
+
+// Whether another connection may have `path` open or content of it may be
+// outside its main file: a write-ahead log (every connection to a WAL store
+// keeps one; the last to close removes it) or a rollback journal beside it.
+bool log_beside(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path + "-wal", ec) || std::filesystem::exists(path + "-journal", ec);
+}
+
+// "file:PATH?immutable=1", PATH escaped for SQLite's URI syntax.
+std::string immutable_uri(const std::string& path) {
+  std::string out = path.rfind('/', 0) == 0 ? "file://" : "file:";  // absolute: an empty authority
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x21 || c >= 0x7f) {
+      char b[4];
+      std::snprintf(b, sizeof b, "%%%02X", c);
+      out += b;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "?immutable=1";
+}
+
+// One row per (algorithm, variant, instance, property), for ad-hoc queries.
+constexpr const char* kResultsView =
+    "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
+    " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
+    " v.cx_actual, v.cx_message, v.cx_root, i.config, i.tool_version, i.recorded, i.sweep_id"
+    " FROM verdicts v JOIN instances i ON i.id = v.instance_id";
+
+// The instances table: one row per (instance key, config, sweep that checked
+// it), so every sweep keeps what it found (schema version 2).
+constexpr const char* kInstancesColumns =
+    " id INTEGER PRIMARY KEY, algorithm TEXT NOT NULL, variant TEXT NOT NULL, p INTEGER NOT NULL,"
+    " params TEXT NOT NULL, config TEXT NOT NULL, collective TEXT NOT NULL, status TEXT NOT NULL,"
+    " skip_reason TEXT NOT NULL, mode TEXT NOT NULL, seconds REAL NOT NULL, stats TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL, sweep_id INTEGER NOT NULL REFERENCES sweeps(id), recorded TEXT NOT NULL,"
+    " UNIQUE(algorithm, variant, p, params, config, sweep_id)";
+
+std::vector<std::string> schema_statements() {
+  return {
+      "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+      "CREATE TABLE sweeps("
+      " id INTEGER PRIMARY KEY, command TEXT NOT NULL, tool_version TEXT NOT NULL, config TEXT NOT NULL,"
+      " mode TEXT NOT NULL, seed INTEGER NOT NULL, threads INTEGER NOT NULL, planned INTEGER NOT NULL,"
+      " started TEXT NOT NULL, finished TEXT, seconds REAL, notes TEXT)",
+      std::string("CREATE TABLE instances(") + kInstancesColumns + ")",
+      "CREATE TABLE verdicts("
+      " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
+      " property TEXT NOT NULL, status TEXT NOT NULL, checks INTEGER NOT NULL, violations INTEGER NOT NULL,"
+      " mode TEXT NOT NULL, stats TEXT NOT NULL, cx_p INTEGER, cx_rank INTEGER, cx_step INTEGER, cx_block INTEGER,"
+      " cx_peer INTEGER, cx_expected TEXT, cx_actual TEXT, cx_message TEXT, cx_root TEXT,"
+      " PRIMARY KEY(instance_id, property)) WITHOUT ROWID",
+      "CREATE TABLE sweep_instances("
+      " sweep_id INTEGER NOT NULL REFERENCES sweeps(id), ord INTEGER NOT NULL,"
+      " instance_id INTEGER NOT NULL REFERENCES instances(id) ON DELETE CASCADE,"
+      " PRIMARY KEY(sweep_id, ord)) WITHOUT ROWID",
+      "CREATE INDEX sweep_instances_by_instance ON sweep_instances(instance_id)",
+      kResultsView,
+  };
+}
+
+// Stores written before each sweep kept its own rows had
+// UNIQUE(algorithm, variant, p, params, config) on instances, so a sweep
+// without --resume overwrote the row an older sweep listed. The migration
+// rebuilds the table (SQLite cannot change a constraint in place) keeping
+// every id, so verdicts and sweep_instances stay valid; it runs in one
+// transaction with foreign keys off (SQLite's documented procedure for
+// changing a table's definition).
+std::vector<std::string> migration_to_own_rows() {
+  return {
+      "DROP VIEW IF EXISTS results",
+      std::string("CREATE TABLE instances_v2(") + kInstancesColumns + ")",
+      "INSERT INTO instances_v2(id, algorithm, variant, p, params, config, collective, status, skip_reason, mode,"
+      " seconds, stats, tool_version, sweep_id, recorded) SELECT id, algorithm, variant, p, params, config,"
+      " collective, status, skip_reason, mode, seconds, stats, tool_version, sweep_id, recorded FROM instances",
+      "DROP TABLE instances",
+      "ALTER TABLE instances_v2 RENAME TO instances",
+      kResultsView,
+  };
+}
+
+// Stores of schema versions 1 and 2 have no root causes (schema version 3):
+// the column is added, and the view that names it rebuilt, in one
+// transaction.
+std::vector<std::string> migration_to_root_causes() {
+  return {"DROP VIEW IF EXISTS results", "ALTER TABLE verdicts ADD COLUMN cx_root TEXT", kResultsView};
+}
+
+// A prepared statement, reset and unbound when the scope ends.
+class Query {
+ public:
+  Query(sqlite3* db, const char* sql, const std::function<void(const std::string&, int)>& fail) : db_(db), fail_(fail) {
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st_, nullptr);
+    if (rc != SQLITE_OK) fail_(sqlite3_errmsg(db), rc);
+  }
+  ~Query() { sqlite3_finalize(st_); }
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+
+  Query& bind(int i, int64_t v) { return check(sqlite3_bind_int64(st_, i, v)); }
+  Query& bind(int i, uint64_t v) { return bind(i, static_cast<int64_t>(v)); }
+  Query& bind(int i, int v) { return bind(i, static_cast<int64_t>(v)); }
+  Query& bind(int i, double v) { return check(sqlite3_bind_double(st_, i, v)); }
+  Query& bind(int i, const std::string& v) {
+    return check(sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
+  template <class T>
+  Query& bind(int i, const std::optional<T>& v) {
+    return v ? bind(i, static_cast<int64_t>(*v)) : check(sqlite3_bind_null(st_, i));
+  }
+  Query& bind_null(int i) { return check(sqlite3_bind_null(st_, i)); }
+
+  // true: a row is available; false: done.
+  bool step() {
+    int rc = sqlite3_step(st_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail_(sqlite3_errmsg(db_), rc);
+    return false;
+  }
+  void run() {
+    while (step()) {
+    }
+  }
+  int64_t i64(int c) const { return sqlite3_column_int64(st_, c); }
+  uint64_t u64(int c) const { return static_cast<uint64_t>(i64(c)); }
+  double real(int c) const { return sqlite3_column_double(st_, c); }
+  bool null(int c) const { return sqlite3_column_type(st_, c) == SQLITE_NULL; }
+  std::string text(int c) const {
+    const unsigned char* t = sqlite3_column_text(st_, c);
+    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(st_, c)))
+             : std::string();
+  }
+
+ private:
+  Query& check(int rc) {
+    if (rc != SQLITE_OK) fail_(sqlite3_errmsg(db_), rc);
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* st_ = nullptr;
+  const std::function<void(const std::string&, int)>& fail_;
+};
+
+// Every table of a database with its columns: name -> (column name ->
+// "type notnull pk"), from PRAGMA table_info.
+using Shape = std::map<std::string, std::map<std::string, std::string>>;
+Shape table_shapes(sqlite3* db, const std::function<void(const std::string&, int)>& fn) {
+  Shape out;
+  std::vector<std::string> tables;
+  {
+    Query q(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", fn);
+    while (q.step()) tables.push_back(q.text(0));
+  }
+  for (const std::string& t : tables) {
+    const std::string sql = "PRAGMA table_info(\"" + t + "\")";  // cid, name, type, notnull, dflt_value, pk
+    Query q(db, sql.c_str(), fn);
+    auto& cols = out[t];
+    while (q.step()) cols[q.text(1)] = q.text(2) + (q.i64(3) ? " NOT NULL" : "") + (q.i64(5) ? " PRIMARY KEY" : "");
+  }
+  return out;
+}
+
+// The tables and columns this version's schema_statements() create.
+const Shape& expected_shape() {
+  static const Shape shape = [] {
+    sqlite3* mem = nullptr;
+    const std::function<void(const std::string&, int)> fn = [](const std::string& w, int) {
+      throw std::logic_error("results store schema: " + w);
+    };
+    if (sqlite3_open(":memory:", &mem) != SQLITE_OK) fn("cannot open an in-memory database", 0);
+    for (const std::string& st : schema_statements())
+      if (sqlite3_exec(mem, st.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fn(sqlite3_errmsg(mem), 0);
+    Shape out = table_shapes(mem, fn);
+    sqlite3_close(mem);
+    return out;
+  }();
+  return shape;
+}
+
+std::string stats_to_json(const std::map<std::string, std::string>& m) {
+  return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A stored JSON column that does not parse is a damaged store: bad input.
+template <class T>
+T stored_json(const std::string& s, const char* what) {
+  try {
+    return nlohmann::json::parse(s).get<T>();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(std::string("results store is corrupt: a stored ") + what + " column is not valid JSON (" +
+                     e.what() + ")");
+  }
+}
+
+std::map<std::string, std::string> stats_from_json(const std::string& s) {
+  return stored_json<std::map<std::string, std::string>>(s, "statistics");
+}
+
+Status status_from_string(const std::string& s) {
+  for (Status x : {Status::holds, Status::violated, Status::unknown, Status::skipped})
+    if (s == to_string(x)) return x;
+  throw InputError("results store: unknown status '" + s + "'");
+}
+
+}  // namespace
+
+ResultsStore::ResultsStore(const std::string& path, Access access, const std::string& tool_version,
+                           int busy_timeout_ms)
+    : path_(path), tool_version_(tool_version) {
+  try {
+    open_and_validate(access, busy_timeout_ms);
+  } catch (...) {
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+ResultsStore::~ResultsStore() { sqlite3_close_v2(db_); }
+
+void ResultsStore::fail(const std::string& what, int rc) const {
+  const std::string f = "'" + path_ + "'";
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      throw InputError("results store " + f +
+                       " is locked by another process (gave up waiting); what was recorded before stays, nothing more "
+                       "was written");
+    case SQLITE_READONLY:
+      throw InputError("results store " + f + " is read-only (" + what + "); nothing was written");
+    case SQLITE_NOTADB:
+      throw InputError(f + " is not a SQLite database, so not a collcheck results store; nothing was written");
+    case SQLITE_CORRUPT:
+      throw InputError("results store " + f + " is corrupt (" + what + "); nothing was written");
+    case SQLITE_CANTOPEN: throw InputError("cannot open results store " + f + " (" + what + ")");
+    case SQLITE_FULL: throw InputError("results store " + f + ": disk full (" + what + ")");
+    default: throw InputError("results store " + f + ": " + what + " (" + sqlite3_errstr(rc) + ")");
+  }
+}
+
+void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
+  const std::string f = "'" + path_ + "'";
+  struct stat st {};
+  const bool exists = ::stat(path_.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) throw InputError("results store " + f + " is not a regular file");
+  if (!exists && access == Access::read_only) throw InputError("cannot open results store " + f + ": no such file");
+  // The file's mode is the user's word, also for root (who could write anyway).
+  if (exists && access == Access::read_write && (st.st_mode & 0222) == 0)
+    throw InputError("results store " + f + " is read-only (mode " + [&] {
+      char b[8];
+      std::snprintf(b, sizeof b, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+      return std::string(b);
+    }() + "); nothing was written");
+  if (!exists) {
+    std::error_code ec;
+    auto dir = std::filesystem::path(path_).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+      throw InputError("cannot create results store " + f + ": no directory '" + dir.string() + "'");
+  }
+  int flags = SQLITE_OPEN_NOMUTEX |
+              (access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  // Reading (`report`): a store no connection has open (no -wal, no
+  // -journal beside it: the last writer to close checkpointed and removed
+  // its log) is complete in its main file. It is opened immutable, which
+  // takes no locks and creates no -wal or -shm file (a plain read-only open
+  // of a WAL database creates both and, unable to write, leaves them
+  // behind). A writer that starts meanwhile writes to its own log; only a
+  // checkpoint changes the main file, so every read checks that the file is
+  // as it was opened and, if not, reads again with locks (read_consistently).
+  // A store with a log beside it (a sweep still running, or killed: its
+  // committed instances may be in the log only) is opened read-only as
+  // usual, reading the log through the -shm index; those files were there
+  // before (a killed writer's -shm aside) and stay.
+  std::string name = path_;
+  if (access == Access::read_only && !log_beside(path_) && ::stat(path_.c_str(), &opened_) == 0) {
+    flags |= SQLITE_OPEN_URI;
+    name = immutable_uri(path_);
+    immutable_ = true;
+  }
+  int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) fail(db_ ? sqlite3_errmsg(db_) : "out of memory", rc);
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, busy_timeout_ms);
+  if (access == Access::read_write && sqlite3_db_readonly(db_, "main") == 1)
+    throw InputError("results store " + f + " is read-only (no write permission); nothing was written");
+
+  auto failer = [this](const std::string& w, int c) { fail(w, c); };
+  const std::function<void(const std::string&, int)> fn = failer;
+  auto pragma_int = [&](const char* sql) {
+    Query q(db_, sql, fn);
+    return q.step() ? q.i64(0) : 0;
+  };
+  // Reads only, until everything is known to be in order.
+  const int64_t app = pragma_int("PRAGMA application_id");
+  const int64_t schema = pragma_int("PRAGMA user_version");
+  const int64_t objects = pragma_int("SELECT count(*) FROM sqlite_schema");
+  {
+    Query q(db_, "PRAGMA quick_check(1)", fn);
+    std::string res = q.step() ? q.text(0) : "no answer";
+    std::replace(res.begin(), res.end(), '\n', ' ');
+    if (res != "ok") throw InputError("results store " + f + " is corrupt (" + res + "); nothing was written");
+  }
+  // SQLite reads a partial last page as zeros; a database file is whole pages.
+  if (exists && st.st_size > 0) {
+    const int64_t page = pragma_int("PRAGMA page_size");
+    if (page > 0 && st.st_size % page != 0)
+      throw InputError("results store " + f + " is truncated or damaged (" + std::to_string(st.st_size) +
+                       " bytes is not a whole number of " + std::to_string(page) + "-byte pages); nothing was written");
+  }
+  if (app == 0 && schema == 0 && objects == 0) {
+    if (access == Access::read_only) throw InputError("results store " + f + " is empty: no sweep was recorded in it");
+    create_schema();
+  } else if (app != kApplicationId) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(static_cast<uint32_t>(app)));
+    throw InputError(f + " is a SQLite database but not a collcheck results store (application_id " + b +
+                     "); nothing was written");
+  } else if (schema != kSchemaVersion && schema != 1 && schema != 2) {  // 1, 2: migrated below on the first write
+    throw InputError("results store " + f + " has schema version " + std::to_string(schema) + "; this collcheck (" +
+                     tool_version_ + ") reads version " + std::to_string(kSchemaVersion) + "; nothing was written");
+  } else {
+    check_schema(schema);
+  }
+  std::string written;
+  {
+    Query q(db_, "SELECT value FROM meta WHERE key = 'tool_version'", fn);
+    if (q.step()) written = q.text(0);
+  }
+  if (written != tool_version_)
+    throw InputError("results store " + f + " was written by collcheck " + (written.empty() ? "?" : written) +
+                     "; this is collcheck " + tool_version_ +
+                     ": results of different versions are not mixed (use another --db file); nothing was written");
+  if (access == Access::read_write) {
+    Query wal(db_, "PRAGMA journal_mode = WAL", fn);
+    std::string mode = wal.step() ? wal.text(0) : "";
+    if (mode != "wal") throw InputError("results store " + f + ": cannot use write-ahead logging (journal mode " + mode + ")");
+  }
+  sqlite3_exec(db_, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
+  // Reading a store with the older instances table or without root causes
+  // needs nothing; writing into one migrates it (after every check above
+  // passed). The column first: the rebuilt view of the instances migration
+  // names it.
+  root_causes_ = has_root_cause_column();
+  if (access == Access::read_write && !root_causes_) {
+    add_root_cause_column();
+    root_causes_ = true;
+  }
+  if (access == Access::read_write && (schema == 1 || has_shared_instance_rows())) migrate_shared_instance_rows();
+  sqlite3_exec(db_, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+}
+
+// Before anything is written (the sweep row included): every table this code
+// reads or writes, with the columns this version creates (so a damaged store
+// is refused at once, not after a sweep row was added), and a
+// meta.schema_version that agrees with PRAGMA user_version (a store from a
+// newer collcheck is refused whichever of the two says so).
+void ResultsStore::check_schema(int64_t schema) {
+  const std::string f = "'" + path_ + "'";
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  const Shape have = table_shapes(db_, fn);
+  for (const auto& [table, columns] : expected_shape()) {
+    const auto it = have.find(table);
+    if (it == have.end())
+      throw InputError("results store " + f + " is damaged: table '" + table + "' is missing; nothing was written");
+    for (const auto& [column, decl] : columns) {
+      const auto c = it->second.find(column);
+      if (c == it->second.end() && table == "verdicts" && column == "cx_root" && schema < 3)
+        continue;  // versions 1 and 2 have no root causes (added on the first write)
+      if (c == it->second.end())
+        throw InputError("results store " + f + " is damaged: table '" + table + "' has no column '" + column +
+                         "'; nothing was written");
+      if (c->second != decl)
+        throw InputError("results store " + f + " is damaged: column '" + column + "' of table '" + table + "' is '" +
+                         c->second + "', expected '" + decl + "'; nothing was written");
+    }
+    for (const auto& [column, decl] : it->second)
+      if (!columns.count(column))
+        throw InputError("results store " + f + " is not of this schema: table '" + table + "' has a column '" +
+                         column + "' this collcheck (" + tool_version_ + ") does not know; nothing was written");
+  }
+  Query q(db_, "SELECT value FROM meta WHERE key = 'schema_version'", fn);
+  const std::string meta = q.step() ? q.text(0) : "";
+  if (meta == std::to_string(schema)) return;
+  const bool number = !meta.empty() && meta.size() < 10 && meta.find_first_not_of("0123456789") == std::string::npos;
+  if (number && std::stoll(meta) > kSchemaVersion)
+    throw InputError("results store " + f + " has schema version " + meta + " (meta.schema_version); this collcheck (" +
+                     tool_version_ + ") reads version " + std::to_string(kSchemaVersion) + "; nothing was written");
+  throw InputError("results store " + f + " is damaged: meta.schema_version is " +
+                   (meta.empty() ? std::string("missing") : "'" + meta + "'") + ", PRAGMA user_version is " +
+                   std::to_string(schema) + "; nothing was written");
+}
+
+bool ResultsStore::has_shared_instance_rows() {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  std::vector<std::string> unique_indexes;
+  {
+    Query q(db_, "PRAGMA index_list(instances)", fn);  // seq, name, unique, origin, partial
+    while (q.step())
+      if (q.i64(2) == 1) unique_indexes.push_back(q.text(1));
+  }
+  for (const std::string& index : unique_indexes) {
+    const std::string sql = "PRAGMA index_info(\"" + index + "\")";  // seqno, cid, name
+    Query q(db_, sql.c_str(), fn);
+    std::vector<std::pair<int64_t, std::string>> cols;
+    while (q.step()) cols.push_back({q.i64(0), q.text(2)});
+    std::sort(cols.begin(), cols.end());
+    std::string names;
+    for (const auto& c : cols) names += (names.empty() ? "" : ",") + c.second;
+    if (names == "algorithm,variant,p,params,config") return true;
+  }
+  return false;
+}
+
+bool ResultsStore::has_root_cause_column() {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_, "PRAGMA table_info(verdicts)", fn);  // cid, name, type, notnull, default, pk
+  while (q.step())
+    if (q.text(1) == "cx_root") return true;
+  return false;
+}
+
+void ResultsStore::add_root_cause_column() {
+  auto exec = [&](const std::string& sql) { exec_or_fail(sql, "adding root causes to the verdicts: "); };
+  exec("BEGIN IMMEDIATE");
+  bool still = false;  // another process may have added it meanwhile
+  try {
+    still = !has_root_cause_column();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  if (still)
+    for (const std::string& s : migration_to_root_causes()) exec(s);
+  exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+  exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+  exec("COMMIT");
+}
+
+void ResultsStore::migrate_shared_instance_rows() {
+  auto exec = [&](const std::string& sql) { exec_or_fail(sql, "giving every sweep its own instance rows: "); };
+  auto set_version = [&] {
+    exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+  };
+  exec("PRAGMA foreign_keys = OFF");  // outside the transaction, or it has no effect
+  exec("BEGIN IMMEDIATE");
+  // Still the older table once the write lock is held (another process may have migrated it)?
+  bool still = false;
+  try {
+    still = has_shared_instance_rows();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  if (!still) {  // another process migrated it: only the version number may be left
+    set_version();
+    exec("COMMIT");
+    return;
+  }
+  for (const std::string& s : migration_to_own_rows()) exec(s);
+  set_version();
+  {
+    char* err = nullptr;
+    bool dangling = false;
+    const int rc = sqlite3_exec(
+        db_, "PRAGMA foreign_key_check",
+        [](void* d, int, char**, char**) {
+          *static_cast<bool*>(d) = true;
+          return 1;
+        },
+        &dangling, &err);
+    const std::string msg = err ? err : "";
+    sqlite3_free(err);
+    if (rc != SQLITE_OK && !dangling) {
+      exec("ROLLBACK");
+      fail("checking references after giving every sweep its own instance rows: " + msg, rc);
+    }
+    if (dangling) {
+      exec("ROLLBACK");
+      throw InputError("results store '" + path_ +
+                       "' is corrupt (dangling references in its instance rows); nothing was written");
+    }
+  }
+  exec("COMMIT");
+}
+
+void ResultsStore::exec_or_fail(const std::string& sql, const std::string& context) {
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  if (rc != SQLITE_OK) {
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    fail(context + msg, rc);
+  }
+}
+
+void ResultsStore::create_schema() {
+  auto exec = [&](const std::string& sql) { exec_or_fail(sql, ""); };
+  exec("PRAGMA journal_mode = WAL");
+  exec("BEGIN IMMEDIATE");
+  for (const std::string& s : schema_statements()) exec(s);
+  exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+  exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    fail(w, c);
+  };
+  Query q(db_,
+          "INSERT INTO meta(key, value) VALUES ('tool_version', ?1), ('schema_version', ?2),"
+          " ('created', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+          fn);
+  q.bind(1, tool_version_).bind(2, std::to_string(kSchemaVersion)).run();
+  exec("COMMIT");
+}
+
+int64_t ResultsStore::begin_sweep(const std::string& command, const std::string& config, const std::string& mode,
+                                  uint64_t seed, int threads, uint64_t planned) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_,
+          "INSERT INTO sweeps(command, tool_version, config, mode, seed, threads, planned, started)"
+          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+          fn);
+  q.bind(1, command).bind(2, tool_version_).bind(3, config).bind(4, mode).bind(5, seed).bind(6, threads).bind(7, planned);
+  q.run();
+  sweep_id_ = sqlite3_last_insert_rowid(db_);
+  config_ = config;
+  sqlite3_busy_timeout(db_, kRecordBusyMs);
+  return sweep_id_;
+}
+
+void ResultsStore::finish_sweep(const Report& r) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_,
+          "UPDATE sweeps SET finished = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), seconds = ?1, notes = ?2, mode = ?3"
+          " WHERE id = ?4",
+          fn);
+  q.bind(1, r.seconds)
+      .bind(2, nlohmann::json(r.notes).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .bind(3, r.mode)
+      .bind(4, sweep_id_)
+      .run();
+}
+
+int64_t ResultsStore::instance_id(const InstanceKey& key, const std::string& config) {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  // The latest result: a sweep without --resume adds its own row beside older sweeps' rows.
+  Query q(db_,
+          "SELECT id FROM instances WHERE algorithm = ?1 AND variant = ?2 AND p = ?3 AND params = ?4 AND config = ?5"
+          " ORDER BY id DESC LIMIT 1",
+          fn);
+  q.bind(1, key.algorithm).bind(2, key.variant).bind(3, key.p).bind(4, key.params).bind(5, config);
+  return q.step() ? q.i64(0) : 0;
+}
+
+bool ResultsStore::has(const InstanceKey& key, const std::string& config) {
+  std::lock_guard<std::mutex> g(m_);
+  return instance_id(key, config) != 0;
+}
+
+std::optional<InstanceResult> ResultsStore::lookup(const InstanceKey& key, const std::string& config) {
+  std::lock_guard<std::mutex> g(m_);
+  int64_t id = instance_id(key, config);
+  if (!id) return std::nullopt;
+  return load_instance(id);
+}
+
+std::optional<InstanceResult> ResultsStore::reuse(size_t ord, const InstanceResult& header) {
+  std::lock_guard<std::mutex> g(m_);
+  int64_t id = instance_id(InstanceKey::of(header), config_);
+  if (!id) return std::nullopt;
+  InstanceResult r = load_instance(id);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_, "INSERT OR REPLACE INTO sweep_instances(sweep_id, ord, instance_id) VALUES (?1, ?2, ?3)", fn);
+  q.bind(1, sweep_id_).bind(2, static_cast<uint64_t>(ord)).bind(3, id).run();
+  return r;
+}
+
+void ResultsStore::record(size_t ord, const InstanceResult& r) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) {
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    fail(w, c);
+  };
+  { Query(db_, "BEGIN IMMEDIATE", fn).run(); }
+  int64_t id = 0;
+  {
+    Query q(db_,
+            "INSERT INTO instances(algorithm, variant, p, params, config, collective, status, skip_reason, mode,"
+            " seconds, stats, tool_version, sweep_id, recorded)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+            // A new row for this sweep: older sweeps keep theirs. Only the same
+            // sweep recording the same instance again replaces its own row.
+            " ON CONFLICT(algorithm, variant, p, params, config, sweep_id) DO UPDATE SET"
+            " collective = excluded.collective, status = excluded.status, skip_reason = excluded.skip_reason,"
+            " mode = excluded.mode, seconds = excluded.seconds, stats = excluded.stats,"
+            " tool_version = excluded.tool_version, recorded = excluded.recorded"
+            " RETURNING id",
+            fn);
+    auto mode = r.stats.find("mode");
+    q.bind(1, r.algorithm).bind(2, r.variant).bind(3, r.p).bind(4, r.params).bind(5, config_).bind(6, r.collective);
+    q.bind(7, std::string(to_string(r.status))).bind(8, r.skip_reason);
+    q.bind(9, mode == r.stats.end() ? std::string() : mode->second).bind(10, r.seconds).bind(11, stats_to_json(r.stats));
+    q.bind(12, tool_version_).bind(13, sweep_id_);
+    if (q.step()) id = q.i64(0);
+    q.run();
+  }
+  {
+    Query q(db_, "DELETE FROM verdicts WHERE instance_id = ?1", fn);
+    q.bind(1, id).run();
+  }
+  for (size_t k = 0; k < r.verdicts.size(); ++k) {
+    const Verdict& v = r.verdicts[k];
+    Query q(db_,
+            "INSERT INTO verdicts(instance_id, ord, property, status, checks, violations, mode, stats, cx_p, cx_rank,"
+            " cx_step, cx_block, cx_peer, cx_expected, cx_actual, cx_message, cx_root)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            fn);
+    q.bind(1, id).bind(2, static_cast<uint64_t>(k)).bind(3, v.property).bind(4, std::string(to_string(v.status)));
+    q.bind(5, v.checks).bind(6, v.violations).bind(7, v.mode).bind(8, stats_to_json(v.stats));
+    if (const auto& cx = v.counterexample) {
+      q.bind(9, cx->p).bind(10, cx->rank).bind(11, cx->step).bind(12, cx->block).bind(13, cx->peer);
+      q.bind(14, cx->expected).bind(15, cx->actual).bind(16, cx->message);
+      if (cx->root_cause)
+        q.bind(17, root_cause_to_json(cx->root_cause).dump());
+      else
+        q.bind_null(17);
+    } else {
+      for (int c = 9; c <= 17; ++c) q.bind_null(c);
+    }
+    q.run();
+  }
+  {
+    Query q(db_, "INSERT OR REPLACE INTO sweep_instances(sweep_id, ord, instance_id) VALUES (?1, ?2, ?3)", fn);
+    q.bind(1, sweep_id_).bind(2, static_cast<uint64_t>(ord)).bind(3, id).run();
+  }
+  { Query(db_, "COMMIT", fn).run(); }
+}
+
+InstanceResult ResultsStore::load_instance(int64_t id) {
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  InstanceResult r;
+  {
+    Query q(db_,
+            "SELECT algorithm, variant, collective, p, params, status, skip_reason, seconds, stats FROM instances"
+            " WHERE id = ?1",
+            fn);
+    q.bind(1, id);
+    if (!q.step()) throw InputError("results store '" + path_ + "': instance " + std::to_string(id) + " is missing");
+    r.algorithm = q.text(0);
+    r.variant = q.text(1);
+    r.collective = q.text(2);
+    r.p = q.u64(3);
+    r.params = q.text(4);
+    r.status = status_from_string(q.text(5));
+    r.skip_reason = q.text(6);
+    r.seconds = q.real(7);
+    r.stats = stats_from_json(q.text(8));
+  }
+  const std::string sql = std::string(
+                              "SELECT property, status, checks, violations, mode, stats, cx_p, cx_rank, cx_step, "
+                              "cx_block, cx_peer, cx_expected, cx_actual, cx_message, ") +
+                          (root_causes_ ? "cx_root" : "NULL") + " FROM verdicts WHERE instance_id = ?1 ORDER BY ord";
+  Query q(db_, sql.c_str(), fn);
+  q.bind(1, id);
+  while (q.step()) {
+    Verdict v;
+    v.property = q.text(0);
+    v.status = status_from_string(q.text(1));
+    v.checks = q.u64(2);
+    v.violations = q.u64(3);
+    v.mode = q.text(4);
+    v.stats = stats_from_json(q.text(5));
+    if (!q.null(6)) {
+      Counterexample cx;
+      cx.p = q.u64(6);
+      if (!q.null(7)) cx.rank = static_cast<Rank>(q.i64(7));
+      if (!q.null(8)) cx.step = static_cast<int>(q.i64(8));
+      if (!q.null(9)) cx.block = static_cast<Block>(q.i64(9));
+      if (!q.null(10)) cx.peer = static_cast<Rank>(q.i64(10));
+      cx.expected = q.text(11);
+      cx.actual = q.text(12);
+      cx.message = q.text(13);
+      if (!q.null(14)) {
+        const nlohmann::json j = stored_json<nlohmann::json>(q.text(14), "root cause");
+        try {
+          cx.root_cause = root_cause_from_json(j);
+        } catch (const std::runtime_error& e) {  // valid JSON, not a root cause
+          throw InputError(std::string("results store is corrupt: a stored root cause column is not one (") +
+                           e.what() + ")");
+        }
+      }
+      v.counterexample = std::move(cx);
+    }
+    r.verdicts.push_back(std::move(v));
+  }
+  return r;
+}
+
+bool ResultsStore::changed_since_open() const {
+  struct stat now {};
+  return log_beside(path_) || ::stat(path_.c_str(), &now) != 0 || now.st_ino != opened_.st_ino ||
+         now.st_size != opened_.st_size || now.st_mtim.tv_sec != opened_.st_mtim.tv_sec ||
+         now.st_mtim.tv_nsec != opened_.st_mtim.tv_nsec;
+}
+
+template <class F>
+auto ResultsStore::read_consistently(F read) {
+  try {
+    auto out = read();
+    if (!immutable_ || !changed_since_open()) return out;
+  } catch (const InputError&) {  // e.g. a page read half before, half after a checkpoint
+    if (!immutable_ || !changed_since_open()) throw;
+  }
+  // A writer touched the store while it was read without locks: read it
+  // again as any reader does (shared locks, the log through -shm).
+  sqlite3_close_v2(db_);
+  db_ = nullptr;
+  immutable_ = false;
+  const int rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY, nullptr);
+  if (rc != SQLITE_OK) fail(db_ ? sqlite3_errmsg(db_) : "out of memory", rc);
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, kRecordBusyMs);
+  return read();
+}
+
+std::vector<SweepInfo> ResultsStore::sweeps() {
+  return read_consistently([this] { return sweeps_now(); });
+}
+
+std::vector<SweepInfo> ResultsStore::sweeps_now() {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  Query q(db_,
+          "SELECT id, command, tool_version, config, mode, seed, threads, planned, started, finished, seconds, notes,"
+          " (SELECT count(*) FROM sweep_instances si WHERE si.sweep_id = s.id) FROM sweeps s ORDER BY id",
+          fn);
+  std::vector<SweepInfo> out;
+  while (q.step()) {
+    SweepInfo s;
+    s.id = q.i64(0);
+    s.command = q.text(1);
+    s.tool_version = q.text(2);
+    s.config = q.text(3);
+    s.mode = q.text(4);
+    s.seed = q.u64(5);
+    s.threads = static_cast<int>(q.i64(6));
+    s.planned = q.u64(7);
+    s.started = q.text(8);
+    if (!q.null(9)) s.finished = q.text(9);
+    s.seconds = q.real(10);
+    if (!q.null(11)) s.notes = stored_json<std::vector<std::string>>(q.text(11), "notes");
+    s.recorded = q.u64(12);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::optional<SweepInfo> ResultsStore::sweep(int64_t id) {
+  for (SweepInfo& s : sweeps())
+    if (s.id == id) return std::move(s);
+  return std::nullopt;
+}
+
+std::vector<InstanceResult> ResultsStore::load_sweep(int64_t id) {
+  return read_consistently([this, id] { return load_sweep_now(id); });
+}
+
+std::vector<InstanceResult> ResultsStore::load_sweep_now(int64_t id) {
+  std::lock_guard<std::mutex> g(m_);
+  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
+  std::vector<int64_t> ids;
+  {
+    Query q(db_, "SELECT instance_id FROM sweep_instances WHERE sweep_id = ?1 ORDER BY ord", fn);
+    q.bind(1, id);
+    while (q.step()) ids.push_back(q.i64(0));
+  }
+  std::vector<InstanceResult> out;
+  out.reserve(ids.size());
+  for (int64_t i : ids) out.push_back(load_instance(i));
+  return out;
+}
+
+}  // namespace collcheck

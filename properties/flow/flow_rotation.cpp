@@ -1,0 +1,386 @@
+#include "properties/flow/flow_rotation.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <tuple>
+
+#include "properties/causality.hpp"
+#include "properties/exactly_once.hpp"
+#include "properties/matching.hpp"
+#include "properties/ports.hpp"
+
+namespace collcheck::flow {
+
+std::vector<Block> invariant_block_shifts(const CollectiveSpec& spec) {
+  const uint64_t p = spec.p, nb = spec.nblocks;
+  if (p < 1 || nb < 1) return {};
+  switch (spec.kind) {
+    case Collective::allreduce: {
+      // Every rank starts with its own contribution in every block and must
+      // end with all of them: invariant under any block shift.
+      std::vector<Block> out;
+      if (nb % p == 0) out.push_back(static_cast<Block>(nb / p));
+      if (out.empty() || out.front() != 0) out.push_back(0);
+      return out;
+    }
+    case Collective::allgather:
+    case Collective::reduce_scatter:
+      // owner(b) = b / (nb/p): owner(b + r*nb/p mod nb) = owner(b) + r mod p.
+      if (nb % p == 0) return {static_cast<Block>(nb / p)};
+      return {};
+    case Collective::broadcast:
+    case Collective::reduce:
+    case Collective::alltoall:
+      return {};  // a root, or blocks indexed by (source, destination)
+  }
+  return {};
+}
+
+namespace {
+
+// Appends [lo, hi) to a canonical range list under construction (merging
+// with an adjacent predecessor).
+void append(std::vector<BlockSet::Range>& out, uint64_t lo, uint64_t hi) {
+  if (lo >= hi) return;
+  if (!out.empty() && out.back().hi == lo) {
+    out.back().hi = static_cast<Block>(hi);
+    return;
+  }
+  out.push_back({static_cast<Block>(lo), static_cast<Block>(hi)});
+}
+
+// The ranges of `a` shifted by `shift` modulo nb, canonical; false if `a`
+// names a block >= nb.
+bool rotate_ranges(const BlockSet& a, uint64_t shift, uint64_t nb, std::vector<BlockSet::Range>& out) {
+  out.clear();
+  const auto& rs = a.ranges();
+  if (!rs.empty() && rs.back().hi > nb) return false;
+  for (const auto& r : rs) {  // the parts that wrap land first, in [0, shift)
+    const uint64_t lo = r.lo + shift, hi = r.hi + shift;
+    if (hi > nb) append(out, std::max(lo, nb) - nb, hi - nb);
+  }
+  for (const auto& r : rs) {
+    const uint64_t lo = r.lo + shift, hi = r.hi + shift;
+    if (lo < nb) append(out, lo, std::min(hi, nb));
+  }
+  return true;
+}
+
+// Whether `mine` is `a` shifted by `shift` modulo nb. Fast path without
+// building the rotated list: unless `a` holds both block 0 and block nb-1
+// (then two pieces merge), the rotation is [the low part of a range
+// straddling nb - shift] + [ranges >= nb - shift, moved down by nb - shift]
+// + [ranges < nb - shift, moved up by shift] + [the straddler's high part].
+bool rotation_of(const BlockSet& a, const BlockSet& mine, uint64_t shift, uint64_t nb,
+                 std::vector<BlockSet::Range>& scratch) {
+  const auto& ra = a.ranges();
+  const auto& rb = mine.ranges();
+  if (ra.empty() || shift == 0) return ra == rb && (ra.empty() || ra.back().hi <= nb);
+  if (ra.back().hi > nb) return false;
+  if (ra.front().lo == 0 && ra.back().hi == nb) {
+    if (!rotate_ranges(a, shift, nb, scratch)) return false;
+    return scratch == rb;
+  }
+  const uint64_t cut = nb - shift;  // blocks >= cut wrap
+  // First range with hi > cut: either it straddles (lo < cut) or wraps whole.
+  const size_t k = static_cast<size_t>(
+      std::partition_point(ra.begin(), ra.end(), [&](const BlockSet::Range& x) { return x.hi <= cut; }) - ra.begin());
+  const bool straddle = k < ra.size() && ra[k].lo < cut;
+  if (rb.size() != ra.size() + (straddle ? 1 : 0)) return false;
+  size_t j = 0;
+  if (straddle && (rb[j].lo != 0 || rb[j++].hi != ra[k].hi - cut)) return false;
+  for (size_t i = k + (straddle ? 1 : 0); i < ra.size(); ++i, ++j)
+    if (rb[j].lo != ra[i].lo - cut || rb[j].hi != ra[i].hi - cut) return false;
+  for (size_t i = 0; i < k; ++i, ++j)
+    if (rb[j].lo != ra[i].lo + shift || rb[j].hi != ra[i].hi + shift) return false;
+  if (straddle && (rb[j].lo != ra[k].lo + shift || rb[j].hi != nb)) return false;
+  return true;
+}
+
+bool rotated_list(const std::vector<Transfer>& zero, const std::vector<Transfer>& mine, Rank r, uint64_t shift,
+                  uint64_t p, uint64_t nb, std::vector<BlockSet::Range>& scratch) {
+  if (zero.size() != mine.size()) return false;
+  for (size_t i = 0; i < zero.size(); ++i) {
+    const Transfer& a = zero[i];
+    const Transfer& b = mine[i];
+    if (a.combine != b.combine || a.peer >= p || b.peer != (a.peer + uint64_t{r}) % p) return false;
+    if (!rotation_of(a.blocks, b.blocks, shift, nb, scratch)) return false;
+  }
+  return true;
+}
+
+inline uint64_t get64(const uint64_t* src, uint64_t pos, size_t words) {
+  const size_t w = pos / 64, o = pos % 64;
+  uint64_t v = src[w] >> o;
+  if (o && w + 1 < words) v |= src[w + 1] << (64 - o);
+  return v;
+}
+
+// Exactly-once reports of one step summed over all ranks, when rank 0's
+// reduces overlap. Rank r applies its receives sorted by ((q + r) mod p,
+// combine); that order only changes where some q + r wraps past p, so the
+// ranks fall into at most #receives + 1 intervals. For each, rank 0's step is
+// replayed in that interval's order from the cells before the step (`saved`,
+// aligned with `inbox`, both in rank 0's order), counting the reduces that
+// find a contribution twice.
+uint64_t recount_doubles(const std::vector<const Transfer*>& order, const std::vector<uint64_t>& inbox,
+                         const std::vector<uint64_t>& saved, size_t W, size_t bits, uint64_t p) {
+  struct Entry {
+    Block b;
+    size_t recv;    // index into `order`
+    size_t offset;  // into inbox / saved
+  };
+  std::vector<Entry> entries;
+  size_t off = 0;
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i]->blocks.for_each([&](Block b) {
+      entries.push_back({b, i, off});
+      off += W;
+    });
+  std::vector<uint64_t> starts{0};
+  for (const Transfer* t : order) starts.push_back((p - t->peer) % p);
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  uint64_t total = 0;
+  std::vector<size_t> rank_of(order.size());
+  std::vector<uint64_t> cur(W);
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const uint64_t r = starts[k], len = (k + 1 < starts.size() ? starts[k + 1] : p) - r;
+    std::vector<size_t> idx(order.size());
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+      return std::make_tuple((order[a]->peer + r) % p, order[a]->combine) <
+             std::make_tuple((order[b]->peer + r) % p, order[b]->combine);
+    });
+    for (size_t i = 0; i < idx.size(); ++i) rank_of[idx[i]] = i;
+    std::vector<Entry> e = entries;
+    std::sort(e.begin(), e.end(), [&](const Entry& a, const Entry& b) {
+      return std::make_pair(a.b, rank_of[a.recv]) < std::make_pair(b.b, rank_of[b.recv]);
+    });
+    uint64_t count = 0;
+    for (size_t i = 0; i < e.size(); ++i) {
+      if (i == 0 || e[i].b != e[i - 1].b) std::copy(saved.begin() + e[i].offset, saved.begin() + e[i].offset + W, cur.begin());
+      const uint64_t* x = inbox.data() + e[i].offset;
+      uint64_t both = 0;
+      for (size_t w = 0; w < bits; ++w) {
+        both |= cur[w] & x[w];
+        cur[w] |= x[w];
+      }
+      count += both != 0;
+    }
+    total += len * count;
+  }
+  return total;
+}
+
+}  // namespace
+
+bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, uint64_t p, uint32_t nblocks,
+                   std::vector<BlockSet::Range>& scratch) {
+  const uint64_t shift = (uint64_t{r} * h) % nblocks;
+  return rotated_list(zero.sends, mine.sends, r, shift, p, nblocks, scratch) &&
+         rotated_list(zero.recvs, mine.recvs, r, shift, p, nblocks, scratch);
+}
+
+std::optional<Block> probe_rotation(const Schedule& s) {
+  const uint64_t p = s.p();
+  if (p < 3) return std::nullopt;
+  std::vector<BlockSet::Range> scratch;
+  RankStep zero, one, last;
+  for (Block h : invariant_block_shifts(s.spec())) {
+    bool ok = true;
+    for (int st = 0; st < s.num_steps() && ok; ++st) {
+      s.rank_step(0, st, zero);
+      s.rank_step(1, st, one);
+      s.rank_step(static_cast<Rank>(p - 1), st, last);
+      ok = rotated_equal(zero, one, 1, h, p, s.num_blocks(), scratch) &&
+           rotated_equal(zero, last, static_cast<Rank>(p - 1), h, p, s.num_blocks(), scratch);
+    }
+    if (ok) return h;
+  }
+  return std::nullopt;
+}
+
+void rotate_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t q) {
+  const size_t words = (p + 63) / 64;
+  q %= p;
+  if (q == 0) {
+    std::copy(src, src + words, dst);
+    return;
+  }
+  if (p < 64) {
+    const uint64_t mask = (uint64_t{1} << p) - 1, x = src[0];
+    dst[0] = ((x << q) | (x >> (p - q))) & mask;
+    return;
+  }
+  // dst bit y = src bit (y - q) mod p; p >= 64, so 64 bits wrap at most once.
+  for (size_t w = 0; w < words; ++w) {
+    const uint64_t start = (64 * w + p - q) % p;
+    uint64_t v = get64(src, start, words);  // bits >= p read as zero
+    const uint64_t avail = p - start;
+    if (avail < 64) v |= get64(src, 0, words) << avail;
+    dst[w] = v;
+  }
+  if (p % 64) dst[words - 1] &= (uint64_t{1} << (p % 64)) - 1;
+}
+
+uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks) {
+  const uint64_t words = (p + 63) / 64 + 1;
+  // Rank 0's cells, plus the received cells of one step (at most 4 * nblocks
+  // in the schedules this mode accepts; charged as 2 * nblocks), plus one
+  // RankStep per rank.
+  return 3 * uint64_t{nblocks} * words * 8 + p * sizeof(RankStep);
+}
+
+std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const HopFn& hops) {
+  if (hops) return std::nullopt;  // hop claims may depend on r (Swing); not covered here
+  const uint64_t p = s.p();
+  const uint32_t nb = s.num_blocks();
+  const int steps = s.num_steps();
+  const CollectiveSpec& spec = s.spec();
+  const ExactCells cells(p);
+  const size_t W = cells.words;
+  std::vector<uint64_t> state(uint64_t{nb} * W, 0);
+  auto cell = [&](Block b) { return state.data() + uint64_t{b} * W; };
+  for (Block b = 0; b < nb; ++b) cells.init(cell(b), spec.initial_contributor(0, b));
+
+  RotationResult res;
+  Verdicts flow;  // rank 0's verdicts (scaled by p at the end)
+  uint64_t volume0 = 0;
+  int last_active = -1;
+  // Only rank 0 and its peers of the current step are kept; every other
+  // rank's step is generated, compared with rank 0's rotation and dropped
+  // while it is still in cache.
+  std::vector<RankStep> ops(p);
+  std::vector<Rank> kept;
+  struct Local {
+    RankStep step;
+    std::vector<BlockSet::Range> scratch;
+  };
+  tbb::enumerable_thread_specific<Local> local;
+  std::vector<uint64_t> inbox, saved;  // received cells; receiving cells before the step
+  uint64_t eo_violations = 0;          // exactly-once reports over all ranks
+  std::vector<const Transfer*> order;
+
+  for (int st = 0; st < steps; ++st) {
+    for (Rank q : kept) ops[q].clear();
+    kept.clear();
+    s.rank_step(0, st, ops[0]);
+    for (const auto* list : {&ops[0].sends, &ops[0].recvs})
+      for (const Transfer& t : *list)
+        if (t.peer < p && t.peer != 0) kept.push_back(t.peer);
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    std::atomic<bool> invariant{true};
+    tbb::parallel_for(tbb::blocked_range<Rank>(1, static_cast<Rank>(p)), [&](const auto& rr) {
+      Local& l = local.local();
+      for (Rank r = rr.begin(); r != rr.end() && invariant.load(std::memory_order_relaxed); ++r) {
+        const bool keep = std::binary_search(kept.begin(), kept.end(), r);
+        RankStep& mine = keep ? ops[r] : l.step;
+        s.rank_step(r, st, mine);
+        if (!rotated_equal(ops[0], mine, r, h, p, nb, l.scratch)) invariant = false;
+      }
+    });
+    if (!invariant.load()) return std::nullopt;
+    // Two receives of one block in one step: the generic checker applies them
+    // in the order of the peers' rank numbers, and rotation does not
+    // preserve that order. With a copy involved the value depends on it:
+    // decline. Reduces commute (the value is the union, "counted twice" is
+    // set iff any two operands overlap), only the NUMBER of exactly-once
+    // reports depends on the order; it is recounted below per order.
+    bool reduces_overlap = false;
+    const auto& rv = ops[0].recvs;
+    for (size_t i = 0; i < rv.size(); ++i)
+      for (size_t j = i + 1; j < rv.size(); ++j)
+        if (rv[i].blocks.intersects(rv[j].blocks)) {
+          if (rv[i].combine != Combine::reduce || rv[j].combine != Combine::reduce || rv[i].peer == rv[j].peer)
+            return std::nullopt;
+          reduces_overlap = true;
+        }
+    res.invariance_checks += p;
+
+    // Step-local properties at rank 0 (rank r's are their rotations).
+    StepView sv{st, p, s.ports(), nb, &ops};
+    if (!ops[0].empty()) last_active = st;
+    check_matching(sv, 0, flow[kMatching]);
+    check_ports(sv, 0, flow[kPorts]);
+    check_receive_races(sv, 0, flow[kCausality]);
+    for (const Transfer& t : ops[0].sends) volume0 += t.blocks.size();
+
+    // Rank 0's sends: causality (a), the sender holds every block it sends.
+    for (const Transfer& snd : ops[0].sends)
+      for (const auto& rg : snd.blocks.ranges()) {
+        const Block z = std::min(rg.hi, nb);
+        for (Block b = rg.lo; b < z; ++b) {
+          ++flow[kCausality].checks;
+          if (cells.empty(cell(b))) causality_sender_holds_nothing(flow[kCausality], p, 0, st, b, snd.peer);
+        }
+      }
+    // Rank 0's receives, in the generic checker's canonical order. Peer q's
+    // cell b before the step is rank 0's cell b - q*h rotated by q; all
+    // sources are read before any receive is applied.
+    canonical_receive_order(ops[0].recvs, order);
+    std::erase_if(order, [&](const Transfer* t) {
+      return t->peer >= p || t->peer == 0 || !find_transfer(ops[t->peer].sends, 0, t->blocks, t->combine);
+    });
+    uint64_t total = 0;
+    for (const Transfer* t : order) total += t->blocks.size();
+    inbox.assign(total * W, 0);
+    uint64_t* in = inbox.data();
+    for (const Transfer* t : order) {
+      const uint64_t back = nb - (uint64_t{t->peer} * h) % nb;
+      t->blocks.for_each([&](Block b) {
+        const uint64_t* src = cell(static_cast<Block>((b + back) % nb));
+        rotate_bits(in, src, p, t->peer);
+        in[cells.bits] = src[cells.bits];
+        in += W;
+      });
+    }
+    if (reduces_overlap) {  // the receiving cells before the step, aligned with inbox
+      saved.clear();
+      for (const Transfer* t : order)
+        t->blocks.for_each([&](Block b) { saved.insert(saved.end(), cell(b), cell(b) + W); });
+    }
+    const uint64_t eo_before = flow[kExactlyOnce].violations;
+    in = inbox.data();
+    for (const Transfer* t : order) {
+      t->blocks.for_each([&](Block b) {
+        uint64_t* c = cell(b);
+        ++flow[kCausality].checks;
+        if (t->combine == Combine::reduce) {
+          ++flow[kExactlyOnce].checks;
+          bool held = true;
+          if (auto twice = cells.reduce(c, in, held)) exactly_once_double(flow[kExactlyOnce], p, 0, st, b, t->peer, *twice);
+          if (!held) causality_reduce_into_undefined(flow[kCausality], p, 0, st, b, t->peer);
+        } else if (auto lost = cells.copy(c, in)) {
+          causality_copy_discards(flow[kCausality], p, 0, st, b, t->peer, *lost);
+        }
+        in += W;
+      });
+    }
+    const uint64_t eo_step = flow[kExactlyOnce].violations - eo_before;
+    eo_violations += reduces_overlap && eo_step ? recount_doubles(order, inbox, saved, W, cells.bits, p) : p * eo_step;
+  }
+  // Rank 0's final values.
+  std::vector<uint64_t> full(cells.bits, ~uint64_t{0});
+  if (p % 64) full.back() = (uint64_t{1} << (p % 64)) - 1;
+  const int last = std::max(0, steps - 1);
+  for (Block b = 0; b < nb; ++b) judge_exact_cell(flow[kPostcondition], spec, p, 0, last, b, cell(b), cells.bits, full);
+
+  for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition}) {
+    flow[i].checks *= p;  // every rank does rank 0's checks, rotated
+    flow[i].violations = i == kExactlyOnce ? eo_violations : flow[i].violations * p;
+    res.verdicts[i] = flow[i];
+  }
+  res.cost.steps = last_active + 1;
+  res.cost.max_volume = volume0;  // every rank sends as much; the first is rank 0
+  res.cost.max_volume_rank = 0;
+  res.cost.total_volume = volume0 * p;
+  return res;
+}
+
+}  // namespace collcheck::flow

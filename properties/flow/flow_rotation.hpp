@@ -1,0 +1,86 @@
+#pragma once
+// Exact contribution-flow check of translation-invariant (circulant) schedules
+// by a verified symmetry argument.
+//
+// A schedule is translation invariant with block shift h if, for every rank r
+// and step s, rank r's transfers are rank 0's with every peer q replaced by
+// (q + r) mod p and every block b by (b + r*h) mod nblocks, in the same list
+// order and with the same combine modes, and the collective's pre- and
+// postcondition are invariant too (allreduce; allgather and reduce-scatter
+// with h = nblocks / p, where owner(b + r*h) = owner(b) + r). Trivance (both
+// ports, r -+ 3^k, Sec. 4.1 of the Trivance paper), Bruck's
+// allreduce and the ring are such schedules; Swing is not (its peers depend
+// on the parity of r).
+//
+// Then, by induction over the steps, the contribution set of (r, b) is the
+// rotation by r of the set of (0, b - r*h): a rank receiving block b from q
+// receives q's rotation of rank 0's cell b - q*h. So the flow properties
+// (causality a/b/d, exactly-once with exact multiplicity, postcondition) are
+// simulated for rank 0 alone, with exact p-bit contribution sets, and every
+// violation at any rank is a rotated copy of one at rank 0, at the same
+// step. Counterexamples order by step, then rank (verdict.hpp): every rank
+// fails at the same steps, so the first failing step's smallest rank is
+// rank 0, and the minimal counterexample is rank 0's, the same as the
+// generic checker's; checks and violation counts are rank 0's times p.
+//
+// One more condition: no rank receives one block twice in one step (the
+// generic checker applies such receives in the order of the peers' rank
+// numbers, which rotation does not preserve); rank 0's receive lists are
+// checked, every other rank's are rotations of them.
+//
+// Nothing is assumed: every rank's transfers of every step are generated and
+// compared with the rotation of rank 0's (invariance_checks in the stats); if
+// any differs, the caller falls back to the generic simulation. The
+// step-local properties (matching, ports, receive races, cost) are judged at
+// rank 0 the same way: rank r's transfers and its peers' are rotations of
+// rank 0's and of rank 0's peers'. Schedules with a hop-distance claim
+// (Swing) are not handled here.
+//
+// Memory: nblocks * (p/64 + 2) words for rank 0 plus one step's received
+// cells, and rank 0's and its peers' transfers of one step; every other
+// rank's step is generated, compared and dropped.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/flow/flow_common.hpp"
+#include "properties/cost.hpp"
+#include "properties/instance_checker.hpp"
+#include "schedules/schedule.hpp"
+
+namespace collcheck::flow {
+
+// Candidate block shifts h for which the collective's specification is
+// invariant (empty: none, e.g. rooted collectives and all-to-all).
+std::vector<Block> invariant_block_shifts(const CollectiveSpec& spec);
+
+// Whether rank r's step equals rank 0's rotated by r (peers + r, blocks + r*h).
+// `scratch` is reused between calls.
+bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, uint64_t p, uint32_t nblocks,
+                   std::vector<BlockSet::Range>& scratch);
+
+// The block shift under which ranks 1 and p-1 look like rotations of rank 0
+// in every step (a cheap necessary condition), if any; p >= 3 only.
+std::optional<Block> probe_rotation(const Schedule& s);
+
+// Rotates a p-bit set left by q (bit x -> bit (x + q) mod p); `words` =
+// ceil(p/64), bits >= p are zero in `src` and left zero in `dst`.
+void rotate_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t q);
+
+// Bytes the rotation mode needs for the contribution state (rank 0 and one
+// step's received cells at most nblocks per receive).
+uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks);
+
+struct RotationResult {
+  Verdicts verdicts;
+  CostMeasurement cost;
+  uint64_t invariance_checks = 0;  // rank-steps compared with rank 0's rotation
+};
+
+// Runs every check of check_schedule with the rank-0 simulation, or returns
+// nullopt as soon as some rank is not the rotation of rank 0 (the caller then
+// runs the generic simulation).
+std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const HopFn& hops);
+
+}  // namespace collcheck::flow

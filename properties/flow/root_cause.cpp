@@ -1,0 +1,533 @@
+#include "properties/flow/root_cause.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "properties/flow/flow_common.hpp"
+#include "properties/matching.hpp"
+#include "properties/postcondition.hpp"
+
+namespace collcheck {
+namespace {
+
+template <class T>
+T sat_add(T a, T b) {
+  return a > std::numeric_limits<T>::max() - b ? std::numeric_limits<T>::max() : static_cast<T>(a + b);
+}
+
+std::string step_text(int t) { return t < 0 ? "from the start" : "after step " + std::to_string(t); }
+
+// One applied receive of the traced block.
+struct Edge {
+  Rank src, dst;
+  Combine combine;
+};
+
+// One listed transfer of a step, any blocks: every send, and every receive
+// that no send matches (a matched receive is its send's link).
+struct Link {
+  Rank src, dst;
+  bool send;     // listed by the sender
+  bool carries;  // the send carries the traced block
+};
+
+// The flow graph of one block (root_cause.hpp): node (t, q) for t = -1..last.
+class BlockFlow {
+ public:
+  BlockFlow(const Schedule& s, Block b) : s_(s), p_(s.p()), b_(b), steps_(s.num_steps()) {}
+
+  uint64_t p() const { return p_; }
+  int steps() const { return steps_; }
+  size_t nodes() const { return static_cast<size_t>(steps_ + 1) * p_; }
+  size_t node(int t, Rank q) const { return static_cast<size_t>(t + 1) * p_ + q; }
+
+  // Every rank's transfers of step t (in parallel), into ops.
+  void generate(int t, std::vector<RankStep>& ops) const {
+    tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
+      for (Rank q = rr.begin(); q != rr.end(); ++q) s_.rank_step(q, t, ops[q]);
+    });
+  }
+
+  // Generates every step once: the applied receives of the block, every
+  // listed transfer and every rank's number of sends and receives. False
+  // (with `why`) above the limits.
+  bool build(const RootCauseLimits& lim, std::string& why) {
+    if (nodes() > lim.max_nodes) {
+      why = "p * (steps + 1) = " + std::to_string(nodes()) + " trace cells exceed the trace's limit of " +
+            std::to_string(lim.max_nodes);
+      return false;
+    }
+    std::vector<RankStep> ops(p_);
+    std::vector<const Transfer*> order;
+    off_.assign(1, 0);
+    link_off_.assign(1, 0);
+    nsend_.assign(nodes(), 0);
+    nrecv_.assign(nodes(), 0);
+    auto count = [](size_t n) { return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX)); };
+    for (int t = 0; t < steps_; ++t) {
+      generate(t, ops);
+      for (Rank q = 0; q < p_; ++q) {
+        nsend_[node(t, q)] = count(ops[q].sends.size());
+        nrecv_[node(t, q)] = count(ops[q].recvs.size());
+        for (const Transfer& x : ops[q].sends)
+          if (x.peer < p_ && x.peer != q) links_.push_back({q, x.peer, true, x.blocks.contains(b_)});
+        flow::canonical_receive_order(ops[q].recvs, order);
+        for (const Transfer* x : order) {
+          if (x->peer >= p_ || x->peer == q) continue;
+          const bool matched = find_transfer(ops[x->peer].sends, q, x->blocks, x->combine) != nullptr;
+          if (!matched) links_.push_back({x->peer, q, false, false});
+          if (matched && x->blocks.contains(b_)) edges_.push_back({x->peer, q, x->combine});  // else nothing arrives
+        }
+        if (edges_.size() + links_.size() > lim.max_entries) {
+          why = "more than " + std::to_string(lim.max_entries) + " transfers and receives of block " +
+                std::to_string(b_) + " exceed the trace's limit";
+          return false;
+        }
+      }
+      off_.push_back(edges_.size());
+      std::sort(links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back()), links_.end(),
+                [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+      link_off_.push_back(links_.size());
+    }
+    return true;
+  }
+
+  // Step t's listed transfers, by (src, dst).
+  std::pair<const Link*, const Link*> links(int t) const {
+    return {links_.data() + link_off_[t], links_.data() + link_off_[t + 1]};
+  }
+  // Whether step t lists any transfer from h to a.
+  bool lists(int t, Rank h, Rank a) const {
+    auto [lo, hi] = links(t);
+    return std::binary_search(lo, hi, Link{h, a, false, false},
+                              [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+  }
+  uint16_t sends_listed(int t, Rank q) const { return nsend_[node(t, q)]; }
+  uint16_t receives_listed(int t, Rank q) const { return nrecv_[node(t, q)]; }
+
+  // f(q, lo, hi) for every rank of step t, [lo, hi) its receives of the block.
+  template <class F>
+  void each_rank(int t, F f) const {
+    size_t k = off_[t];
+    for (Rank q = 0; q < p_; ++q) {
+      const size_t lo = k;
+      while (k < off_[t + 1] && edges_[k].dst == q) ++k;
+      f(q, lo, k);
+    }
+  }
+  // The sources of (t, q) given its receives [lo, hi): g(src rank, edge
+  // index or npos for the cell's own previous value), in application order.
+  template <class G>
+  void sources(Rank q, size_t lo, size_t hi, G g) const {
+    size_t from = lo;
+    bool keep = true;
+    for (size_t k = lo; k < hi; ++k)
+      if (edges_[k].combine == Combine::copy) from = k, keep = false;
+    if (keep) g(q, npos);
+    for (size_t k = from; k < hi; ++k) g(edges_[k].src, k);
+  }
+  bool has_copy(size_t lo, size_t hi) const {
+    for (size_t k = lo; k < hi; ++k)
+      if (edges_[k].combine == Combine::copy) return true;
+    return false;
+  }
+  // Whether h's value reaches a through a receive of step t.
+  bool delivers(int t, Rank h, Rank a) const {
+    auto lo = std::lower_bound(edges_.begin() + static_cast<std::ptrdiff_t>(off_[t]),
+                               edges_.begin() + static_cast<std::ptrdiff_t>(off_[t + 1]), a,
+                               [](const Edge& e, Rank x) { return e.dst < x; });
+    for (; lo != edges_.begin() + static_cast<std::ptrdiff_t>(off_[t + 1]) && lo->dst == a; ++lo)
+      if (lo->src == h) return true;
+    return false;
+  }
+  const Edge& edge(size_t k) const { return edges_[k]; }
+  // Marks every rank that sends the block in step t.
+  void senders(int t, std::vector<char>& out) const {
+    std::fill(out.begin(), out.end(), 0);
+    for (size_t k = off_[t]; k < off_[t + 1]; ++k) out[edges_[k].src] = 1;
+  }
+
+  // Values pushed forward: v(t, q) = the sum of its sources' values.
+  template <class T, class Init>
+  std::vector<T> forward(Init init) const {
+    std::vector<T> v(nodes(), 0);
+    for (Rank q = 0; q < p_; ++q) v[node(-1, q)] = init(q);
+    for (int t = 0; t < steps_; ++t)
+      each_rank(t, [&](Rank q, size_t lo, size_t hi) {
+        T x = 0;
+        sources(q, lo, hi, [&](Rank src, size_t) { x = sat_add(x, v[node(t - 1, src)]); });
+        v[node(t, q)] = x;
+      });
+    return v;
+  }
+  // The number of paths (saturated at 255) from every node to (last, r).
+  std::vector<uint8_t> paths_to(Rank r) const {
+    std::vector<uint8_t> n(nodes(), 0);
+    n[node(steps_ - 1, r)] = 1;
+    for (int t = steps_ - 1; t >= 0; --t)
+      each_rank(t, [&](Rank q, size_t lo, size_t hi) {
+        const uint8_t here = n[node(t, q)];
+        if (here) sources(q, lo, hi, [&](Rank src, size_t) { n[node(t - 1, src)] = sat_add(n[node(t - 1, src)], here); });
+      });
+    return n;
+  }
+
+  static constexpr size_t npos = static_cast<size_t>(-1);
+
+ private:
+  const Schedule& s_;
+  uint64_t p_;
+  Block b_;
+  int steps_;
+  std::vector<Edge> edges_;  // step by step, by receiver, in application order
+  std::vector<size_t> off_;  // step t's edges are [off_[t], off_[t + 1])
+  std::vector<Link> links_;  // step by step, by (src, dst)
+  std::vector<size_t> link_off_;
+  std::vector<uint16_t> nsend_, nrecv_;  // per node (t, q), t >= 0: transfers listed (saturated)
+};
+
+std::string whose(Rank c, Rank holder) {
+  return holder == c ? "its own contribution" : "rank " + std::to_string(c) + "'s contribution";
+}
+
+// ---- a missing contribution ------------------------------------------------
+
+struct Candidate {
+  enum Kind { unmatched, pattern, short_handed, partner, stuck, idle } kind = stuck;
+  int step = 0;
+  Rank holder = 0;
+  std::optional<Rank> peer;
+  bool reverse = false;  // partner: the peer sends block b to the holder in that step (the designed direction)
+  std::string detail;    // stuck, idle: how the held value ended; pattern: which pattern
+  bool covers = false;   // the holder also carries every other missing contribution
+  bool busy = false;     // the holder sends block b to some other rank in that step
+  // Both ends break the step's shape, as a transfer dropped at both ends does.
+  bool shape_break() const { return kind == pattern || kind == short_handed; }
+  // The ranking of root_cause.hpp: smaller is better.
+  auto key() const {
+    return std::make_tuple(!covers, reverse, !shape_break(), step, !busy, holder, static_cast<int>(kind),
+                           peer.value_or(0));
+  }
+};
+
+class MissingTrace {
+ public:
+  MissingTrace(const BlockFlow& f, const CollectiveSpec& spec, Rank r, Block b, Rank c,
+               const std::vector<Rank>& missing, const std::vector<uint8_t>& to_target)
+      : f_(f), spec_(spec), r_(r), b_(b), c_(c), n_(to_target) {
+    held_ = f.forward<uint8_t>([&](Rank q) { return uint8_t{spec.initial_contributor(q, b) == c}; });
+    std::vector<char> in_missing(f.p(), 0);
+    for (Rank x : missing) in_missing[x] = 1;
+    all_ = f.forward<uint32_t>([&](Rank q) {
+      auto who = spec.initial_contributor(q, b);
+      return uint32_t{who && in_missing[*who]};
+    });
+    need_ = static_cast<uint32_t>(missing.size());
+  }
+
+  RootCause run() {
+    stuck_candidates();
+    exchange_candidates();
+    RootCause rc;
+    rc.contributor = c_;
+    if (!best_) {
+      std::vector<Rank> ends;
+      for (Rank q = 0; q < f_.p(); ++q)
+        if (held_[f_.node(f_.steps() - 1, q)]) ends.push_back(q);
+      rc.text = "rank " + std::to_string(c_) + "'s contribution to block " + std::to_string(b_) +
+                " never enters a value that reaches rank " + std::to_string(r_) + " (at the end ranks " +
+                describe_ranks(ends) + " hold it); no single step where its path ends was found";
+      return rc;
+    }
+    const Candidate& k = *best_;
+    rc.kind = RootCause::Kind::lost;
+    rc.step = k.step;
+    rc.rank = k.holder;
+    rc.peer = k.peer;
+    const std::string h = "rank " + std::to_string(k.holder);
+    const std::string held = h + " held " + whose(c_, k.holder) + " to block " + std::to_string(b_) + " " +
+                             step_text(k.step - 1);
+    const std::string a = k.peer ? "rank " + std::to_string(*k.peer) : std::string();
+    const std::string in_step = " in step " + std::to_string(k.step);
+    const std::string reaches = a + "'s block " + std::to_string(b_) + " reaches rank " + std::to_string(r_);
+    switch (k.kind) {
+      case Candidate::unmatched:
+        rc.text = h + " sent " + whose(c_, k.holder) + " to block " + std::to_string(b_) + " to " + a + in_step +
+                  ", but " + a + " lists no matching receive, so it never arrived (" + reaches + ")";
+        break;
+      case Candidate::pattern:
+        rc.text = held + " but sent nothing to " + a + in_step + ", although " + k.detail + " (" + reaches + ")";
+        break;
+      case Candidate::short_handed:
+        rc.text = held + " but did not send it to " + a + in_step + ", where " + h + " sends and " + a +
+                  " receives fewer messages than most ranks (" + reaches + ")";
+        break;
+      case Candidate::partner:
+        rc.text = held + " but did not send it to " + a + in_step + " (the two exchange other data in that step, and " +
+                  reaches + ")";
+        break;
+      case Candidate::stuck:
+      case Candidate::idle:
+        rc.text = held + " and never forwarded it (" + k.detail + ")";
+        break;
+    }
+    return rc;
+  }
+
+ private:
+  bool covers(int t, Rank h) const { return all_[f_.node(t, h)] >= need_; }
+  void offer(Candidate k) {
+    k.covers = covers(k.step - 1, k.holder);
+    if (!best_ || k.key() < best_->key()) best_ = std::move(k);
+  }
+
+  // Held values of c's contribution that were never sent anywhere and then
+  // were replaced, or stayed to the end at a rank that does not need them.
+  void stuck_candidates() {
+    const uint64_t p = f_.p();
+    const int steps = f_.steps();
+    std::vector<int> updated(p, -1);  // the held value's last update
+    std::vector<char> forwarded(p, 0), sent(p, 0);
+    for (int t = 0; t < steps; ++t) {
+      f_.senders(t, sent);
+      f_.each_rank(t, [&](Rank q, size_t lo, size_t hi) {
+        const bool before = held_[f_.node(t - 1, q)] > 0, after = held_[f_.node(t, q)] > 0;
+        if (before && sent[q]) forwarded[q] = 1;
+        if (before && !after) {  // replaced by a copy without it
+          Rank from = q;
+          for (size_t k = lo; k < hi; ++k)
+            if (f_.edge(k).combine == Combine::copy) from = f_.edge(k).src;
+          if (!forwarded[q])
+            offer({Candidate::stuck, updated[q] + 1, q, std::nullopt, false,
+                   "a copy from rank " + std::to_string(from) + " replaced it in step " + std::to_string(t), false});
+        }
+        if (after && (!before || f_.has_copy(lo, hi))) {  // a new value holding it
+          forwarded[q] = 0;
+          updated[q] = t;
+        } else if (after && lo < hi) {
+          updated[q] = t;
+        }
+      });
+    }
+    // At the end: a holder that does not need it is stuck; one that needs
+    // it but never passed it on (though steps were left) is idle, offered
+    // only when every final holder is (otherwise the contribution did travel
+    // on, and an idle final holder explains nothing).
+    std::vector<Rank> idle;
+    bool all_idle = true;
+    for (Rank q = 0; q < p; ++q) {
+      if (!held_[f_.node(steps - 1, q)]) continue;
+      const bool quiet = !forwarded[q] && updated[q] + 1 <= steps - 1;
+      const Requirement req = spec_.required(q, b_);
+      const bool needed = req.kind == Requirement::Kind::all_ranks ||
+                          (req.kind == Requirement::Kind::single_origin && req.origin == c_);
+      if (quiet && !needed)
+        offer({Candidate::stuck, updated[q] + 1, q, std::nullopt, false,
+               "it stayed there to the end, and rank " + std::to_string(q) + " does not need it", false});
+      if (needed) {
+        all_idle = all_idle && quiet;
+        if (quiet) idle.push_back(q);
+      }
+    }
+    if (all_idle)
+      for (Rank q : idle)
+        offer({Candidate::idle, updated[q] + 1, q, std::nullopt, false, "it stayed there to the end", false});
+  }
+
+  // Ranks holding it that do not pass it on to a rank whose cell reaches
+  // the target although they exchange other data with it in that step
+  // (partner), or although every other rank sends to the rank at that
+  // distance in that step and neither of the two lists a transfer between
+  // them (pattern). A second pass over the rank programs.
+  void exchange_candidates() {
+    const uint64_t p = f_.p();
+    std::vector<char> sent(p);
+    for (int t = 0; t < f_.steps(); ++t) {
+      if (best_ && best_->covers && !best_->reverse && best_->shape_break() && best_->step < t) return;
+      f_.senders(t, sent);
+      auto offer_pair = [&](Candidate::Kind kind, Rank h, Rank a, std::string detail = {}) {
+        offer({kind, t, h, a, kind == Candidate::partner && f_.delivers(t, a, h), std::move(detail), false,
+               sent[h] != 0});
+      };
+      auto candidate = [&](Rank h, Rank a) {
+        return held_[f_.node(t - 1, h)] && n_[f_.node(t, a)] && !f_.delivers(t, h, a);
+      };
+      std::map<uint64_t, uint64_t> offsets;  // (dst - src) mod p over every send of the step
+      uint64_t sends = 0;
+      for (auto [l, end] = f_.links(t); l != end; ++l) {
+        if (l->send) ++offsets[(l->dst + p - l->src) % p], ++sends;
+        if (candidate(l->src, l->dst))
+          offer_pair(l->send && l->carries ? Candidate::unmatched : Candidate::partner, l->src, l->dst);
+        if (candidate(l->dst, l->src)) offer_pair(Candidate::partner, l->dst, l->src);
+      }
+      for (const auto& [d, n] : offsets) {
+        if (2 * n <= p) continue;  // not the step's regular pattern
+        for (Rank h = 0; h < p; ++h) {
+          const Rank a = static_cast<Rank>((h + d) % p);
+          if (candidate(h, a) && !f_.lists(t, h, a))
+            offer_pair(Candidate::pattern, h, a,
+                       std::to_string(n) + " of the " + std::to_string(sends) + " sends of that step go to the rank " +
+                           std::to_string(d) + " further on (mod p)");
+        }
+      }
+      // Ranks that send, and ranks that receive, fewer transfers than most
+      // ranks do in this step (a transfer dropped at both ends).
+      std::map<uint16_t, uint64_t> send_counts, recv_counts;  // ranks by their number of transfers
+      for (Rank x = 0; x < p; ++x) {
+        ++send_counts[f_.sends_listed(t, x)];
+        ++recv_counts[f_.receives_listed(t, x)];
+      }
+      auto mode = [](const std::map<uint16_t, uint64_t>& m) {
+        return std::max_element(m.begin(), m.end(), [](auto& x, auto& y) { return x.second < y.second; })->first;
+      };
+      const uint16_t usual_sends = mode(send_counts), usual_recvs = mode(recv_counts);
+      std::vector<Rank> few_sends, few_recvs;
+      for (Rank x = 0; x < p; ++x) {
+        if (f_.sends_listed(t, x) < usual_sends && held_[f_.node(t - 1, x)]) few_sends.push_back(x);
+        if (f_.receives_listed(t, x) < usual_recvs && n_[f_.node(t, x)]) few_recvs.push_back(x);
+      }
+      if (few_sends.size() * few_recvs.size() <= 4096)
+        for (Rank h : few_sends)
+          for (Rank a : few_recvs)
+            if (h != a && candidate(h, a)) offer_pair(Candidate::short_handed, h, a);
+    }
+  }
+
+  const BlockFlow& f_;
+  const CollectiveSpec& spec_;
+  Rank r_;
+  Block b_;
+  Rank c_;
+  const std::vector<uint8_t>& n_;  // paths to the target
+  std::vector<uint8_t> held_;      // multiplicity of c's contribution (saturated)
+  std::vector<uint32_t> all_;      // multiplicity of all missing contributions (saturated)
+  uint32_t need_ = 0;
+  std::optional<Candidate> best_;
+};
+
+// ---- a doubled contribution ------------------------------------------------
+
+RootCause trace_double(const BlockFlow& f, const CollectiveSpec& spec, Block b, Rank c,
+                       const std::vector<uint8_t>& to_target) {
+  const std::vector<uint8_t> held =
+      f.forward<uint8_t>([&](Rank q) { return uint8_t{spec.initial_contributor(q, b) == c}; });
+  RootCause rc;
+  rc.contributor = c;
+  for (int t = 0; t < f.steps() && !rc.step; ++t)
+    f.each_rank(t, [&](Rank q, size_t lo, size_t hi) {
+      if (rc.step || !to_target[f.node(t, q)] || held[f.node(t, q)] < 2) return;
+      // Its sources each hold it at most once (this is the earliest such
+      // ancestor): the first two that hold it are the two paths.
+      std::vector<std::pair<Rank, size_t>> with;  // (source rank, edge or npos)
+      f.sources(q, lo, hi, [&](Rank src, size_t k) {
+        if (held[f.node(t - 1, src)]) with.push_back({src, k});
+      });
+      if (with.size() < 2) return;  // cannot be: every source holds it at most once
+      rc.kind = RootCause::Kind::counted_twice;
+      rc.step = t;
+      rc.rank = q;
+      rc.peer = with[1].first;
+      const std::string what = whose(c, q) + " to block " + std::to_string(b);
+      const std::string how = with[0].second == BlockFlow::npos
+                                  ? "it already held it and received it again from rank " + std::to_string(with[1].first)
+                                  : "from rank " + std::to_string(with[0].first) + " and from rank " +
+                                        std::to_string(with[1].first);
+      // Where the two paths split: the latest cell holding it that both
+      // sources come from (marks 1 and 2, propagated backward level by level).
+      std::vector<uint8_t> mark(f.nodes(), 0);
+      mark[f.node(t - 1, with[0].first)] |= 1;
+      mark[f.node(t - 1, with[1].first)] |= 2;
+      std::optional<std::pair<int, Rank>> split;
+      for (int u = t - 1; u >= -1 && !split; --u) {
+        for (Rank x = 0; x < f.p() && !split; ++x)
+          if (mark[f.node(u, x)] == 3) split = {u, x};
+        if (!split && u >= 0)
+          f.each_rank(u, [&](Rank x, size_t l, size_t h) {
+            const uint8_t m = mark[f.node(u, x)];
+            if (m)
+              f.sources(x, l, h, [&](Rank src, size_t) {
+                if (held[f.node(u - 1, src)]) mark[f.node(u - 1, src)] |= m;
+              });
+          });
+      }
+      rc.text = "rank " + std::to_string(q) + " combined " + what + " twice in step " + std::to_string(t) + " (" + how +
+                ")";
+      if (split)
+        rc.text += "; the two paths split at rank " + std::to_string(split->second) + ", which held it " +
+                   step_text(split->first);
+    });
+  if (!rc.step)
+    rc.text = "rank " + std::to_string(c) + "'s contribution to block " + std::to_string(b) +
+              " reaches the final value more than once, but no single step where two paths meet was found";
+  return rc;
+}
+
+// One counterexample on a built flow graph.
+RootCause trace_on(const BlockFlow& f, const CollectiveSpec& spec, Rank r, Block b, TraceFocus focus) {
+  const std::vector<uint8_t> to_target = f.paths_to(r);
+  // Every contributor's multiplicity in the target.
+  std::vector<uint32_t> count(f.p(), 0);
+  for (Rank q = 0; q < f.p(); ++q)
+    if (auto who = spec.initial_contributor(q, b)) count[*who] = sat_add<uint32_t>(count[*who], to_target[f.node(-1, q)]);
+  const Requirement req = spec.required(r, b);
+  std::vector<Rank> missing, doubled;
+  bool unexpected = false;
+  for (Rank x = 0; x < f.p(); ++x) {
+    const bool need = req.kind == Requirement::Kind::all_ranks ||
+                      (req.kind == Requirement::Kind::single_origin && req.origin == x);
+    if (need && count[x] == 0) missing.push_back(x);
+    if (count[x] >= 2) doubled.push_back(x);
+    unexpected = unexpected || (!need && count[x] > 0);
+  }
+  const bool trace_double_first = focus == TraceFocus::doubled_first && !doubled.empty();
+  if (!missing.empty() && !trace_double_first)
+    return MissingTrace(f, spec, r, b, missing.front(), missing, to_target).run();
+  if (!doubled.empty()) return trace_double(f, spec, b, doubled.front(), to_target);
+  RootCause rc;
+  rc.text = "not traced: rank " + std::to_string(r) + "'s block " + std::to_string(b) +
+            " misses no contribution and counts none twice" +
+            (unexpected ? "; it holds contributions it must not hold" : "");
+  return rc;
+}
+
+}  // namespace
+
+void trace_root_causes(const Schedule& s, const std::vector<TraceRequest>& requests, const RootCauseLimits& lim) {
+  std::map<Block, std::vector<const TraceRequest*>> by_block;
+  for (const TraceRequest& q : requests) {
+    RootCause& rc = *q.out;
+    if (s.num_steps() < 1 || q.rank >= s.p() || q.block >= s.num_blocks()) {
+      rc = RootCause{};
+      rc.text = "not traced: the schedule has no step, or the cell is outside it";
+    } else {
+      by_block[q.block].push_back(&q);
+    }
+  }
+  for (const auto& [b, qs] : by_block) {
+    BlockFlow f(s, b);
+    std::string why;
+    const bool built = f.build(lim, why);
+    for (const TraceRequest* q : qs) {
+      if (built) {
+        *q->out = trace_on(f, s.spec(), q->rank, b, q->focus);
+      } else {
+        *q->out = RootCause{};
+        q->out->text = "not traced: " + why;
+      }
+    }
+  }
+}
+
+RootCause trace_root_cause(const Schedule& s, Rank r, Block b, TraceFocus focus, const RootCauseLimits& lim) {
+  RootCause rc;
+  trace_root_causes(s, {{r, b, focus, &rc}}, lim);
+  return rc;
+}
+
+}  // namespace collcheck

@@ -1,0 +1,559 @@
+// MSCCL program checker: FIFO matching, happens-before, races, and a
+// simulation of contribution multisets (see msccl_check.hpp).
+#include "schedules/formats/msccl_check.hpp"
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "schedules/input_error.hpp"
+
+namespace collcheck::msccl {
+
+namespace {
+
+constexpr size_t kMaxRaceOps = 16384;
+const char* kMode = "msccl simulation (multiplicity)";
+
+struct Op {
+  int gpu, tb;
+  const Step* st;
+  int peer_send, peer_recv, chan;
+};
+
+// A chunk's value: has data, and its contributions (sorted, repeats kept).
+struct Value {
+  bool has = false;
+  std::vector<uint64_t> ids;
+  std::vector<uint32_t> trail = {};  // the last steps that moved or combined it, oldest first (at most kTrail)
+};
+constexpr size_t kTrail = 6;
+
+struct Cell {
+  Buf buf;
+  int64_t off;
+  bool operator<(const Cell& o) const { return std::tie(buf, off) < std::tie(o.buf, o.off); }
+};
+
+class Checker {
+ public:
+  explicit Checker(const Program& p) : p_(p) {
+    for (const char* name : {"matching", "causality", "exactly-once", "postcondition"}) {
+      Verdict v;
+      v.property = name;
+      v.mode = kMode;
+      verdicts_.push_back(v);
+    }
+    for (const Gpu& g : p.gpus)
+      for (const ThreadBlock& tb : g.tbs)
+        for (const Step& st : tb.steps) ops_.push_back({g.id, tb.id, &st, tb.send, tb.recv, tb.chan});
+    base_.resize(p.ngpus);
+    size_t k = 0;
+    for (const Gpu& g : p.gpus) {
+      base_[g.id].resize(g.tbs.size());
+      for (const ThreadBlock& tb : g.tbs) {
+        base_[g.id][tb.id] = k;
+        k += tb.steps.size();
+      }
+    }
+  }
+
+  CheckResult run() {
+    match();
+    order();
+    dependencies_signal();
+    simulate();
+    races();
+    postcondition();
+    CheckResult r;
+    r.verdicts = std::move(verdicts_);
+    for (Verdict& v : r.verdicts)
+      if (v.violations > 0) v.status = Status::violated;
+    r.stats = std::move(stats_);
+    return r;
+  }
+
+ private:
+  Verdict& verdict(const char* name) {
+    for (Verdict& v : verdicts_)
+      if (v.property == name) return v;
+    return verdicts_.front();
+  }
+  size_t id(int gpu, int tb, int s) const { return base_[gpu][tb] + static_cast<size_t>(s); }
+  // Which of two steps a counterexample names when either could: the one
+  // whose counterexample comes first (step, then gpu; Counterexample's
+  // order), then the threadblock and the program order.
+  bool earlier(size_t a, size_t b) const {
+    const Op &x = ops_[a], &y = ops_[b];
+    return std::make_tuple(x.st->s, x.gpu, x.tb, a) < std::make_tuple(y.st->s, y.gpu, y.tb, b);
+  }
+  std::string where(size_t v) const {
+    const Op& o = ops_[v];
+    return step_name(o.gpu, o.tb, o.st->s) + " (line " + std::to_string(o.st->line) + ", " + to_string(o.st->type) + ")";
+  }
+  Counterexample at(size_t v, std::optional<Block> block, std::optional<int> peer) const {
+    const Op& o = ops_[v];
+    std::optional<Rank> pr;
+    if (peer && *peer >= 0) pr = static_cast<Rank>(*peer);
+    return Counterexample::at(static_cast<uint64_t>(p_.ngpus), static_cast<Rank>(o.gpu), o.st->s, block, pr);
+  }
+  void fail(const char* property, size_t v, std::optional<Block> block, std::optional<int> peer, std::string expected,
+            std::string actual, std::string message) {
+    Counterexample cx = at(v, block, peer);
+    cx.expected = std::move(expected);
+    cx.actual = std::move(actual);
+    cx.message = where(v) + ": " + message;
+    verdict(property).fail(std::move(cx));
+  }
+  static std::optional<Block> block_of(int64_t off) {
+    return off >= 0 ? std::optional<Block>(static_cast<Block>(off)) : std::nullopt;
+  }
+
+  // In-place buffers alias as in msccl-tools' collectives.py.
+  Cell resolve(int gpu, Buf b, int64_t off) const {
+    if (!p_.inplace) return {b, off};
+    const int64_t C = p_.chunk_factor;
+    switch (p_.coll) {
+      case Collective::allreduce:
+      case Collective::alltoall: return b == Buf::output ? Cell{Buf::input, off} : Cell{b, off};
+      case Collective::allgather: return b == Buf::input ? Cell{Buf::output, off + gpu * C} : Cell{b, off};
+      case Collective::reduce_scatter: return b == Buf::output ? Cell{Buf::input, off + gpu * C} : Cell{b, off};
+    }
+    return {b, off};
+  }
+  std::vector<Value>& storage(int gpu, Buf b) { return mem_[gpu][static_cast<int>(b)]; }
+
+  // 1. FIFO pairing per connection.
+  void match() {
+    std::map<std::tuple<int, int, int>, std::vector<size_t>> snd, rcv;
+    for (size_t v = 0; v < ops_.size(); ++v) {
+      const Op& o = ops_[v];
+      if (sends(o.st->type)) snd[{o.gpu, o.peer_send, o.chan}].push_back(v);
+      if (receives(o.st->type)) rcv[{o.peer_recv, o.gpu, o.chan}].push_back(v);
+    }
+    partner_.assign(ops_.size(), SIZE_MAX);  // receive -> its send
+    Verdict& m = verdict("matching");
+    auto conn = [](const std::tuple<int, int, int>& c) {
+      return "gpu " + std::to_string(std::get<0>(c)) + " -> gpu " + std::to_string(std::get<1>(c)) + " channel " +
+             std::to_string(std::get<2>(c));
+    };
+    std::set<std::tuple<int, int, int>> keys;
+    for (const auto& [k, _] : snd) keys.insert(k);
+    for (const auto& [k, _] : rcv) keys.insert(k);
+    for (const auto& k : keys) {
+      const auto& s = snd[k];
+      const auto& r = rcv[k];
+      const size_t n = std::max(s.size(), r.size());
+      for (size_t i = 0; i < n; ++i) {
+        ++m.checks;
+        if (i >= r.size()) {
+          fail("matching", s[i], block_of(ops_[s[i]].st->srcoff), std::get<1>(k),
+               "a receive for message " + std::to_string(i + 1) + " on " + conn(k),
+               "gpu " + std::to_string(std::get<1>(k)) + " receives " + std::to_string(r.size()) + " message(s)",
+               "sends message " + std::to_string(i + 1) + " on " + conn(k) + ", which no step of gpu " +
+                   std::to_string(std::get<1>(k)) + " receives");
+          continue;
+        }
+        if (i >= s.size()) {
+          fail("matching", r[i], block_of(ops_[r[i]].st->dstoff), std::get<0>(k),
+               "a send for message " + std::to_string(i + 1) + " on " + conn(k),
+               "gpu " + std::to_string(std::get<0>(k)) + " sends " + std::to_string(s.size()) + " message(s)",
+               "waits for message " + std::to_string(i + 1) + " on " + conn(k) + ", which gpu " +
+                   std::to_string(std::get<0>(k)) + " never sends (the receive blocks forever)");
+          continue;
+        }
+        partner_[r[i]] = s[i];
+        if (ops_[s[i]].st->cnt != ops_[r[i]].st->cnt)
+          fail("matching", r[i], block_of(ops_[r[i]].st->dstoff), std::get<0>(k),
+               "cnt=" + std::to_string(ops_[s[i]].st->cnt) + " (the matching send " + where(s[i]) + ")",
+               "cnt=" + std::to_string(ops_[r[i]].st->cnt),
+               "receives message " + std::to_string(i + 1) + " on " + conn(k) + " with a different chunk count than it was sent");
+      }
+    }
+  }
+
+  // 2. Happens-before: threadblock order, depid/deps, send -> receive.
+  //    Kahn's order; what is left waits on a cycle or on a missing send.
+  void order() {
+    const size_t n = ops_.size();
+    succ_.assign(n, {});
+    std::vector<uint32_t> indeg(n, 0);
+    auto edge = [&](size_t a, size_t b) {
+      succ_[a].push_back(b);
+      ++indeg[b];
+    };
+    for (const Gpu& g : p_.gpus)
+      for (const ThreadBlock& tb : g.tbs)
+        for (const Step& st : tb.steps) {
+          const size_t v = id(g.id, tb.id, st.s);
+          if (st.s > 0) edge(v - 1, v);
+          if (st.depid >= 0) edge(id(g.id, st.depid, st.deps), v);
+        }
+    for (size_t v = 0; v < n; ++v) {
+      if (!receives(ops_[v].st->type)) continue;
+      if (partner_[v] != SIZE_MAX) edge(partner_[v], v);
+      else ++indeg[v];  // waits for a send that never comes (reported by matching)
+    }
+    std::deque<size_t> ready;
+    for (size_t v = 0; v < n; ++v)
+      if (indeg[v] == 0) ready.push_back(v);
+    level_.assign(n, 0);
+    while (!ready.empty()) {
+      const size_t v = ready.front();
+      ready.pop_front();
+      topo_.push_back(v);
+      for (size_t w : succ_[v]) {
+        level_[w] = std::max(level_[w], level_[v] + 1);
+        if (--indeg[w] == 0) ready.push_back(w);
+      }
+    }
+    done_.assign(n, false);
+    for (size_t v : topo_) done_[v] = true;
+    Verdict& c = verdict("causality");
+    c.checks += n;
+    // A cycle among the steps that never complete: deadlock. Find one by
+    // walking predecessors that are stuck too (each stuck step with indegree
+    // left has a stuck predecessor, unless it waits only for a missing send).
+    std::vector<std::vector<size_t>> pred(n);
+    for (size_t a = 0; a < n; ++a)
+      if (!done_[a])
+        for (size_t b : succ_[a])
+          if (!done_[b]) pred[b].push_back(a);
+    std::vector<int> color(n, 0);  // 0 new, 1 on stack, 2 finished
+    std::optional<size_t> best;
+    for (size_t s = 0; s < n; ++s) {
+      if (done_[s] || color[s]) continue;
+      std::vector<std::pair<size_t, size_t>> stack{{s, 0}};
+      std::vector<size_t> path{s};
+      color[s] = 1;
+      while (!stack.empty()) {
+        auto& [v, i] = stack.back();
+        if (i < pred[v].size()) {
+          const size_t w = pred[v][i++];
+          if (color[w] == 1) {  // cycle: path from w to v
+            auto it = std::find(path.begin(), path.end(), w);
+            for (; it != path.end(); ++it)
+              if (!best || earlier(*it, *best)) best = *it;
+          } else if (color[w] == 0) {
+            color[w] = 1;
+            stack.push_back({w, 0});
+            path.push_back(w);
+          }
+        } else {
+          color[v] = 2;
+          stack.pop_back();
+          path.pop_back();
+        }
+      }
+    }
+    if (best) {
+      size_t stuck = 0;
+      for (size_t v = 0; v < n; ++v) stuck += !done_[v];
+      const Op& o = ops_[*best];
+      fail("causality", *best, std::nullopt, std::nullopt, "every step completes",
+           std::to_string(stuck) + " step(s) never complete",
+           "deadlock: waits on a cycle of threadblock order, dependencies (depid/deps) and receives that includes "
+           "itself (tb " + std::to_string(o.tb) + " of gpu " + std::to_string(o.gpu) + ")");
+    }
+    size_t depth = 0;
+    for (size_t v : topo_) depth = std::max<size_t>(depth, level_[v] + 1);
+    stats_["depth"] = std::to_string(depth);
+  }
+
+  // 2b. The runtime signals only steps with hasdep="1".
+  void dependencies_signal() {
+    Verdict& c = verdict("causality");
+    for (size_t v = 0; v < ops_.size(); ++v) {
+      const Step& st = *ops_[v].st;
+      if (st.depid < 0) continue;
+      ++c.checks;
+      const size_t d = id(ops_[v].gpu, st.depid, st.deps);
+      if (!ops_[d].st->hasdep)
+        fail("causality", v, std::nullopt, std::nullopt, "hasdep=\"1\" on " + where(d), "hasdep=\"0\"",
+             "waits for " + where(d) + ", which has hasdep=\"0\" and so never signals: the runtime would wait forever");
+    }
+  }
+
+  // 3. Simulation in topological order.
+  void simulate() {
+    const int64_t C = p_.chunk_factor, n = p_.ngpus;
+    const int64_t per_rank = (p_.coll == Collective::allreduce || p_.coll == Collective::allgather) ? C : n * C;
+    mem_.assign(p_.ngpus, {});
+    writer_.assign(p_.ngpus, {});
+    for (const Gpu& g : p_.gpus) {
+      storage(g.id, Buf::input).assign(g.i_chunks, {});
+      storage(g.id, Buf::output).assign(g.o_chunks, {});
+      storage(g.id, Buf::scratch).assign(g.s_chunks, {});
+      for (int64_t k = 0; k < per_rank; ++k) {
+        Cell c = resolve(g.id, Buf::input, k);
+        cell(g.id, c) = Value{true, {static_cast<uint64_t>(g.id) * per_rank + k}};
+      }
+    }
+    per_rank_ = per_rank;
+    // Aliased references must stay inside the storage they alias.
+    for (size_t v = 0; v < ops_.size(); ++v) {
+      const Op& o = ops_[v];
+      auto check = [&](Buf b, int64_t off) {
+        for (int64_t k = 0; k < o.st->cnt; ++k) {
+          Cell c = resolve(o.gpu, b, off + k);
+          if (c.off >= static_cast<int64_t>(storage(o.gpu, c.buf).size()))
+            throw InputError(p_.path + ":" + std::to_string(o.st->line) + ": " + step_name(o.gpu, o.tb, o.st->s) +
+                             ": " + to_string(b) + "[" + std::to_string(off + k) + "] is " + to_string(c.buf) + "[" +
+                             std::to_string(c.off) + "] in place, outside gpu " + std::to_string(o.gpu) + "'s " +
+                             to_string(c.buf) + " buffer of " + std::to_string(storage(o.gpu, c.buf).size()) + " chunks");
+        }
+      };
+      if (reads_src(o.st->type)) check(o.st->srcbuf, o.st->srcoff);
+      if (writes_dst(o.st->type)) check(o.st->dstbuf, o.st->dstoff);
+    }
+    msg_.assign(ops_.size(), {});
+    std::vector<uint64_t> sent(p_.ngpus, 0), received(p_.ngpus, 0);
+    uint64_t messages = 0;
+    for (size_t v : topo_) {
+      const Op& o = ops_[v];
+      const Step& st = *o.st;
+      const OpType t = st.type;
+      std::vector<Value> in;
+      if (receives(t)) {
+        in = msg_[partner_[v]];
+        in.resize(static_cast<size_t>(st.cnt));
+        received[o.gpu] += static_cast<uint64_t>(st.cnt);
+      }
+      std::vector<Value> src;
+      if (reads_src(t)) src = read(v, st.srcbuf, st.srcoff, st.cnt);
+      std::vector<Value> out;
+      if (t == OpType::send || t == OpType::copy) out = src;
+      else if (t == OpType::recv || t == OpType::recv_copy_send) out = in;
+      else if (t == OpType::reduce) out = combine(v, read(v, st.dstbuf, st.dstoff, st.cnt), src, st.dstoff);
+      else if (reduces(t)) out = combine(v, in, src, st.srcoff);
+      for (Value& x : out) {  // the value's trail: this step last
+        if (x.trail.size() >= kTrail) x.trail.erase(x.trail.begin());
+        x.trail.push_back(static_cast<uint32_t>(v));
+      }
+      if (writes_dst(t)) write(v, st.dstbuf, st.dstoff, out);
+      if (sends(t)) {
+        msg_[v] = out;
+        sent[o.gpu] += static_cast<uint64_t>(st.cnt);
+        ++messages;
+      }
+    }
+    stats_["messages"] = std::to_string(messages);
+    stats_["max_chunks_sent"] = std::to_string(*std::max_element(sent.begin(), sent.end()));
+    stats_["max_chunks_received"] = std::to_string(*std::max_element(received.begin(), received.end()));
+    stats_["steps"] = std::to_string(ops_.size());
+    size_t tbs = 0;
+    for (const Gpu& g : p_.gpus) tbs += g.tbs.size();
+    stats_["threadblocks"] = std::to_string(tbs);
+  }
+
+  Value& cell(int gpu, const Cell& c) { return storage(gpu, c.buf)[static_cast<size_t>(c.off)]; }
+
+  std::vector<Value> read(size_t v, Buf b, int64_t off, int64_t cnt) {
+    const Op& o = ops_[v];
+    std::vector<Value> out;
+    bool reported = false;
+    for (int64_t k = 0; k < cnt; ++k) {
+      const Cell c = resolve(o.gpu, b, off + k);
+      access_[o.gpu][c].push_back({v, false});
+      out.push_back(cell(o.gpu, c));
+      ++verdict("causality").checks;
+      if (!out.back().has && !reported) {
+        reported = true;
+        fail("causality", v, block_of(off + k), std::nullopt, "data in " + std::string(to_string(b)) + "[" + std::to_string(off + k) + "]",
+             "no data", "reads " + std::string(to_string(b)) + "[" + std::to_string(off + k) + "] of gpu " +
+                             std::to_string(o.gpu) + ", which holds no data at that point");
+      }
+    }
+    return out;
+  }
+
+  void write(size_t v, Buf b, int64_t off, const std::vector<Value>& vals) {
+    const Op& o = ops_[v];
+    for (size_t k = 0; k < vals.size(); ++k) {
+      const Cell c = resolve(o.gpu, b, off + static_cast<int64_t>(k));
+      access_[o.gpu][c].push_back({v, true});
+      cell(o.gpu, c) = vals[k];
+      writer_[o.gpu][c] = v;
+    }
+  }
+
+  std::string step_of(size_t v) const { return step_name(ops_[v].gpu, ops_[v].tb, ops_[v].st->s); }
+  std::string trail_of(const Value& x) const {
+    std::string t;
+    for (auto it = x.trail.rbegin(); it != x.trail.rend(); ++it) t += std::string(t.empty() ? "" : " <- ") + step_of(*it);
+    return t.empty() ? t : "; one operand came through " + t;
+  }
+
+  std::string contribution(uint64_t id) const {
+    return "(gpu " + std::to_string(id / per_rank_) + ", chunk " + std::to_string(id % per_rank_) + ")";
+  }
+
+  std::vector<Value> combine(size_t v, const std::vector<Value>& a, const std::vector<Value>& b, int64_t off) {
+    std::vector<Value> out(std::max(a.size(), b.size()));
+    Verdict& e = verdict("exactly-once");
+    for (size_t k = 0; k < out.size(); ++k) {
+      const Value x = k < a.size() ? a[k] : Value{};
+      const Value y = k < b.size() ? b[k] : Value{};
+      out[k].has = x.has || y.has;
+      out[k].trail = x.has ? x.trail : y.trail;
+      std::merge(x.ids.begin(), x.ids.end(), y.ids.begin(), y.ids.end(), std::back_inserter(out[k].ids));
+      ++e.checks;
+      std::vector<uint64_t> both;
+      std::set_intersection(x.ids.begin(), x.ids.end(), y.ids.begin(), y.ids.end(), std::back_inserter(both));
+      if (!both.empty())
+        fail("exactly-once", v, block_of(off + static_cast<int64_t>(k)), std::nullopt,
+             "operands with disjoint contributions", "both hold " + contribution(both.front()),
+             "reduces two values that both contain " + contribution(both.front()) + " (" + std::to_string(both.size()) +
+                 " shared contribution(s)): it would be counted twice" + trail_of(x));
+    }
+    return out;
+  }
+
+  // 4. Races: two accesses to one chunk, one a write, unordered.
+  void races() {
+    if (topo_.size() > kMaxRaceOps || topo_.size() != ops_.size()) {
+      stats_["races_checked"] = topo_.size() != ops_.size() ? "no (deadlocked program)" : "no (more than 16384 steps)";
+      return;
+    }
+    stats_["races_checked"] = "yes";
+    const size_t n = ops_.size(), words = (n + 63) / 64;
+    std::vector<uint64_t> reach(n * words, 0);  // reach[v] = steps that happen before v
+    for (size_t v : topo_)
+      for (size_t w : succ_[v]) {
+        uint64_t* rw = &reach[w * words];
+        const uint64_t* rv = &reach[v * words];
+        for (size_t i = 0; i < words; ++i) rw[i] |= rv[i];
+        rw[v / 64] |= uint64_t{1} << (v % 64);
+      }
+    auto before = [&](size_t a, size_t b) { return (reach[b * words + a / 64] >> (a % 64)) & 1; };
+    Verdict& c = verdict("causality");
+    for (int g = 0; g < p_.ngpus; ++g)
+      for (const auto& [cl, acc] : access_[g])
+        for (size_t i = 0; i < acc.size(); ++i)
+          for (size_t j = i + 1; j < acc.size(); ++j) {
+            const auto [a, wa] = acc[i];
+            const auto [b, wb] = acc[j];
+            if (a == b || (!wa && !wb)) continue;
+            ++c.checks;
+            if (before(a, b) || before(b, a)) continue;
+            const size_t first = earlier(a, b) ? a : b, second = first == a ? b : a;
+            fail("causality", first, block_of(cl.off), std::nullopt,
+                 "an order (tb order, depid/deps or a message) between the two steps", "none",
+                 "race on " + std::string(to_string(cl.buf)) + "[" + std::to_string(cl.off) + "] of gpu " +
+                     std::to_string(g) + " with " + where(second) + ": one writes, and nothing orders them");
+          }
+  }
+
+  // 5. Outputs against the collective.
+  void postcondition() {
+    const int64_t C = p_.chunk_factor, n = p_.ngpus;
+    Verdict& post = verdict("postcondition");
+    Verdict& once = verdict("exactly-once");
+    // A reduction that already counted a contribution twice is the cause;
+    // the outputs it reaches would only repeat it.
+    const bool cause_known = once.violations > 0;
+    for (int r = 0; r < p_.ngpus; ++r) {
+      const int64_t outs = (p_.coll == Collective::reduce_scatter) ? C : (p_.coll == Collective::allreduce ? C : n * C);
+      for (int64_t j = 0; j < outs; ++j) {
+        std::vector<uint64_t> want;
+        switch (p_.coll) {
+          case Collective::allreduce:
+            for (int64_t g = 0; g < n; ++g) want.push_back(static_cast<uint64_t>(g * per_rank_ + j));
+            break;
+          case Collective::reduce_scatter:
+            for (int64_t g = 0; g < n; ++g) want.push_back(static_cast<uint64_t>(g * per_rank_ + r * C + j));
+            break;
+          case Collective::allgather: want.push_back(static_cast<uint64_t>((j / C) * per_rank_ + j % C)); break;
+          case Collective::alltoall:
+            want.push_back(static_cast<uint64_t>((j / C) * per_rank_ + r * C + j % C));
+            break;
+        }
+        const Cell c = resolve(r, Buf::output, j);
+        const Value& got = cell(r, c);
+        ++post.checks;
+        ++once.checks;
+        auto it = writer_[r].find(c);
+        const std::string oname = "o[" + std::to_string(j) + "] of gpu " + std::to_string(r);
+        auto report = [&](const char* property, std::string expected, std::string actual, std::string what) {
+          if (it != writer_[r].end()) {
+            std::string trail;
+            for (auto t = got.trail.rbegin(); t != got.trail.rend(); ++t)
+              if (*t != it->second) trail += std::string(trail.empty() ? "" : " <- ") + step_of(*t);
+            fail(property, it->second, static_cast<Block>(j), std::nullopt, std::move(expected), std::move(actual),
+                 oname + " ends " + what + " (last written by this step" +
+                     (trail.empty() ? std::string() : "; its value came through " + trail) + ")");
+          } else {
+            Counterexample cx = Counterexample::at(static_cast<uint64_t>(n), static_cast<Rank>(r), std::nullopt,
+                                                   static_cast<Block>(j));
+            cx.expected = std::move(expected);
+            cx.actual = std::move(actual);
+            cx.message = oname + " ends " + what + " (no step writes it)";
+            verdict(property).fail(std::move(cx));
+          }
+        };
+        auto list = [&](const std::vector<uint64_t>& ids) {
+          std::string s;
+          for (size_t k = 0; k < ids.size() && k < 4; ++k) s += (k ? " + " : "") + contribution(ids[k]);
+          if (ids.size() > 4) s += " + ... (" + std::to_string(ids.size()) + " in all)";
+          return ids.empty() ? std::string("no data") : s;
+        };
+        auto dup = std::adjacent_find(got.ids.begin(), got.ids.end());
+        if (dup != got.ids.end()) {
+          if (cause_known) continue;
+          report("exactly-once", "each contribution once", contribution(*dup) + " more than once",
+                 "holding " + contribution(*dup) + " more than once");
+          continue;
+        }
+        if (got.ids != want) {
+          std::vector<uint64_t> missing, extra;
+          std::set_difference(want.begin(), want.end(), got.ids.begin(), got.ids.end(), std::back_inserter(missing));
+          std::set_difference(got.ids.begin(), got.ids.end(), want.begin(), want.end(), std::back_inserter(extra));
+          std::string what = missing.empty() ? "" : "without " + list(missing);
+          if (!extra.empty()) what += std::string(what.empty() ? "" : " and ") + "with " + list(extra);
+          report("postcondition", list(want), list(got.ids), what);
+        }
+      }
+    }
+  }
+
+  const Program& p_;
+  std::vector<Op> ops_;
+  std::vector<std::vector<size_t>> base_;
+  std::vector<Verdict> verdicts_;
+  std::map<std::string, std::string> stats_;
+  std::vector<size_t> partner_;
+  std::vector<std::vector<size_t>> succ_;
+  std::vector<size_t> topo_, level_;
+  std::vector<bool> done_;
+  std::vector<std::array<std::vector<Value>, 3>> mem_;
+  std::vector<std::map<Cell, size_t>> writer_;
+  std::map<int, std::map<Cell, std::vector<std::pair<size_t, bool>>>> access_;
+  std::vector<std::vector<Value>> msg_;
+  int64_t per_rank_ = 1;
+};
+
+}  // namespace
+
+CheckResult check_program(const Program& p) {
+  // Bound memory before simulating: chunk cells, chunk accesses, and for the
+  // reductions the contributions the cells can hold (up to ngpus each).
+  constexpr uint64_t kMaxCells = uint64_t{1} << 24, kMaxAccesses = uint64_t{1} << 24, kMaxIds = uint64_t{1} << 28;
+  uint64_t cells = 0, accesses = 0;
+  for (const Gpu& g : p.gpus) {
+    cells += static_cast<uint64_t>(g.i_chunks + g.o_chunks + g.s_chunks);
+    for (const ThreadBlock& tb : g.tbs)
+      for (const Step& st : tb.steps) accesses += 2 * static_cast<uint64_t>(st.cnt);
+  }
+  const bool reduction = p.coll == Collective::allreduce || p.coll == Collective::reduce_scatter;
+  if (cells > kMaxCells || accesses > kMaxAccesses || (reduction && cells * static_cast<uint64_t>(p.ngpus) > kMaxIds))
+    throw InputError(p.path + ": too large to simulate chunk by chunk (" + std::to_string(cells) + " buffer chunks, " +
+                     std::to_string(accesses / 2) + " chunks moved, " + std::to_string(p.ngpus) +
+                     " gpus; limits 2^24 chunks, 2^24 moves, 2^28 chunks x gpus for reductions)");
+  return Checker(p).run();
+}
+
+}  // namespace collcheck::msccl

@@ -1,0 +1,121 @@
+#include "schedules/swing/swing_bandwidth.hpp"
+
+#include <algorithm>
+
+#include "schedules/check.hpp"
+#include "schedules/swing/swing_math.hpp"
+
+namespace collcheck {
+
+using swing::pi;
+
+SwingBandwidthRing::SwingBandwidthRing(CollectiveSpec spec, uint64_t m, SwingSendRule rule)
+    : spec_(spec), m_(m), L_(swing::ceil_log2(m)), rule_(rule) {
+  COLLCHECK_CHECK(m >= 1 && m <= spec.p, "ring size out of range");
+  if (m_ <= kCacheMaxRanks) cache_ = std::make_unique<RankCache[]>(m_);
+}
+
+const BlockSet& SwingBandwidthRing::cached_rs_send(Rank r, int s) const {
+  RankCache& c = cache_[r];
+  std::call_once(c.once, [&] {
+    c.sets.resize(static_cast<size_t>(L_));
+    for (int t = 0; t < L_; ++t) c.sets[static_cast<size_t>(t)] = compute_rs_send(r, t);
+  });
+  return c.sets[static_cast<size_t>(s)];
+}
+
+BlockSet SwingBandwidthRing::rs_send(Rank r, int s) const {
+  if (r >= m_ || s < 0 || s >= L_) return {};
+  if (cache_) return cached_rs_send(r, s);
+  return compute_rs_send(r, s);
+}
+
+std::vector<Rank> SwingBandwidthRing::listed(Rank r, int t) const {
+  if (rule_.sets == SwingStepSet::peer) return swing::reach_multiset(pi(r, t, m_), t + 1, L_, m_);
+  // get_rs_idx(r, t): every node r reaches through steps t..L-1. The
+  // multiset starts with r itself (the start of the walk), which
+  // get_rs_idx does not mark; r is listed only if a walk returns to it.
+  std::vector<Rank> v = swing::reach_multiset(r, t, L_, m_);
+  v.erase(v.begin());
+  return v;
+}
+
+BlockSet SwingBandwidthRing::compute_rs_send(Rank r, int s) const {
+  if (r >= m_ || s < 0 || s >= L_) return {};
+  std::vector<Rank> mine = listed(r, s);
+  const bool plain = rule_.keep == SwingKeep::every && !rule_.skip_own;
+  if (plain || (rule_.sets == SwingStepSet::peer && swing::is_pow2(m_))) {
+    // For m a power of two the peer-index sets of one rank are pairwise
+    // disjoint and never contain r (Theorem A.5), so every rule reduces to
+    // Listing 1. This is only a shortcut for the generator: the checker
+    // re-verifies it.
+    return BlockSet::from_blocks(std::move(mine));
+  }
+  if (rule_.keep == SwingKeep::last_step) return last_step_send(r, s, std::move(mine));
+  // Per-thread scratch: stamp[b] == epoch marks b as "not sent at step s".
+  thread_local std::vector<uint32_t> stamp;
+  thread_local uint32_t epoch = 0;
+  if (stamp.size() < m_) stamp.assign(m_, 0);
+  if (++epoch == 0) {
+    std::fill(stamp.begin(), stamp.end(), 0);
+    epoch = 1;
+  }
+  // The steps whose listing wins over step s: the later ones (keep later),
+  // the earlier ones (keep earlier), none (keep every).
+  int from = 0, to = 0;
+  if (rule_.keep == SwingKeep::later) from = s + 1, to = L_;
+  if (rule_.keep == SwingKeep::earlier) from = 0, to = s;
+  for (int t = from; t < to; ++t)
+    for (Rank b : listed(r, t)) stamp[b] = epoch;
+  if (rule_.skip_own) stamp[r] = epoch;
+  std::vector<Rank> keep;
+  for (Rank b : mine)
+    if (stamp[b] != epoch) keep.push_back(b);
+  return BlockSet::from_blocks(std::move(keep));
+}
+
+BlockSet SwingBandwidthRing::last_step_send(Rank r, int s, std::vector<Rank> mine) const {
+  // A block that two or more of r's steps list is sent only at step L-1 (to
+  // pi(r, L-1)). Count, per block, the steps that list it.
+  std::vector<std::vector<Rank>> all(static_cast<size_t>(L_));
+  std::vector<uint8_t> listing(m_, 0);
+  for (int t = 0; t < L_; ++t) {
+    auto& v = all[static_cast<size_t>(t)];
+    v = (t == s) ? std::move(mine) : listed(r, t);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    for (Rank b : v) listing[b]++;
+  }
+  if (rule_.skip_own) listing[r] = 0;
+  std::vector<Rank> keep;
+  for (Rank b : all[static_cast<size_t>(s)])
+    if (listing[b] == 1) keep.push_back(b);
+  if (s == L_ - 1)
+    for (Rank b = 0; b < m_; ++b)
+      if (listing[b] > 1) keep.push_back(b);
+  return BlockSet::from_blocks(std::move(keep));
+}
+
+void SwingBandwidthRing::rank_step(Rank r, int s, RankStep& out) const {
+  out.clear();
+  if (r >= m_ || s < 0 || s >= 2 * L_) return;
+  if (s < L_) {  // reduce-scatter
+    Rank q = pi(r, s, m_);
+    BlockSet give = rs_send(r, s), take = rs_send(q, s);
+    if (!give.empty()) out.sends.push_back({q, std::move(give), Combine::reduce});
+    if (!take.empty()) out.recvs.push_back({q, std::move(take), Combine::reduce});
+  } else {  // allgather, peers in reverse order
+    int t = 2 * L_ - 1 - s;
+    Rank q = pi(r, t, m_);
+    BlockSet give = rs_send(q, t), take = rs_send(r, t);
+    if (!give.empty()) out.sends.push_back({q, std::move(give), Combine::copy});
+    if (!take.empty()) out.recvs.push_back({q, std::move(take), Combine::copy});
+  }
+}
+
+std::unique_ptr<Schedule> make_swing_bandwidth(uint64_t p, SwingSendRule rule) {
+  CollectiveSpec spec{Collective::allreduce, p, static_cast<uint32_t>(p), 0};
+  return std::make_unique<SwingBandwidthRing>(spec, p, rule);
+}
+
+}  // namespace collcheck

@@ -1,0 +1,27 @@
+#include "schedules/swing/swing_latency.hpp"
+
+#include "schedules/fold.hpp"
+#include "schedules/swing/swing_math.hpp"
+
+namespace collcheck {
+
+SwingLatencyRing::SwingLatencyRing(uint64_t p)
+    : spec_{Collective::allreduce, p, 1, 0}, L_(swing::ceil_log2(p)) {}
+
+void SwingLatencyRing::rank_step(Rank r, int s, RankStep& out) const {
+  out.clear();
+  if (s < 0 || s >= L_) return;
+  Rank q = swing::pi(r, s, spec_.p);
+  out.sends.push_back({q, BlockSet::single(0), Combine::reduce});
+  out.recvs.push_back({q, BlockSet::single(0), Combine::reduce});
+}
+
+std::unique_ptr<Schedule> make_swing_latency(uint64_t p) {
+  return fold_onto(p, std::make_unique<SwingLatencyRing>(pow2_floor(p)));
+}
+
+std::unique_ptr<Schedule> make_swing_latency_paper(uint64_t p) {
+  return std::make_unique<SwingLatencyRing>(p);
+}
+
+}  // namespace collcheck

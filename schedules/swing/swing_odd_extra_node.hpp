@@ -1,0 +1,46 @@
+#pragma once
+// Swing bandwidth-optimal allreduce for odd p, the paper's own scheme.
+//
+// Algorithm  : Swing, NSDI'24, Sec. 3.2 and Fig. 3: "If p is odd, we run the
+//              algorithm on p - 1 nodes, while node p - 1 at each step sends
+//              (p - 1)/2^s of its blocks to the corresponding (p - 1)/2^s nodes
+//              (and receiving from those its block)."
+// Names      : m = p - 1 ring ranks run SwingBandwidthRing (rule::later) on
+//              blocks 0..m-1; rank m = p-1 is the extra node, block m its block.
+// Reading    : the formula (p-1)/2^s gives 6 for p = 7, s = 0, but Fig. 3 shows
+//              3 nodes (0, 1, 2) at step 0, then 2 (3, 4), then 1 (5). We follow
+//              the figure: at RS step s the extra node serves the next
+//              ceil(m / 2^(s+1)) ring ranks (fewer if fewer remain). The paper
+//              does not describe the allgather for odd p; we mirror the
+//              reduce-scatter (same pairs, reverse step order, copies).
+// Steps      : 2 ceil(log2(p-1)).
+// Volume     : 2(p-1) blocks of n/p per rank.
+// Known defects (found by collcheck, see README):
+//   * coverage: sum_s ceil(m/2^(s+1)) = m - 1 < m when m is a power of two, so
+//     one ring rank is never served (minimal counterexample p = 3);
+//   * ports: the extra node talks to ceil(m/2) ranks in step 0, more than the
+//     2 ports (2D, D = 1) of the paper's own model once p >= 7.
+// Restrictions: p odd, p >= 3.
+#include <memory>
+
+#include "schedules/swing/swing_bandwidth.hpp"
+
+namespace collcheck {
+
+class SwingOddExtraNode final : public Schedule {
+ public:
+  explicit SwingOddExtraNode(uint64_t p);
+  const CollectiveSpec& spec() const override { return spec_; }
+  int num_steps() const override { return ring_.num_steps(); }
+  void rank_step(Rank r, int s, RankStep& out) const override;
+  int ports() const override { return 2; }  // 2D ports, D = 1 (Sec. 2.2)
+
+  // Ring ranks the extra node serves at reduce-scatter step s: [first, last).
+  std::pair<Rank, Rank> served(int s) const;
+
+ private:
+  CollectiveSpec spec_;
+  SwingBandwidthRing ring_;
+};
+
+}  // namespace collcheck

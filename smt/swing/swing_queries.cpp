@@ -1,0 +1,203 @@
+// The Swing queries of `collcheck prove` (swing-nsdi24.txt, Sec. 3.1 Eq. 2,
+// Table 1, Appendix A). The four peer-function properties of
+// swing_proofs.hpp are wrapped as they are; this file adds
+//   smt-swing-hop-distance   Table 1 / Sec. 3.1: at step s rank r talks to a
+//                            peer at ring distance delta(s) (both directions
+//                            of the ring counted, so min(d, p-d)). Holds iff
+//                            2 delta(s) <= p for every s < ceil(log2 p), i.e.
+//                            for p = 2^k and p >= 2^(k+1)/3 roughly; fails
+//                            e.g. at p = 5 (delta(2) = 3 is 2 hops the other way).
+//   smt-swing-involution-all-even-p (symbolic p, only with --query): for
+//                            every even p' in [2, p] at once, with p' a
+//                            bit-vector too: pi(pi(r,s),s) = r for all r < p',
+//                            s < ceil(log2 p'). ceil(log2 p') > s is encoded
+//                            as p' > 2^s, and mod p' of a value in (0, 3p')
+//                            as two conditional subtractions of p' (bvurem
+//                            by a symbolic p' would be a division circuit).
+// A torus peer function does not exist in collcheck yet (InstanceParams::dims
+// is there, no Swing torus variant uses it), so no torus query is posed.
+// Every query applies to algorithm "swing", every variant: they speak about
+// Eq. 2's pi on a ring of p ranks, which all variants use (the folding
+// variants on a smaller ring).
+#include <string>
+
+#include "schedules/swing/swing_math.hpp"
+#include "smt/proof_support.hpp"
+#include "smt/query_registry.hpp"
+#include "smt/smt2_dump.hpp"
+#include "smt/swing/swing_proofs.hpp"
+
+namespace collcheck::smt {
+namespace {
+
+using namespace support;
+
+constexpr uint64_t kMaxP = uint64_t{1} << 32;
+
+std::optional<std::string> swing_range(const InstanceParams& i) {
+  if (i.p < 2) return "p = " + std::to_string(i.p) + ": Eq. 2 has no steps (the Swing encodings need 2 <= p <= 2^32)";
+  if (i.p > kMaxP) return "p = " + std::to_string(i.p) + " is too large for the Swing encodings (p <= 2^32)";
+  return std::nullopt;
+}
+
+bool is_swing(const std::string& algo, const std::string&) { return algo == "swing"; }
+
+std::string stem(const std::string& name, const InstanceParams& i) { return name + "-p" + std::to_string(i.p); }
+
+Query wrap(std::string name, std::string summary, Verdict (*prove)(uint64_t, unsigned)) {
+  Query q;
+  q.name = name;
+  q.summary = std::move(summary);
+  q.applies = is_swing;
+  q.unsupported = swing_range;
+  q.run = [name, prove](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+    Smt2Scope scope(ctx.smt2_dir, stem(name, i));
+    return prove(i.p, ctx.timeout_ms);
+  };
+  return q;
+}
+
+Verdict unique_paths(uint64_t p, unsigned t) { return prove_swing_unique_paths(p, t); }
+Verdict closed_form(uint64_t p, unsigned t) { return prove_swing_reach_closed_form(p, t); }
+
+}  // namespace
+
+// ---- hop distance ----------------------------------------------------------
+
+Verdict prove_swing_hop_distance(uint64_t p, unsigned timeout_ms, const std::vector<uint64_t>* distances) {
+  const char* name = "smt-swing-hop-distance";
+  if (p < 2 || p > kMaxP) return skipped(name, "p outside [2, 2^32]");
+  return guarded(name, [&](z3::context& c, Verdict& v) {
+    const int k = swing::ceil_log2(p);
+    const unsigned w = bits_for(3 * p) + 1;  // r + p + |rho| < 3p, no wrap-around
+    const unsigned sw = bits_for(static_cast<uint64_t>(k - 1));
+    // The claimed distance per step: Table 1's delta(s), or a given table (mutation tests).
+    std::vector<uint64_t> claim;
+    for (int s = 0; s < k; ++s) claim.push_back(distances ? distances->at(static_cast<size_t>(s)) : swing::delta(s));
+    std::vector<uint64_t> rho;  // w-bit two's complement
+    for (int s = 0; s < k; ++s) rho.push_back(static_cast<uint64_t>(swing::rho(s)) & ((uint64_t{1} << w) - 1));
+    z3::expr r = c.bv_const("r", w), st = c.bv_const("s", sw);
+    z3::expr P = c.bv_val(p, w);
+    z3::expr rh = select(c, st, rho, w);
+    z3::expr odd = r.extract(0, 0) == c.bv_val(1, 1);
+    // x mod p for x < 3p by conditional subtractions (no division circuit).
+    auto reduce = [&](const z3::expr& x) { return z3::ite(z3::uge(x, P), x - P, x); };
+    z3::expr q = reduce(reduce(r + P + z3::ite(odd, -rh, rh)));      // Eq. 2, r + p +/- rho in (0, 3p)
+    z3::expr d = reduce(q + P - r);                                  // clockwise distance
+    z3::expr dist = z3::ite(z3::ule(d, P - d), d, P - d);            // ring distance
+    z3::expr violation = z3::ult(r, P) && z3::ule(st, c.bv_val(k - 1, sw)) && dist != select(c, st, claim, w);
+    v.stats["query"] = "exists r < p, s < k: ring_distance(pi(r,s), r) != delta(s)";
+    v.stats["encoding"] = "QF_BV, width " + std::to_string(w) + ", (r + p +/- rho(s)) mod p by conditional subtraction";
+    v.stats["instances"] = std::to_string(p * static_cast<uint64_t>(k));
+    Budget b(c, timeout_ms);
+    bool held = refute(b, v, "hop distance", violation, {r, st}, [&](const std::vector<uint64_t>& x)
+                           -> std::optional<Counterexample> {
+      Rank rr = static_cast<Rank>(x[0]);
+      int s = static_cast<int>(x[1]);
+      Rank peer = swing::pi(rr, s, p);
+      uint64_t got = swing::ring_distance(rr, peer, p);
+      if (got == claim[static_cast<size_t>(s)]) return std::nullopt;
+      Counterexample cx = Counterexample::at(p, rr, s, std::nullopt, peer);
+      cx.expected = "ring distance delta(" + std::to_string(s) + ") = " + std::to_string(claim[static_cast<size_t>(s)]);
+      cx.actual = "ring distance " + std::to_string(got);
+      cx.message = "rank " + std::to_string(rr) + " talks to " + std::to_string(peer) + " at step " +
+                   std::to_string(s) + ", " + std::to_string(got) + " hops away, not delta(s) = " +
+                   std::to_string(claim[static_cast<size_t>(s)]) +
+                   (2 * swing::delta(s) > p ? " (2 delta(s) > p: the ring is shorter the other way round)" : "");
+      return cx;
+    });
+    if (held) v.status = Status::holds;
+    b.fill_stats(v);
+  });
+}
+
+// ---- involution for every even p' <= p (symbolic p) -------------------------
+
+Verdict prove_swing_involution_all_even(uint64_t p_max, unsigned timeout_ms) {
+  const char* name = "smt-swing-involution-all-even-p";
+  if (p_max < 2 || p_max > (uint64_t{1} << 24)) return skipped(name, "p outside [2, 2^24]");
+  return guarded(name, [&](z3::context& c, Verdict& v) {
+    const int K = swing::ceil_log2(p_max);
+    const unsigned w = bits_for(3 * p_max) + 1;
+    const unsigned sw = bits_for(static_cast<uint64_t>(std::max(K - 1, 1)));
+    std::vector<uint64_t> rho, pow2;
+    for (int s = 0; s < K; ++s) {
+      rho.push_back(static_cast<uint64_t>(swing::rho(s)) & ((uint64_t{1} << w) - 1));
+      pow2.push_back(uint64_t{1} << s);
+    }
+    z3::expr P = c.bv_const("p", w), r = c.bv_const("r", w), st = c.bv_const("s", sw);
+    z3::expr rh = select(c, st, rho, w);
+    auto reduce = [&](const z3::expr& x) { return z3::ite(z3::uge(x, P), x - P, x); };
+    auto pi = [&](const z3::expr& x) {  // x + p' +/- rho in (0, 3p') since |rho(s)| <= 2^s < p'
+      return reduce(reduce(x + P + z3::ite(x.extract(0, 0) == c.bv_val(1, 1), -rh, rh)));
+    };
+    z3::expr domain = z3::uge(P, c.bv_val(2, w)) && z3::ule(P, c.bv_val(p_max, w)) &&
+                      P.extract(0, 0) == c.bv_val(0, 1) && z3::ult(r, P) &&
+                      z3::ule(st, c.bv_val(K - 1, sw)) && z3::ugt(P, select(c, st, pow2, w));
+    z3::expr violation = domain && pi(pi(r)) != r;
+    v.stats["query"] = "exists even p' in [2, " + std::to_string(p_max) +
+                       "], r < p', s with 2^s < p': pi_p'(pi_p'(r,s),s) != r";
+    v.stats["encoding"] = "QF_BV, width " + std::to_string(w) + ", p' symbolic, mod p' by conditional subtraction";
+    Budget b(c, timeout_ms);
+    bool held = refute(b, v, "involution all even p", violation, {P, r, st},
+                       [&](const std::vector<uint64_t>& x) -> std::optional<Counterexample> {
+                         uint64_t pp = x[0];
+                         Rank rr = static_cast<Rank>(x[1]);
+                         int s = static_cast<int>(x[2]);
+                         Rank q = swing::pi(rr, s, pp), back = swing::pi(q, s, pp);
+                         if (back == rr) return std::nullopt;
+                         Counterexample cx = Counterexample::at(pp, rr, s, std::nullopt, q);
+                         cx.expected = "pi(pi(r,s),s) = r";
+                         cx.actual = "pi(" + std::to_string(q) + "," + std::to_string(s) + ") = " + std::to_string(back);
+                         cx.message = "Swing's peers are not paired at p = " + std::to_string(pp);
+                         return cx;
+                       });
+    if (held) v.status = Status::holds;
+    b.fill_stats(v);
+  });
+}
+
+std::vector<Query> swing_queries() {
+  std::vector<Query> out;
+  out.push_back(wrap("smt-swing-involution", "pi(pi(r,s),s) = r for every r, s (Eq. 2; holds iff p even)",
+                     prove_swing_involution));
+  out.push_back(wrap("smt-swing-unique-paths",
+                     "Theorem A.5: distinct step sequences from r reach distinct nodes (holds iff p = 2^k)",
+                     unique_paths));
+  out.push_back(wrap("smt-swing-peer-parity", "Lemma A.2: pi(r,s) != r and has the opposite parity (holds iff p even)",
+                     prove_swing_peer_parity));
+  out.push_back(wrap("smt-swing-reach-closed-form",
+                     "Eq. 4: iterated pi = r +/- sum_j (-1)^j rho(s_j) mod p (holds iff p even)", closed_form));
+  {
+    Query q;
+    q.name = "smt-swing-hop-distance";
+    q.summary = "Table 1: the step-s peer is delta(s) hops away on the ring (holds iff 2 delta(s) <= p for all s)";
+    q.applies = is_swing;
+    q.unsupported = swing_range;
+    q.run = [](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+      Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-hop-distance", i));
+      return prove_swing_hop_distance(i.p, ctx.timeout_ms, nullptr);
+    };
+    out.push_back(std::move(q));
+  }
+  {
+    Query q;
+    q.name = "smt-swing-involution-all-even-p";
+    q.summary = "symbolic p: pi is an involution for every even p' <= p at once (only with --query)";
+    q.applies = is_swing;
+    q.unsupported = [](const InstanceParams& i) -> std::optional<std::string> {
+      if (i.p < 2 || i.p > (uint64_t{1} << 24))
+        return "p = " + std::to_string(i.p) + ": the symbolic-p involution query takes 2 <= p <= 2^24";
+      return std::nullopt;
+    };
+    q.run = [](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+      Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-involution-all-even-p", i));
+      return prove_swing_involution_all_even(i.p, ctx.timeout_ms);
+    };
+    q.by_default = false;
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+}  // namespace collcheck::smt
