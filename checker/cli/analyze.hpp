@@ -64,7 +64,4 @@ std::string analysis_text(const Analysis& a);
 std::string analysis_json(const Analysis& a, const std::string& command);
 std::string analysis_html(const Analysis& a, const std::string& command);
 
-// The CLI command.
-int cmd_analyze(const std::vector<std::string>& args, const std::string& cmdline);
-
 }  // namespace collcheck

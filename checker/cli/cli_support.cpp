@@ -1,9 +1,12 @@
 #include "checker/cli/cli_support.hpp"
 
+#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 
 #include "checker/cli/dims_option.hpp"
+#include "checker/cli/p_range.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -114,6 +117,88 @@ void emit_report(const Report& r, const std::string& format, const std::string& 
   std::string text = render(r, *fmt, verbose);
   if (out == "-" && !text.empty() && text.back() != '\n') text += '\n';
   write_output(out, text);
+}
+
+void add_check_options(po::options_description& desc) {
+  desc.add_options()
+      ("mode", po::value<std::string>()->default_value("auto"), "auto | exact | fingerprint")
+      ("exact-max-p", po::value<std::string>()->default_value("1024"), "auto mode: exact bookkeeping up to this p")
+      ("state", po::value<std::string>()->default_value("auto"),
+       "fingerprint state: auto | dense (a cell per rank and block) | intervals (per-rank block ranges; implies "
+       "--mode fingerprint)")
+      ("memory-gib", po::value<double>()->default_value(4.0), "contribution-state budget per instance (GiB)")
+      ("max-memory", po::value<std::string>(),
+       "memory guard: refuse (before allocating) any instance whose estimated memory exceeds SIZE "
+       "(e.g. 6G, 512MiB, 1.5G; 'none': no guard; default 75% of physical memory); a refusal exits 3")
+      ("seed", po::value<std::string>()->default_value("24301"), "fingerprint weight seed")
+      ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
+      ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
+      ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)")
+      ("verbose,v", "text report lists every instance")
+      ("quiet,q", "no progress on stderr");
+}
+
+uint64_t parse_memory_size(const std::string& option, const std::string& text) {
+  if (text == "none") return 0;
+  size_t used = 0;
+  double v = -1;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+  }
+  std::string unit = text.substr(std::min(used, text.size()));
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (unit.size() == 3 && unit.substr(1) == "ib") unit = unit.substr(0, 1);
+  if (unit.size() == 2 && unit[1] == 'b') unit = unit.substr(0, 1);
+  const std::string units = "bkmgt";
+  const size_t k = unit.empty() ? 0 : (unit.size() == 1 ? units.find(unit[0]) : std::string::npos);
+  const double bytes = v * static_cast<double>(uint64_t{1} << (10 * (k == std::string::npos ? 0 : k)));
+  if (used == 0 || k == std::string::npos || !(v >= 0) || !(bytes >= (1 << 20)) || bytes > 1e18 ||
+      !std::isdigit(static_cast<unsigned char>(text[0])))
+    throw InputError("--" + option + " must be a size of at least 1 MiB such as 6G, 512MiB or 1.5G (or 'none'), not '" +
+                     text + "'");
+  return static_cast<uint64_t>(bytes);
+}
+
+CheckOptions check_options(const po::variables_map& vm) {
+  CheckOptions o;
+  std::string mode = vm["mode"].as<std::string>();
+  if (mode == "auto") o.exactness = Exactness::automatic;
+  else if (mode == "exact") o.exactness = Exactness::exact;
+  else if (mode == "fingerprint") o.exactness = Exactness::fingerprint;
+  else throw InputError("unknown --mode '" + mode + "' (known: auto, exact, fingerprint)");
+  o.exact_max_p = parse_uint_option("exact-max-p", vm["exact-max-p"].as<std::string>(), 1, kMaxP);
+  const std::string state = vm["state"].as<std::string>();
+  if (state == "auto") o.bookkeeping = Bookkeeping::automatic;
+  else if (state == "dense") o.bookkeeping = Bookkeeping::dense;
+  else if (state == "intervals") o.bookkeeping = Bookkeeping::intervals;
+  else throw InputError("unknown --state '" + state + "' (known: auto, dense, intervals)");
+  // Interval state holds fingerprints: --state intervals means fingerprint
+  // mode at every p (auto would run exact sets up to --exact-max-p and
+  // silently ignore it there); with --mode exact it is a contradiction.
+  if (o.bookkeeping == Bookkeeping::intervals && o.exactness == Exactness::exact)
+    throw InputError("--state intervals keeps fingerprints: it cannot run with --mode exact");
+  if (o.bookkeeping == Bookkeeping::intervals) o.exactness = Exactness::fingerprint;
+  double gib = vm["memory-gib"].as<double>();
+  if (!(gib >= 1.0 / 1024) || gib > 1024) throw InputError("--memory-gib must be in [1/1024, 1024]");
+  o.memory_budget = static_cast<uint64_t>(gib * (1ULL << 30));
+  o.seed = parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX);
+  o.max_memory = vm.count("max-memory") ? parse_memory_size("max-memory", vm["max-memory"].as<std::string>())
+                                        : default_max_memory();
+  return o;
+}
+
+int worker_threads(const po::variables_map& vm) {
+  const int t = vm["threads"].as<int>();
+  if (t < 0 || t > kMaxThreads)
+    throw InputError("--threads must be in 0.." + std::to_string(kMaxThreads) + " (0: one per core), not " +
+                     std::to_string(t));
+  return t;
+}
+
+SweepTarget single_target(const std::string& algo, const std::string& variant) {
+  if (algo == "all" || variant == "all") throw InputError("this command takes one algorithm and one variant");
+  return resolve_targets(algo, variant).front();
 }
 
 }  // namespace collcheck

@@ -42,4 +42,23 @@ std::string read_whole_file(const std::string& path, uint64_t max_memory);
 // path or a failed write.
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose);
 
+// --mode, --exact-max-p, --state, --memory-gib, --max-memory, --seed,
+// --threads, --format, --out, --verbose, --quiet: the checker's options
+// (verify, check-file).
+void add_check_options(boost::program_options::options_description& desc);
+
+// "6G", "512MiB", "1.5g", "1048576" (bytes) -> bytes (binary units); "none" -> 0
+// (no guard). Anything else, or a size below 1 MiB, is bad input.
+uint64_t parse_memory_size(const std::string& option, const std::string& text);
+
+// The CheckOptions add_check_options' options select; InputError for a bad value.
+CheckOptions check_options(const boost::program_options::variables_map& vm);
+
+// --threads: exactly that many worker threads (run_with_threads), 0 = TBB's
+// default (one per core this process may use).
+int worker_threads(const boost::program_options::variables_map& vm);
+
+// The one (algorithm, variant) a command that takes no 'all' names.
+SweepTarget single_target(const std::string& algo, const std::string& variant);
+
 }  // namespace collcheck

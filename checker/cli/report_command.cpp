@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "checker/cli/cli_support.hpp"
+#include "checker/cli/commands.hpp"
 #include "collcheck_version.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"

@@ -11,8 +11,6 @@
 
 namespace collcheck {
 
-int cmd_report(const std::vector<std::string>& args, const std::string& cmdline);
-
 // verify --db FILE [--resume]: opens (or creates) the store, validates it,
 // starts a sweep row (planned = every job of sweep_jobs(req)) and installs
 // req.reuse (only with `resume`) and req.on_finished. Runs

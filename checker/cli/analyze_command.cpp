@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "checker/cli/cli_support.hpp"
+#include "checker/cli/commands.hpp"
 #include "checker/cli/p_range.hpp"
 #include "collcheck_version.hpp"
 #include "properties/tra/alltoall_delivery.hpp"

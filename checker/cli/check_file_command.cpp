@@ -1,0 +1,205 @@
+// collcheck check-file FILE: a schedule from a file (collcheck's format,
+// JSON or JSON lines; Träff's tables; MSCCL algorithm XML) through every
+// generic property, the file's claims and optionally translation validation.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "checker/cli/cli_support.hpp"
+#include "checker/cli/commands.hpp"
+#include "checker/cli/dump.hpp"
+#include "checker/sweep/file_claims.hpp"
+#include "checker/sweep/sweep.hpp"
+#include "collcheck_version.hpp"
+#include "properties/traff/traff_conditions.hpp"
+#include "schedules/formats/file_io.hpp"
+#include "schedules/formats/msccl_check.hpp"
+#include "schedules/formats/schedule_json.hpp"
+#include "schedules/input_error.hpp"
+#include "schedules/traff/traff_broadcast.hpp"
+#include "smt/translation_validation.hpp"
+
+namespace po = boost::program_options;
+
+namespace collcheck {
+namespace {
+
+// The one-instance report of check-file, shared by both schedule formats.
+Report file_report(const std::string& cmdline, const std::string& path, const std::string& variant, Collective kind,
+                   uint64_t p, InstanceCheck ic, uint64_t seed) {
+  Report r;
+  r.kind = "check-file";
+  r.tool_version = COLLCHECK_VERSION;
+  r.command = cmdline;
+  r.mode = ic.mode;
+  r.seed = seed;
+  InstanceResult res;
+  res.algorithm = "file:" + path;
+  res.variant = variant;
+  res.collective = to_string(kind);
+  res.p = p;
+  res.verdicts = std::move(ic.verdicts);
+  res.stats = std::move(ic.stats);
+  res.status = combined_status(res.verdicts);
+  if (ic.refused) {  // the memory guard: nothing was checked (exit 3)
+    res.status = Status::skipped;
+    res.skip_reason = *ic.refused;
+  }
+  r.instances.push_back(std::move(res));
+  return r;
+}
+
+// check-file --schedule-format traff-table: Träff's receive/send tables as
+// `dump --format traff-table` writes them. Checks Träff's four conditions on
+// the tables and runs Algorithm 1 driven by them (n blocks, root) through every
+// generic property with the registry's traff claim (n-1+q rounds).
+int check_traff_table_file(const po::variables_map& vm, const std::string& path, const std::string& text,
+                           const std::string& cmdline) {
+  CheckOptions o = check_options(vm);
+  std::vector<traff::RankSchedule> tables = parse_traff_table(text, path, o.max_memory);
+  const uint64_t p = tables.size();
+  const uint32_t n = vm.count("n") ? static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20))
+                                   : 8;
+  const Rank root =
+      vm.count("root") ? static_cast<Rank>(parse_uint_option("root", vm["root"].as<std::string>(), 0, (1u << 24) - 1)) : 0;
+  const SweepTarget t = single_target("traff", "default");
+  const InstanceParams params{p, root, n};
+  if (auto why = t.variant->violates(params)) throw InputError(path + ": p = " + std::to_string(p) + ": " + *why);
+  const int threads = worker_threads(vm);
+  if (auto why = infeasible(p, n, o)) throw InputError(path + ": " + *why);
+  auto start = std::chrono::steady_clock::now();
+  Verdict conditions;
+  run_with_threads(threads, [&] { conditions = traff_conditions(tables); });
+  std::vector<std::vector<int64_t>> recv(p), send(p);
+  for (uint64_t r = 0; r < p; ++r) {
+    recv[r] = std::move(tables[r].recvblock);
+    send[r] = std::move(tables[r].sendblock);
+  }
+  TraffBroadcast sched(p, n, root, std::move(recv), std::move(send));
+  const Claim claim = t.variant->claim(params);
+  InstanceCheck ic;
+  run_with_threads(threads, [&] { ic = check_schedule(sched, &claim, {}, o); });
+  ic.verdicts.push_back(std::move(conditions));
+  ic.stats["n"] = std::to_string(n);
+  ic.stats["root"] = std::to_string(root);
+  Report r = file_report(cmdline, path, "traff-table", sched.spec().kind, p, std::move(ic), o.seed);
+  r.notes.push_back("Träff tables from the file: the four conditions of Sec. 2 checked on them, and Algorithm 1 (n = " +
+                    std::to_string(n) + ", root " + std::to_string(root) +
+                    ") driven by them checked against the traff claim (n-1+q rounds)");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
+  return exit_code(r);
+}
+
+// check-file --schedule-format msccl (or a file whose root element is <algo>):
+// an MSCCL algorithm XML, checked by schedules/formats/msccl_check.hpp.
+int check_msccl_file(const po::variables_map& vm, const std::string& path, const std::string& text,
+                     const std::string& cmdline) {
+  const msccl::Program prog = msccl::parse_program(text, path, check_options(vm).max_memory);
+  auto start = std::chrono::steady_clock::now();
+  msccl::CheckResult cr = msccl::check_program(prog);
+  static const Collective kinds[] = {Collective::allreduce, Collective::allgather, Collective::reduce_scatter,
+                                     Collective::alltoall};
+  InstanceCheck ic{std::move(cr.verdicts), "msccl simulation (multiplicity)", std::move(cr.stats)};
+  Report r = file_report(cmdline, path, "msccl", kinds[static_cast<int>(prog.coll)], prog.ngpus, std::move(ic), 0);
+  r.notes.push_back("MSCCL XML '" + prog.name + "' (" + std::to_string(prog.chunk_factor) +
+                    " chunk(s) per rank): FIFO matching per (gpu, peer, channel), happens-before (tb order, "
+                    "depid/deps, messages) with races, and contribution multisets against the collective; unbounded "
+                    "connection buffers, no protocol or timing model; step = the step's s in its threadblock");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
+  return exit_code(r);
+}
+
+}  // namespace
+
+int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdline) {
+  po::options_description desc("collcheck check-file");
+  desc.add_options()("help,h", "this help")("file", po::value<std::string>(), "schedule JSON file")
+      ("schedule-format", po::value<std::string>()->default_value("auto"),
+       "input format: auto (by content: collcheck's JSON, JSON lines or MSCCL XML) | json | jsonl | traff-table "
+       "(the layout of 'dump --algo traff --format traff-table') | msccl "
+       "(MSCCL algorithm XML; also detected by its <algo> root element)")
+      ("translation-validation", "also prove with Z3 that the schedule computes the postcondition with exact "
+       "multiplicity for all input values (p * blocks <= 2^18; a violation's witness is replayed on the "
+       "threaded executor)")
+      ("timeout-ms", po::value<std::string>(), "Z3 budget of --translation-validation (default 60000)")
+      ("smt2-dir", po::value<std::string>(), "with --translation-validation: write the solver queries as SMT-LIB2 here");
+  add_instance_options(desc);
+  add_check_options(desc);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  auto vm = parse_args(desc, args, &pos);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("file")) throw InputError("check-file needs a FILE");
+  const std::string sfmt = vm["schedule-format"].as<std::string>();
+  if (sfmt != "auto" && sfmt != "json" && sfmt != "jsonl" && sfmt != "traff-table" && sfmt != "msccl")
+    throw InputError("unknown --schedule-format '" + sfmt + "' (known: auto, json, jsonl, traff-table, msccl)");
+  if (sfmt != "traff-table" && (vm.count("n") || vm.count("root")))
+    throw InputError("--n and --root apply only to --schedule-format traff-table");
+  for (const char* o : {"dims", "radix", "radix2", "ppn"})  // the file fixes the instance
+    if (vm.count(o))
+      throw InputError(std::string("--") + o + " applies to registry algorithms (verify, dump, run), not to check-file");
+  const bool tv = vm.count("translation-validation") > 0;
+  if (!tv && (vm.count("timeout-ms") || vm.count("smt2-dir")))
+    throw InputError("--timeout-ms and --smt2-dir apply only with --translation-validation");
+  if (tv && (sfmt == "traff-table" || sfmt == "msccl"))
+    throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
+  const unsigned tv_timeout = static_cast<unsigned>(
+      vm.count("timeout-ms") ? parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000) : 60000);
+  if (!format_from_string(vm["format"].as<std::string>()))
+    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
+  std::string path = vm["file"].as<std::string>();
+  require_regular_file(path);
+  refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);
+  std::error_code ec;
+  if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
+    throw InputError("'" + path + "' is larger than 1 GiB; not a schedule collcheck can check densely");
+  std::ifstream f(path);
+  if (!f) throw InputError("cannot read '" + path + "'");
+  // Only the whole-text formats are read whole; collcheck's own is streamed.
+  std::string head(64 * 1024, '\0');
+  f.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(f.gcount()));
+  const bool xml = sfmt == "msccl" || ((sfmt == "auto" || sfmt == "json") && msccl::looks_like_msccl(head));
+  if (sfmt == "traff-table" || xml) {
+    if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
+    f.close();
+    const std::string text = read_whole_file(path, check_options(vm).max_memory);
+    if (xml) return check_msccl_file(vm, path, text, cmdline);
+    return check_traff_table_file(vm, path, text, cmdline);
+  }
+  f.close();
+  CheckOptions o = check_options(vm);  // --max-memory guards the reading too
+  ScheduleDocument doc = load_schedule_file(path, sfmt, o.max_memory);
+  MaterializedView view(std::move(doc.schedule));
+  const int threads = worker_threads(vm);
+  if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);
+  auto start = std::chrono::steady_clock::now();
+  const std::optional<Claim> cost = doc.claims ? file_cost_claim(*doc.claims, view.data()) : std::nullopt;
+  InstanceCheck ic;
+  run_with_threads(threads, [&] { ic = check_schedule(view, cost ? &*cost : nullptr, {}, o); });
+  if (doc.claims) judge_file_claims(*doc.claims, ic);
+  if (tv) {
+    const uint64_t cells = view.p() * uint64_t{view.num_blocks()};
+    if (cells > smt::kTvMaxCells)
+      throw InputError(path + ": p * blocks = " + std::to_string(cells) +
+                       " cells, beyond translation validation's limit of 2^18");
+    const std::string dir = vm.count("smt2-dir") ? vm["smt2-dir"].as<std::string>() : "";
+    ic.verdicts.push_back(smt::validate_and_replay(
+        view.data(), tv_timeout, dir, std::filesystem::path(path).stem().string()));
+  }
+  Report r = file_report(cmdline, path, doc.format, view.spec().kind, view.p(), std::move(ic), o.seed);
+  for (std::string& n : file_claim_notes(doc)) r.notes.push_back(std::move(n));
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
+  return exit_code(r);
+}
+
+}  // namespace collcheck

@@ -1,0 +1,91 @@
+// collcheck dump: one schedule of the registry, per step and rank, as text,
+// in collcheck's schedule format (JSON, JSON lines) or as Träff's tables.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "checker/cli/cli_support.hpp"
+#include "checker/cli/commands.hpp"
+#include "checker/cli/dims_option.hpp"
+#include "checker/cli/dump.hpp"
+#include "checker/cli/p_range.hpp"
+#include "schedules/formats/file_io.hpp"
+#include "schedules/input_error.hpp"
+
+namespace po = boost::program_options;
+
+namespace collcheck {
+namespace {
+
+uint64_t single_p(const std::string& text) {
+  auto ps = parse_p_range(text);
+  if (ps.size() != 1) throw InputError("--p must be a single value here, got '" + text + "'");
+  return ps.front();
+}
+
+void require_allowed(const SweepTarget& t, uint64_t p) {
+  if (auto why = t.variant->violates(t.params(p)))
+    throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
+                     " is outside its restriction: " + *why);
+}
+
+}  // namespace
+
+int cmd_dump(const std::vector<std::string>& args) {
+  po::options_description desc("collcheck dump");
+  desc.add_options()("help,h", "this help")
+      ("algo", po::value<std::string>(), "algorithm")
+      ("variant", po::value<std::string>()->default_value("default"), "variant")
+      ("p", po::value<std::string>(), "one p")
+      ("format", po::value<std::string>()->default_value("text"),
+       "text | json | jsonl (JSON lines, for large p) | traff-table (traff only)")
+      ("out", po::value<std::string>()->default_value("-"), "output file");
+  add_instance_options(desc);
+  auto vm = parse_args(desc, args);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))) throw InputError("dump needs --algo and --p");
+  SweepTarget t = single_target(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  {
+    std::vector<SweepTarget> one{t};
+    apply_instance_options(vm, one);
+    t = one.front();
+  }
+  const std::vector<uint64_t> dump_ps = vm.count("dims") ? instance_ps(vm, "dump needs --algo and --p")
+                                                         : std::vector<uint64_t>{single_p(vm["p"].as<std::string>())};
+  if (dump_ps.size() != 1 || t.shapes.size() > 1) throw InputError("dump takes one p (one --dims shape)");
+  uint64_t p = dump_ps.front();
+  std::string f = vm["format"].as<std::string>();
+  if (f == "traff-table") {
+    if (t.algorithm->name != "traff") throw InputError("--format traff-table is only for --algo traff");
+    write_output(vm["out"].as<std::string>(), traff_table(p));
+    return 0;
+  }
+  require_allowed(t, p);
+  if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
+  auto s = t.variant->make(t.params(p));
+  // Bound the output before producing it: count block ranges first (the
+  // schedule format: 2^26, enough for every algorithm at p = 4096).
+  const int max_log = f == "json" || f == "jsonl" ? 26 : 22;
+  const uint64_t kMaxDumpRanges = uint64_t{1} << max_log;
+  uint64_t ranges = 0;
+  RankStep rs;
+  for (int st = 0; st < s->num_steps() && ranges <= kMaxDumpRanges; ++st)
+    for (Rank r = 0; r < p && ranges <= kMaxDumpRanges; ++r) {
+      s->rank_step(r, st, rs);
+      for (const auto* l : {&rs.sends, &rs.recvs})
+        for (const auto& x : *l) ranges += x.blocks.ranges().size() + 1;
+    }
+  if (ranges > kMaxDumpRanges)
+    throw InputError("dump of " + t.algorithm->name + "/" + t.variant->name + " at p = " + std::to_string(p) +
+                     " would list more than 2^" + std::to_string(max_log) + " block ranges; use a smaller p");
+  std::string title = t.algorithm->name + "/" + t.variant->name;
+  if (f == "text") write_output(vm["out"].as<std::string>(), dump_text(*s, title));
+  else if (f == "json" || f == "jsonl")
+    dump_schedule_file(*s, registry_file_meta(*t.algorithm, *t.variant, t.params(p)), f, vm["out"].as<std::string>());
+  else throw InputError("unknown dump format '" + f + "' (known: text, json, jsonl, traff-table)");
+  return 0;
+}
+
+}  // namespace collcheck

@@ -1,0 +1,115 @@
+// collcheck verify: every property for every p, rank, step and block (the
+// sweep, checker/sweep/sweep.hpp), optionally recorded in a results store,
+// sharded under mpirun, or only estimated (--estimate).
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "checker/cli/cli_support.hpp"
+#include "checker/cli/commands.hpp"
+#include "checker/cli/dims_option.hpp"
+#include "checker/cli/p_range.hpp"
+#include "checker/cli/report_command.hpp"
+#include "checker/sweep/estimate.hpp"
+#include "checker/sweep/shard_plan.hpp"
+#include "checker/sweep/sweep.hpp"
+#include "collcheck_version.hpp"
+#include "schedules/formats/file_io.hpp"
+#include "schedules/input_error.hpp"
+
+namespace po = boost::program_options;
+
+namespace collcheck {
+namespace {
+
+// "a,b,c" -> {a, b, c}; an empty item is bad input.
+std::vector<std::string> split_list(const std::string& option, const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) throw InputError("--" + option + ": empty item in '" + text + "'");
+    out.push_back(item);
+  }
+  if (out.empty() || text.back() == ',') throw InputError("--" + option + ": empty item in '" + text + "'");
+  return out;
+}
+
+}  // namespace
+
+int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline, const SweepRunner& g_sweep_runner) {
+  po::options_description desc("collcheck verify");
+  desc.add_options()("help,h", "this help")
+      ("algo", po::value<std::string>(), "algorithm name, or 'all'")
+      ("variant", po::value<std::string>()->default_value("default"), "variant name, 'default' or 'all'")
+      ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
+      ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)")
+      ("properties", po::value<std::string>(),
+       "comma list of properties to check (default: all that apply; see 'collcheck list')")
+      ("db", po::value<std::string>(), "results store (SQLite): record every instance as it finishes")
+      ("resume", "with --db: skip instances already recorded with the same options")
+      ("estimate", "do not verify: print the projected core-hours, wall time and memory of this sweep, "
+                   "from a short calibration run (text or json)")
+      ("calibrate-seconds", po::value<std::string>(),
+       "with --estimate: CPU seconds of calibration per algorithm/variant and checker mode (default 0.5)");
+  add_instance_options(desc);
+  add_check_options(desc);
+  auto vm = parse_args(desc, args);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
+  if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
+  if (!format_from_string(vm["format"].as<std::string>()))
+    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
+  if (vm.count("db"))
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
+  SweepRequest req;
+  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  apply_instance_options(vm, req.targets);
+  // --estimate plans sweeps beyond one run's 2^20 p values (checker/sweep/estimate.hpp).
+  req.ps = vm.count("estimate") && vm.count("p") && !vm.count("dims")
+               ? parse_p_range_for_estimate(vm["p"].as<std::string>())
+               : instance_ps(vm, "verify needs --p RANGE");
+  req.skip_restricted = vm.count("skip-restricted") > 0;
+  req.progress = !vm.count("quiet");
+  req.check = check_options(vm);
+  if (vm.count("properties")) req.check.properties = split_list("properties", vm["properties"].as<std::string>());
+  req.threads = worker_threads(vm);
+  // Under mpirun (checker/sweep/mpi_shard.cpp) the runner is a ShardedRunner
+  // (checker/sweep/shard_plan.hpp): --estimate runs on rank 0 alone, and the store
+  // is opened and written by rank 0 alone.
+  const ShardedRunner* sharded = g_sweep_runner.target<ShardedRunner>();
+  if (vm.count("estimate"))
+    return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req); }) : cmd_estimate(vm, req);
+  if (vm.count("calibrate-seconds")) throw InputError("--calibrate-seconds applies only with --estimate");
+  const std::string db = vm.count("db") ? vm["db"].as<std::string>() : "";
+  if (g_sweep_runner && !sharded && !db.empty())
+    throw InputError("--db is not supported by this sweep runner: run the sweep without --db");
+  std::unique_ptr<ResultsStore> store;
+  AttachStore attach;  // opens the store and installs its hooks into a request
+  if (!db.empty())
+    attach = [&, db](SweepRequest& r) {
+      store = attach_results_store(db, vm.count("resume") > 0, r, cmdline, vm["threads"].as<int>());
+    };
+  else
+    attach_results_store("", vm.count("resume") > 0, req, cmdline, vm["threads"].as<int>());  // --resume alone: bad input
+  auto finish = [&](Report r) {
+    r.tool_version = COLLCHECK_VERSION;
+    r.command = cmdline;
+    r.threads = vm["threads"].as<int>();
+    if (store) store->finish_sweep(r);
+    emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
+    return exit_code(r);
+  };
+  // Under mpirun the sweep is sharded over the ranks; `attach` and `finish`
+  // run on rank 0 only, which records every rank's results as they arrive.
+  if (sharded) return sharded->sweep(req, attach, finish);
+  if (g_sweep_runner) return g_sweep_runner(req, finish);
+  if (attach) attach(req);
+  return finish(run_sweep(req));
+}
+
+}  // namespace collcheck
