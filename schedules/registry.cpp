@@ -498,7 +498,7 @@ constexpr TrivanceOrder kLeftRightStay{TrivanceRouting::Move::left, TrivanceRout
 
 // `twice`, `blocks`: the first double count at p = 4 and the blocks each rank
 // sends there, as collcheck reports them (derived by running the variant;
-// pinned in tests/unit/trivance_readings_test.cpp).
+// pinned in tests/unit/schedules/trivance/trivance_readings_test.cpp).
 VariantInfo trivance_dedup(const TrivanceOrder& order, TrivanceOwn own, const std::string& twice = "",
                            int blocks = 0) {
   auto word = [](TrivanceRouting::Move m) {

@@ -11,7 +11,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   libopenmpi-dev openmpi-bin
   libpugixml-dev chromium zlib1g-dev
   libsqlite3-dev
-  python3-jsonschema)  # tests/regression/check_file_test.cpp: docs/schedule.schema.json (Draft 2020-12)
+  python3-jsonschema)  # tests/regression/checker/cli/check_file_test.cpp: docs/schedule.schema.json (Draft 2020-12)
 
 install_missing() {
   local missing=()

@@ -14,7 +14,7 @@
 // weights (fingerprint_weights), the same canonical order of receives, the
 // same checks and violation counts (a piece of n blocks counts n checks and,
 // if it fails, n violations) and the same minimal counterexample (the first
-// block of the first failing piece). tests/unit/flow_interval_test.cpp
+// block of the first failing piece). tests/unit/properties/flow/flow_interval_test.cpp
 // compares both on every registered variant and on mutants.
 //
 // The error bound is the fingerprint's: a wrong multiset of contributions

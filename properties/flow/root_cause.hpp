@@ -42,7 +42,7 @@
 // the smallest peer. This is a heuristic explanation, not a proof. It names
 // the step and sender of every transfer dropped at both ends in the
 // power-of-two and power-of-three schedules the mutation tests drop
-// (tests/mutation/root_cause_test.cpp); when no candidate exists the kind is
+// (tests/mutation/properties/flow/root_cause_test.cpp); when no candidate exists the kind is
 // unavailable and the text says where the contribution ended.
 //
 // Doubled (kind counted_twice): the earliest ancestor of the target that

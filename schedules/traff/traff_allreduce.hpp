@@ -30,7 +30,7 @@
 //              partial block r-1 to r-1); step 2: r copies its block r to r+1;
 //              step 3: r copies block r to r+2. Each rank sends 2n(p-1) = 4
 //              blocks in 4 steps (`collcheck dump --algo traff-allreduce --p 3
-//              --n 1`; tests/unit/traff_reduce_scatter_test.cpp checks p = 9,
+//              --n 1`; tests/unit/schedules/traff/traff_reduce_scatter_test.cpp checks p = 9,
 //              n = 1 against the paper's Table 2).
 #include <cstdint>
 

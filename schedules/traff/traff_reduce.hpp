@@ -51,7 +51,7 @@
 //              de-duplication never drops anything. Both variants hold under
 //              `collcheck verify --algo traff-reduce --variant all --p 1..1024`
 //              (n = 1, 2, 3, 8) and are the same schedule
-//              (tests/unit/traff_reduce_test.cpp, which also counts the capped
+//              (tests/unit/schedules/traff/traff_reduce_test.cpp, which also counts the capped
 //              receipts with capped_receipts below). The filter stays as a
 //              guard for schedules that break condition 3.
 // Volume     : every non-root rank sends each of its n partial blocks exactly

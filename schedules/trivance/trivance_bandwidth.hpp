@@ -23,7 +23,7 @@
 //              vectors reach the same node, and the paper says neither which
 //              path to keep nor whether r sends its own block b = r (in Pi
 //              when p reaches r later). TrivanceRouting builds each reading
-//              (registry variants; tests/unit/trivance_readings_test.cpp):
+//              (registry variants; tests/unit/schedules/trivance/trivance_readings_test.cpp):
 //              * every path (Algorithm 1 per peer as Sec. 4.3's prose applies
 //                it, no de-duplication; the call is not printed; `paper-bandwidth`, with
 //                Sec. 4.4's printed last distance; `-own-stays` without the own

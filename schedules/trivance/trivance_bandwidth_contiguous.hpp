@@ -22,7 +22,7 @@
 // Steps      : 2s; volume 2(n-1) blocks of m/n per node; ports() = 2; the
 //              transfers are listed in the order of trivance_bandwidth.hpp
 //              (the move to r + 3^k first).
-// Checked    : tests/unit/trivance_bandwidth_contiguous_test.cpp compares it,
+// Checked    : tests/unit/schedules/trivance/trivance_bandwidth_contiguous_test.cpp compares it,
 //              transfer by transfer under rev, with the bandwidth variant for
 //              every rank and step of n = 3^0 .. 3^7. A global renumbering of
 //              blocks changes no flow property of an allreduce, so the large-n

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by tests/regression/paper_rules_test.cpp and
-// tests/slow/paper_rules_sweep_test.cpp: sweep the registry and compare the
+// Shared by tests/regression/schedules/paper_rules_test.cpp and
+// tests/slow/schedules/paper_rules_sweep_test.cpp: sweep the registry and compare the
 // set of failing p and failing properties with what README.md states.
 #include <gtest/gtest.h>
 
@@ -44,7 +44,7 @@ inline void expect_correct_variants_hold(uint64_t max_p) {
 // README.md, "What collcheck found in the Swing paper", items 1-4 and 8. Every
 // set below is exact (a property that starts or stops failing at some p fails
 // the test), except the properties an entry lists as unpinned, whose p set has
-// no closed form (measured lists: tests/regression/paper_rules_test.cpp).
+// no closed form (measured lists: tests/regression/schedules/paper_rules_test.cpp).
 inline void expect_paper_rules_fail_as_documented(uint64_t max_p) {
   auto pow2 = [](uint64_t p) { return swing::is_pow2(p); };
   // The largest power of two below p (p >= 2).

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by tests/unit/trivance_readings_test.cpp and
-// tests/slow/trivance_readings_sweep_test.cpp: the registered readings of
+// Shared by tests/unit/schedules/trivance/trivance_readings_test.cpp and
+// tests/slow/schedules/trivance/trivance_readings_sweep_test.cpp: the registered readings of
 // Trivance's block routing (TrivanceRouting, schedules/trivance/trivance_bandwidth.hpp;
 // the variants in schedules/registry.cpp) and the two sides of the finding
 // "a reading that forwards before it keeps fails exactly where its routing

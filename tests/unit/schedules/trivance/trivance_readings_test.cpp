@@ -36,7 +36,7 @@
 //    Each fails exactly where it forwards a block that could stay, i.e. where
 //    its routing differs from the stay-first reading with the same order of
 //    the two moves (tested for n <= 200 here, 1500 in
-//    tests/slow/trivance_readings_sweep_test.cpp): everywhere except the
+//    tests/slow/schedules/trivance/trivance_readings_sweep_test.cpp): everywhere except the
 //    powers of three and a few n where no remainder is reachable both by
 //    staying and by a move; keeping the own block changes no verdict.
 // All counterexamples below were derived by running the variants

@@ -16,7 +16,7 @@
 // counterexample is where the data goes wrong, which need not be the
 // corrupted step (e.g. a missing contribution is seen by the postcondition
 // at the end), so only rejection is asserted there. (The real binary's
-// check-file on such files: tests/regression/check_file_test.cpp.)
+// check-file on such files: tests/regression/checker/cli/check_file_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <map>

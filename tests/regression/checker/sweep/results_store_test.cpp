@@ -26,7 +26,7 @@
 #include <random>
 #include <thread>
 
-#include "../support/run_binary.hpp"
+#include "tests/support/run_binary.hpp"
 #include "tests/support/report_json.hpp"
 #include "tests/support/store_query.hpp"
 

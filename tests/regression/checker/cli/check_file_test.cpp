@@ -415,7 +415,7 @@ TEST(CheckFileClaims, DisagreeingClaimsAreViolations) {
 }
 
 // The binary on one-sided corruptions (the exhaustive version, in process:
-// tests/mutation/schedule_file_mutation_test.cpp): swing p = 8, in every step
+// tests/mutation/schedules/formats/schedule_file_mutation_test.cpp): swing p = 8, in every step
 // one rank's first send gets another peer; check-file exits 1 and a violated
 // verdict's counterexample names that step and that rank (as rank or peer).
 TEST(CheckFileMutation, TheReportNamesTheCorruptedStepAndRank) {

@@ -104,7 +104,7 @@ TEST(TraffReduceScatter, KnownAnswerP3N1) {
   expect_sends(m, 1, [](Rank r) { return (r + 2) % 3; }, [](Rank r) { return around(r, 3, {-1}); }, Combine::reduce);
 }
 
-// p = 9, n = 1, from Table 2 (see tests/unit/traff_reduce_test.cpp for the
+// p = 9, n = 1, from Table 2 (see tests/unit/schedules/traff/traff_reduce_test.cpp for the
 // broadcast): relative to root j, the reduce moves rel 5..8 -> rel-5 at step
 // 0, 3..4 -> rel-3 at step 1, 2 -> 0 at step 2, 1 -> 0 at step 3. Rank u is
 // rel = u - j for root j, so at step 0 u sends to u-5 = u+4 the blocks j =

@@ -1,4 +1,4 @@
-// Slow: tests/unit/trivance_readings_test.cpp's sweep further. Every Trivance
+// Slow: tests/unit/schedules/trivance/trivance_readings_test.cpp's sweep further. Every Trivance
 // reading that forwards a block before it keeps it (a move first in the
 // de-duplication order, own block sent or kept) fails exactly where its
 // routing differs from the stay-first reading with the same order of the two

@@ -5,7 +5,7 @@
 //  * each Swing paper rule (printed or read) fails at exactly the p the README lists,
 //    by exactly the properties it lists, for p = 1..512.
 // The default suite checks the same statements for p = 1..64 in
-// tests/regression/paper_rules_test.cpp.
+// tests/regression/schedules/paper_rules_test.cpp.
 #include <gtest/gtest.h>
 
 #include "tests/support/paper_rules.hpp"
