@@ -8,7 +8,7 @@
 namespace collcheck {
 namespace {
 
-constexpr uint64_t kMaxValues = uint64_t{1} << 20;
+constexpr uint64_t kMaxValues = uint64_t{1} << 20;  // one sweep
 
 [[noreturn]] void bad(const std::string& whole, const std::string& why) {
   throw InputError("malformed p-range '" + whole + "': " + why);
@@ -41,9 +41,9 @@ uint64_t parse_value(const std::string& t, const std::string& whole) {
   return v;
 }
 
-}  // namespace
-
-std::vector<uint64_t> parse_p_range(const std::string& text) {
+// The p-range `text` with at most `max_values` values (counted before
+// duplicates are removed; powers of two (pow2) are not counted).
+std::vector<uint64_t> parse_p_range(const std::string& text, uint64_t max_values) {
   std::vector<uint64_t> out;
   if (text.empty()) bad(text, "empty");
   size_t start = 0;
@@ -78,7 +78,7 @@ std::vector<uint64_t> parse_p_range(const std::string& text) {
           st = std::stoull(step);
           if (st == 0) bad(text, "step must be >= 1");
         }
-        if ((hi - lo) / st + 1 + out.size() > kMaxValues) bad(text, "more than 2^20 values");
+        if ((hi - lo) / st + 1 + out.size() > max_values) bad(text, "more than 2^20 values");
         for (uint64_t v = lo; v <= hi; v += st) out.push_back(v);
       }
     }
@@ -89,5 +89,11 @@ std::vector<uint64_t> parse_p_range(const std::string& text) {
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
+
+}  // namespace
+
+std::vector<uint64_t> parse_p_range(const std::string& text) { return parse_p_range(text, kMaxValues); }
+
+std::vector<uint64_t> parse_p_range_for_estimate(const std::string& text) { return parse_p_range(text, UINT64_MAX); }
 
 }  // namespace collcheck

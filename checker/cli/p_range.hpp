@@ -18,4 +18,9 @@ inline constexpr uint64_t kMaxP = uint64_t{1} << 24;
 
 std::vector<uint64_t> parse_p_range(const std::string& text);
 
+// A p-range as parse_p_range reads it, without the 2^20-values limit of one
+// sweep (values still <= kMaxP; verify --estimate plans sweeps beyond one
+// run, checker/sweep/estimate.hpp); InputError on malformed input.
+std::vector<uint64_t> parse_p_range_for_estimate(const std::string& text);
+
 }  // namespace collcheck

@@ -16,47 +16,9 @@
 #include <sstream>
 
 #include "checker/sweep/cost_model.hpp"
-#include "checker/cli/p_range.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
-
-// ---- p-ranges beyond one sweep's 2^20 values ------------------------------
-
-std::vector<uint64_t> parse_p_range_for_estimate(const std::string& text) {
-  try {
-    return parse_p_range(text);
-  } catch (const InputError& e) {
-    if (std::string(e.what()).find("more than 2^20 values") == std::string::npos) throw;
-  }
-  // Every term is well-formed (parse_p_range checks values and steps before
-  // it counts); only the count was too large. Expand term by term.
-  std::vector<uint64_t> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const std::string term = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    try {
-      for (uint64_t p : parse_p_range(term)) out.push_back(p);
-    } catch (const InputError& e) {
-      if (std::string(e.what()).find("more than 2^20 values") == std::string::npos) throw;
-      const size_t dots = term.find("..");
-      std::string b = term.substr(dots + 2), step = "1";
-      if (const size_t colon = b.find(':'); colon != std::string::npos) {
-        step = b.substr(colon + 1);
-        b = b.substr(0, colon);
-      }
-      const uint64_t lo = parse_p_range(term.substr(0, dots)).front(), hi = parse_p_range(b).front();
-      const uint64_t st = std::stoull(step);  // validated by parse_p_range(term)
-      for (uint64_t p = lo; p <= hi; p += st) out.push_back(p);
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
 
 // ---- the time model ---------------------------------------------------------
 

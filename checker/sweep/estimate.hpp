@@ -48,10 +48,6 @@
 
 namespace collcheck {
 
-// A p-range as parse_p_range reads it, without the 2^20-values limit of one
-// sweep (values still <= kMaxP); InputError on malformed input.
-std::vector<uint64_t> parse_p_range_for_estimate(const std::string& text);
-
 struct CalibrationPoint {
   uint64_t p = 0;
   uint32_t radix = 0;
