@@ -535,7 +535,7 @@ double parse_nonneg(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-int cmd_analyze(const std::vector<std::string>& args, const std::string& cmdline) {
+int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
   po::options_description desc(
       "collcheck analyze: K and D of the tunable-radix all-to-all for every radix r = 2..P, the paper's "
       "Propositions 1-4 next to them, the cost alpha*K + beta*D*S, its minimising radix and where sqrt(P) "
@@ -568,8 +568,8 @@ int cmd_analyze(const std::vector<std::string>& args, const std::string& cmdline
   const double beta = parse_nonneg("beta", vm["beta"].as<std::string>());
   const double bytes = parse_nonneg("block-bytes", vm["block-bytes"].as<std::string>());
   const Analysis a = analyze_tra(ps.front(), alpha, beta, bytes);
-  const std::string text = format == "json"   ? analysis_json(a, cmdline)
-                           : format == "html" ? analysis_html(a, cmdline)
+  const std::string text = format == "json"   ? analysis_json(a, inv.cmdline)
+                           : format == "html" ? analysis_html(a, inv.cmdline)
                                               : analysis_text(a);
   write_output(vm["out"].as<std::string>(), text);
   return 0;

@@ -116,7 +116,7 @@ int check_msccl_file(const po::variables_map& vm, const std::string& path, const
 
 }  // namespace
 
-int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdline) {
+int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) {
   po::options_description desc("collcheck check-file");
   desc.add_options()("help,h", "this help")("file", po::value<std::string>(), "schedule JSON file")
       ("schedule-format", po::value<std::string>()->default_value("auto"),
@@ -172,8 +172,8 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
     if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
     f.close();
     const std::string text = read_whole_file(path, check_options(vm).max_memory);
-    if (xml) return check_msccl_file(vm, path, text, cmdline);
-    return check_traff_table_file(vm, path, text, cmdline);
+    if (xml) return check_msccl_file(vm, path, text, inv.cmdline);
+    return check_traff_table_file(vm, path, text, inv.cmdline);
   }
   f.close();
   CheckOptions o = check_options(vm);  // --max-memory guards the reading too
@@ -195,7 +195,7 @@ int cmd_check_file(const std::vector<std::string>& args, const std::string& cmdl
     ic.verdicts.push_back(smt::validate_and_replay(
         view.data(), tv_timeout, dir, std::filesystem::path(path).stem().string()));
   }
-  Report r = file_report(cmdline, path, doc.format, view.spec().kind, view.p(), std::move(ic), o.seed);
+  Report r = file_report(inv.cmdline, path, doc.format, view.spec().kind, view.p(), std::move(ic), o.seed);
   for (std::string& n : file_claim_notes(doc)) r.notes.push_back(std::move(n));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);

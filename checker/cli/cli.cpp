@@ -19,25 +19,40 @@ namespace po = boost::program_options;
 namespace collcheck {
 namespace {
 
-// Set by cli_main: how verify runs a sweep other than in this process alone.
-SweepRunner g_sweep_runner;
+const std::vector<Subcommand> kSubcommands = {
+    {"list", "list", "algorithms, variants, restrictions, properties", cmd_list},
+    {"verify", "verify --algo A --p RANGE", "check every property for every p, rank, step and block", cmd_verify,
+     true},
+    {"dump", "dump --algo A --p N", "print the schedule (--format text|json|jsonl)", cmd_dump},
+    {"check-file", "check-file FILE",
+     "check a schedule in collcheck's format (JSON or JSON lines)\n"
+     "(--schedule-format traff-table: Träff's tables)\n"
+     "(--schedule-format msccl: MSCCL algorithm XML)",
+     cmd_check_file},
+    {"run", "run --algo A --p N", "execute on threads with real data and compare", cmd_run},
+    {"prove", "prove --algo A --p RANGE",
+     "Z3 proofs for all ranks at once (--list: the queries;\n--query, --timeout-ms, --smt2-dir DIR)", cmd_prove},
+    {"analyze", "analyze --algo tra --p N", "TRA's K, D and cost for every radix, the optimum and sqrt(p)",
+     cmd_analyze},
+    {"report", "report --db FILE", "render a sweep stored by 'verify --db FILE' (any --format)", cmd_report},
+};
 
-const char* kUsage =
-    "usage: collcheck <command> [options]\n"
-    "commands:\n"
-    "  list                         algorithms, variants, restrictions, properties\n"
-    "  verify --algo A --p RANGE    check every property for every p, rank, step and block\n"
-    "  dump --algo A --p N          print the schedule (--format text|json|jsonl)\n"
-    "  check-file FILE              check a schedule in collcheck's format (JSON or JSON lines)\n"
-    "                               (--schedule-format traff-table: Träff's tables)\n"
-    "                               (--schedule-format msccl: MSCCL algorithm XML)\n"
-    "  run --algo A --p N           execute on threads with real data and compare\n"
-    "  prove --algo A --p RANGE     Z3 proofs for all ranks at once (--list: the queries;\n"
-    "                               --query, --timeout-ms, --smt2-dir DIR)\n"
-    "  analyze --algo tra --p N     TRA's K, D and cost for every radix, the optimum and sqrt(p)\n"
-    "  report --db FILE             render a sweep stored by 'verify --db FILE' (any --format)\n"
-    "  --version\n"
-    "run 'collcheck <command> --help' for a command's options.\n";
+// `collcheck --help`: the table, synopses padded to one column.
+std::string usage() {
+  constexpr size_t kColumn = 29;
+  std::string out = "usage: collcheck <command> [options]\ncommands:\n";
+  for (const Subcommand& c : kSubcommands) {
+    std::string head = c.synopsis;
+    head.resize(std::max(head.size() + 1, kColumn), ' ');
+    std::string_view help = c.help;
+    for (size_t nl; (nl = help.find('\n')) != std::string_view::npos; help.remove_prefix(nl + 1)) {
+      out += "  " + head + std::string(help.substr(0, nl)) + "\n";
+      head.assign(kColumn, ' ');
+    }
+    out += "  " + head + std::string(help) + "\n";
+  }
+  return out + "  --version\nrun 'collcheck <command> --help' for a command's options.\n";
+}
 
 std::string command_line(int argc, char** argv) {
   std::string s;
@@ -46,6 +61,8 @@ std::string command_line(int argc, char** argv) {
 }
 
 }  // namespace
+
+const std::vector<Subcommand>& subcommands() { return kSubcommands; }
 
 Failure describe_failure(const std::exception_ptr& e) {
   try {
@@ -91,40 +108,35 @@ namespace {
   std::_Exit(f.code);
 }
 
-int run_command(const std::string& cmd, const std::vector<std::string>& args, const std::string& cmdline) {
+int run_command(const std::string& cmd, const std::vector<std::string>& args, const Invocation& inv) {
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage;
+    std::cout << usage();
     return 0;
   }
   if (cmd == "--version") {
     std::cout << "collcheck " << COLLCHECK_VERSION << "\n";
     return 0;
   }
-  if (cmd == "list") return cmd_list(args);
-  if (cmd == "verify") return cmd_verify(args, cmdline, g_sweep_runner);
-  if (cmd == "dump") return cmd_dump(args);
-  if (cmd == "check-file") return cmd_check_file(args, cmdline);
-  if (cmd == "run") return cmd_run(args, cmdline);
-  if (cmd == "prove") return cmd_prove(args, cmdline);
-  if (cmd == "analyze") return cmd_analyze(args, cmdline);
-  if (cmd == "report") return cmd_report(args, cmdline);
+  for (const Subcommand& c : kSubcommands)
+    if (cmd == c.name) return c.run(args, inv);
   if (cmd.empty()) {
-    std::cerr << kUsage;
+    std::cerr << usage();
     return 2;
   }
-  throw InputError("unknown command '" + cmd + "' (known: list, verify, dump, check-file, run, prove, analyze, report)");
+  std::string known;
+  for (const Subcommand& c : kSubcommands) known += (known.empty() ? "" : ", ") + std::string(c.name);
+  throw InputError("unknown command '" + cmd + "' (known: " + known + ")");
 }
 
 }  // namespace
 
 int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
   std::set_terminate(on_terminate);
-  g_sweep_runner = std::move(sweep_runner);
   std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
   const std::string cmd = argc > 1 ? argv[1] : "";
   StdoutCapture capture;  // flush_stdout names the reason a write to stdout failed
   try {
-    const int code = run_command(cmd, args, command_line(argc, argv));
+    const int code = run_command(cmd, args, Invocation{command_line(argc, argv), std::move(sweep_runner)});
     flush_stdout();  // a report or listing that did not reach stdout is an error (issue 14 item 11)
     return code;
   } catch (...) {

@@ -1,23 +1,32 @@
 #pragma once
-// The collcheck command line: list, verify, dump, check-file, run, prove.
-// Every subcommand returns a DESIGN.md exit code; bad input is one line on
-// stderr and exit code 2.
+// The collcheck command line: the table of subcommands (one file each,
+// checker/cli/<name>_command.cpp, declared in checker/cli/commands.hpp) and
+// cli_main, which dispatches to them. Every subcommand returns an exit code
+// (0 hold, 1 violated, 2 bad input, 3 unknown/refused, 77 skipped); bad input
+// is one line on stderr and exit code 2.
 #include <exception>
-#include <functional>
 #include <string>
+#include <vector>
 
-#include "checker/sweep/sweep.hpp"
-#include "reports/report.hpp"
+#include "checker/cli/commands.hpp"
 
 namespace collcheck {
 
-// How `verify` runs its sweep when this process is one of several: under
-// mpirun, checker/sweep/mpi_shard.hpp shards the request over the MPI ranks and
-// calls `finish` (render the report, return its exit code) with the whole
-// report on rank 0 only; the runner returns the exit code every rank exits
-// with. Empty: run_sweep in this process.
-using SweepRunner = std::function<int(const SweepRequest& req, const std::function<int(Report)>& finish)>;
+// One row of the subcommand table: `collcheck --help` lists the rows in
+// order ("  <synopsis padded>  <help>", a help of several lines ('\n')
+// continues under the first), and cli_main runs `run` for `name`.
+struct Subcommand {
+  const char* name;
+  const char* synopsis;  // name and its main options, e.g. "verify --algo A --p RANGE"
+  const char* help;      // one line (continuation lines after '\n')
+  Command run;
+  bool sharded = false;  // under mpirun: runs on every rank (a sharded sweep); the others run on rank 0 only
+};
+const std::vector<Subcommand>& subcommands();
 
+// Under mpirun, checker/sweep/mpi_shard.hpp passes a ShardedRunner as
+// `sweep_runner` (verify shards its sweep over the MPI ranks); empty: every
+// sweep runs in this process.
 int cli_main(int argc, char** argv, SweepRunner sweep_runner = {});
 
 // What cli_main prints (one line on stderr, after "collcheck: ") and returns

@@ -30,7 +30,7 @@ void require_allowed(const SweepTarget& t, uint64_t p) {
 
 }  // namespace
 
-int cmd_dump(const std::vector<std::string>& args) {
+int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   po::options_description desc("collcheck dump");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm")

@@ -14,7 +14,7 @@ namespace po = boost::program_options;
 
 namespace collcheck {
 
-int cmd_list(const std::vector<std::string>& args) {
+int cmd_list(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   po::options_description desc("collcheck list");
   desc.add_options()("help,h", "this help");
   auto vm = parse_args(desc, args);

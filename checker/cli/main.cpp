@@ -1,3 +1,5 @@
+// collcheck's entry point: the command line (checker/cli/cli.hpp), or under
+// an MPI launcher the same command line with sweeps sharded over the ranks.
 #include "checker/cli/cli.hpp"
 #ifdef COLLCHECK_MPI_SHARD
 #include "checker/sweep/mpi_shard.hpp"
@@ -7,7 +9,17 @@ int main(int argc, char** argv) {
 #ifdef COLLCHECK_MPI_SHARD
   // Started by mpirun: sweeps are sharded over the ranks (checker/sweep/mpi_shard.hpp).
   // Without a launcher MPI is never initialized.
-  if (collcheck::launched_by_mpi()) return collcheck::mpi_cli_main(argc, argv);
+  if (collcheck::launched_by_mpi()) {
+    const collcheck::MpiCommandLine cli{
+        [](int c, char** v, collcheck::SweepRunner runner) { return collcheck::cli_main(c, v, std::move(runner)); },
+        [](const std::exception_ptr& e) { return collcheck::describe_failure(e).code; },
+        [](const std::string& command) {
+          for (const collcheck::Subcommand& s : collcheck::subcommands())
+            if (s.name == command) return s.sharded;
+          return false;
+        }};
+    return collcheck::mpi_cli_main(argc, argv, cli);
+  }
 #endif
   return collcheck::cli_main(argc, argv);
 }

@@ -97,7 +97,7 @@ std::optional<std::string> why_unsupported(const smt::Query& q, const SweepTarge
 
 }  // namespace
 
-int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) {
+int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   po::options_description desc("collcheck prove");
   desc.add_options()("help,h", "this help")
       ("list", "list the queries (name, algorithms, statement) and exit")
@@ -228,7 +228,7 @@ int cmd_prove(const std::vector<std::string>& args, const std::string& cmdline) 
   Report r;
   r.kind = "prove";
   r.tool_version = COLLCHECK_VERSION;
-  r.command = cmdline;
+  r.command = inv.cmdline;
   r.mode = "z3";
   r.threads = 1;
   for (Job& job : jobs) {

@@ -75,7 +75,7 @@ void list_sweeps(const std::vector<SweepInfo>& sweeps) {
 
 }  // namespace
 
-int cmd_report(const std::vector<std::string>& args, const std::string& /*cmdline*/) {
+int cmd_report(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   po::options_description desc("collcheck report");
   desc.add_options()("help,h", "this help")
       ("db", po::value<std::string>(), "results store written by 'verify --db'")

@@ -56,7 +56,7 @@ InstanceResult run_schedule_file(const po::variables_map& vm, const runtime::Exe
 }  // namespace
 
 // collcheck run: execute the schedule on p threads with real data.
-int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
+int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   po::options_description desc("collcheck run");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm, or 'all'")
@@ -102,7 +102,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& cmdline) {
   Report r;
   r.kind = "run";
   r.tool_version = COLLCHECK_VERSION;
-  r.command = cmdline;
+  r.command = inv.cmdline;
   r.mode = runtime::mode_string(eo);
   r.seed = eo.seed;
   if (vm.count("schedule")) {

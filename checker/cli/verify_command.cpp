@@ -38,7 +38,9 @@ std::vector<std::string> split_list(const std::string& option, const std::string
 
 }  // namespace
 
-int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline, const SweepRunner& g_sweep_runner) {
+int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
+  const std::string& cmdline = inv.cmdline;
+  const SweepRunner& runner = inv.sweep_runner;
   po::options_description desc("collcheck verify");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm name, or 'all'")
@@ -81,12 +83,12 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline,
   // Under mpirun (checker/sweep/mpi_shard.cpp) the runner is a ShardedRunner
   // (checker/sweep/shard_plan.hpp): --estimate runs on rank 0 alone, and the store
   // is opened and written by rank 0 alone.
-  const ShardedRunner* sharded = g_sweep_runner.target<ShardedRunner>();
+  const ShardedRunner* sharded = runner.target<ShardedRunner>();
   if (vm.count("estimate"))
     return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req); }) : cmd_estimate(vm, req);
   if (vm.count("calibrate-seconds")) throw InputError("--calibrate-seconds applies only with --estimate");
   const std::string db = vm.count("db") ? vm["db"].as<std::string>() : "";
-  if (g_sweep_runner && !sharded && !db.empty())
+  if (runner && !sharded && !db.empty())
     throw InputError("--db is not supported by this sweep runner: run the sweep without --db");
   std::unique_ptr<ResultsStore> store;
   AttachStore attach;  // opens the store and installs its hooks into a request
@@ -107,7 +109,7 @@ int cmd_verify(const std::vector<std::string>& args, const std::string& cmdline,
   // Under mpirun the sweep is sharded over the ranks; `attach` and `finish`
   // run on rank 0 only, which records every rank's results as they arrive.
   if (sharded) return sharded->sweep(req, attach, finish);
-  if (g_sweep_runner) return g_sweep_runner(req, finish);
+  if (runner) return runner(req, finish);
   if (attach) attach(req);
   return finish(run_sweep(req));
 }

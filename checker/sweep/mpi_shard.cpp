@@ -22,7 +22,6 @@
 #include <thread>
 #include <vector>
 
-#include "checker/cli/cli.hpp"
 #include "checker/sweep/cost_model.hpp"
 #include "checker/sweep/shard_plan.hpp"
 #include "schedules/input_error.hpp"
@@ -117,8 +116,10 @@ std::vector<std::string> gather_to_root(const std::string& mine, int rank, int s
   return parts;
 }
 
-// The exit code cli_main gives for an exception (checker/cli/cli.cpp).
-int exit_code_of(const std::exception_ptr& e) { return describe_failure(e).code; }
+// The exit code the command line gives for an exception (MpiCommandLine::exit_code,
+// set once by mpi_cli_main before any sweep runs).
+std::function<int(const std::exception_ptr&)> g_exit_code;
+int exit_code_of(const std::exception_ptr& e) { return g_exit_code(e); }
 
 // An exception as a status text for rank 0.
 std::string status_of(const std::exception_ptr& e) {
@@ -347,7 +348,7 @@ int run_sharded(const SweepRequest& req, const AttachStore& attach, const Finish
         }
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (code != 0) {
-      if (rank == 0 && failure) std::rethrow_exception(failure);  // cli_main prints it as the single process would
+      if (rank == 0 && failure) std::rethrow_exception(failure);  // the command line prints it as the single process would
       return code;
     }
   }
@@ -509,13 +510,13 @@ int run_sharded(const SweepRequest& req, const AttachStore& attach, const Finish
     }
     if (failure) code = exit_code_of(failure);
     for (int r = 1; r < size; ++r) MPI_Send(&code, 1, MPI_INT, r, kTagFinal, MPI_COMM_WORLD);
-    if (failure) std::rethrow_exception(failure);  // cli_main prints it as the single process would
+    if (failure) std::rethrow_exception(failure);  // the command line prints it as the single process would
     return code;
   }
 }
 
 // `body` on rank 0 only; every rank returns rank 0's exit code, and rank 0
-// rethrows what `body` threw (cli_main prints it once).
+// rethrows what `body` threw (the command line prints it once).
 int run_on_root_only(const std::function<int()>& body) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -547,7 +548,8 @@ void silence() {
 
 }  // namespace
 
-int mpi_cli_main(int argc, char** argv) {
+int mpi_cli_main(int argc, char** argv, const MpiCommandLine& cli) {
+  g_exit_code = cli.exit_code;
   int provided = 0;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
     std::fprintf(stderr, "collcheck: error: MPI_Init_thread failed (launched by an MPI launcher?)\n");
@@ -567,16 +569,16 @@ int mpi_cli_main(int argc, char** argv) {
   }
   int code;
   if (size == 1) {
-    code = cli_main(argc, argv);
+    code = cli.run(argc, argv, {});
   } else {
     if (rank != 0) silence();
     const std::string cmd = argc > 1 ? argv[1] : "";
-    if (cmd == "verify") {
-      code = cli_main(argc, argv, ShardedRunner{run_sharded, run_on_root_only});
+    if (cli.sharded(cmd)) {
+      code = cli.run(argc, argv, ShardedRunner{run_sharded, run_on_root_only});
     } else {
       // Every other subcommand (and --help, --version) runs on rank 0 alone:
       // one output, no racing --out files; the others exit with its code.
-      code = run_on_root_only([&] { return cli_main(argc, argv); });
+      code = run_on_root_only([&] { return cli.run(argc, argv, {}); });
     }
   }
   MPI_Finalize();

@@ -37,6 +37,12 @@
 // Compiled only with MPI (COLLCHECK_WITH_MPI); main.cpp enters through
 // mpi_cli_main when launched_by_mpi(), so `collcheck` without a launcher
 // never initializes MPI.
+#include <exception>
+#include <functional>
+#include <string>
+
+#include "checker/sweep/shard_plan.hpp"
+
 namespace collcheck {
 
 // True when an MPI launcher started this process: Open MPI's mpirun sets
@@ -44,9 +50,22 @@ namespace collcheck {
 // (srun --mpi=pmix, prterun) PMIX_RANK.
 bool launched_by_mpi();
 
-// cli_main between MPI_Init_thread (FUNNELED: only the main thread calls
-// MPI) and MPI_Finalize; with more than one rank, verify is sharded and
-// every other subcommand runs on rank 0 only.
-int mpi_cli_main(int argc, char** argv);
+// The command line mpirun runs, as main.cpp hands it over (checker/cli/cli.hpp:
+// cli_main, describe_failure and the subcommand table), so that this layer
+// does not depend on the CLI.
+struct MpiCommandLine {
+  // Runs argv: with an empty runner every sweep runs in this process; with a
+  // ShardedRunner verify shards its sweep over the ranks.
+  std::function<int(int argc, char** argv, SweepRunner runner)> run;
+  // The exit code `run` gives for an exception it lets escape.
+  std::function<int(const std::exception_ptr&)> exit_code;
+  // True for a subcommand that runs on every rank (a sharded sweep).
+  std::function<bool(const std::string& command)> sharded;
+};
+
+// cli.run between MPI_Init_thread (FUNNELED: only the main thread calls
+// MPI) and MPI_Finalize; with more than one rank, the sharded subcommands
+// (verify) run on every rank and every other subcommand on rank 0 only.
+int mpi_cli_main(int argc, char** argv, const MpiCommandLine& cli);
 
 }  // namespace collcheck

@@ -33,8 +33,15 @@ using FinishReport = std::function<int(Report)>;
 // bad store or request (checker/cli/report_command.hpp, attach_results_store).
 using AttachStore = std::function<void(SweepRequest&)>;
 
-// The sweep runner mpirun installs (checker/sweep/mpi_shard.cpp) as cli_main's
-// SweepRunner (checker/cli/cli.hpp). Called as a SweepRunner it shards a sweep
+// How `verify` runs its sweep when this process is one of several: under
+// mpirun, checker/sweep/mpi_shard.hpp shards the request over the MPI ranks and
+// calls `finish` (render the report, return its exit code) with the whole
+// report on rank 0 only; the runner returns the exit code every rank exits
+// with. Empty: run_sweep in this process.
+using SweepRunner = std::function<int(const SweepRequest& req, const FinishReport& finish)>;
+
+// The sweep runner mpirun installs (checker/sweep/mpi_shard.cpp) as the
+// command line's SweepRunner (checker/cli/cli.hpp). Called as a SweepRunner it shards a sweep
 // without a store; verify finds it with SweepRunner::target<ShardedRunner>()
 // to reach the two entries a plain SweepRunner lacks:
 //  * sweep(req, attach, finish): the sharded sweep; `attach` (may be empty)
