@@ -10,7 +10,6 @@
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/commands.hpp"
-#include "checker/cli/dump.hpp"
 #include "checker/sweep/file_claims.hpp"
 #include "checker/sweep/sweep.hpp"
 #include "collcheck_version.hpp"
@@ -18,6 +17,7 @@
 #include "schedules/formats/file_io.hpp"
 #include "schedules/formats/msccl_check.hpp"
 #include "schedules/formats/schedule_json.hpp"
+#include "schedules/formats/traff_table.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/traff/traff_broadcast.hpp"
 #include "smt/translation_validation.hpp"

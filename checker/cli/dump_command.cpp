@@ -6,9 +6,13 @@
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/commands.hpp"
 #include "checker/cli/dims_option.hpp"
-#include "checker/cli/dump.hpp"
 #include "checker/cli/p_range.hpp"
+#include "checker/sweep/file_claims.hpp"
+#include "collcheck_version.hpp"
 #include "schedules/formats/file_io.hpp"
+#include "schedules/formats/schedule_file.hpp"
+#include "schedules/formats/schedule_text.hpp"
+#include "schedules/formats/traff_table.hpp"
 #include "schedules/input_error.hpp"
 
 namespace po = boost::program_options;
@@ -26,6 +30,28 @@ void require_allowed(const SweepTarget& t, uint64_t p) {
   if (auto why = t.variant->violates(t.params(p)))
     throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
                      " is outside its restriction: " + *why);
+}
+
+// What dump writes besides the transfers of a registry instance: the claims
+// (the registry's step and volume claims with formulas and source; the
+// generic properties asserted to hold unless the variant is a paper rule
+// collcheck refutes) and the producer (tool, version, algorithm,
+// variant, instance parameters).
+FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const InstanceParams& ip) {
+  FileMeta meta;
+  const Claim c = v.claim(ip);
+  FileClaims fc;
+  fc.steps = c.steps;
+  fc.volume_blocks = c.volume_blocks;
+  fc.steps_formula = c.steps_formula;
+  fc.volume_formula = c.volume_formula;
+  fc.source = c.source;
+  if (v.expected_to_hold) fc.properties = assertable_properties();
+  meta.claims = fc;
+  meta.producer = {{"tool", "collcheck"}, {"version", COLLCHECK_VERSION}, {"algorithm", a.name}, {"variant", v.name}};
+  const std::string label = ip.label();
+  if (!label.empty()) meta.producer.emplace_back("params", label);
+  return meta;
 }
 
 }  // namespace
@@ -81,9 +107,10 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
     throw InputError("dump of " + t.algorithm->name + "/" + t.variant->name + " at p = " + std::to_string(p) +
                      " would list more than 2^" + std::to_string(max_log) + " block ranges; use a smaller p");
   std::string title = t.algorithm->name + "/" + t.variant->name;
-  if (f == "text") write_output(vm["out"].as<std::string>(), dump_text(*s, title));
+  if (f == "text") write_output(vm["out"].as<std::string>(), schedule_text(*s, title));
   else if (f == "json" || f == "jsonl")
-    dump_schedule_file(*s, registry_file_meta(*t.algorithm, *t.variant, t.params(p)), f, vm["out"].as<std::string>());
+    write_schedule_file(vm["out"].as<std::string>(), *s, registry_file_meta(*t.algorithm, *t.variant, t.params(p)),
+                        f == "jsonl" ? ScheduleEncoding::jsonl : ScheduleEncoding::json);
   else throw InputError("unknown dump format '" + f + "' (known: text, json, jsonl, traff-table)");
   return 0;
 }

@@ -86,4 +86,9 @@ struct FileMeta {
 void write_schedule_json(std::ostream& out, const Schedule& s, const FileMeta& meta, bool pretty = true);
 void write_schedule_jsonl(std::ostream& out, const Schedule& s, const FileMeta& meta);
 
+// Writes `s` with `meta` in `encoding` (JSON pretty-printed, or JSON lines)
+// to the file `out` ("-": stdout), streaming, every write checked
+// (schedules/formats/file_io.hpp). InputError if `out` cannot be written.
+void write_schedule_file(const std::string& out, const Schedule& s, const FileMeta& meta, ScheduleEncoding encoding);
+
 }  // namespace collcheck

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <ostream>
 
+#include "schedules/formats/file_io.hpp"
 #include "schedules/formats/schedule_file.hpp"
 
 namespace collcheck {
@@ -196,6 +197,13 @@ void write_schedule_jsonl(std::ostream& os, const Schedule& sch, const FileMeta&
       o << '\n';
       o.maybe_flush();
     }
+}
+
+void write_schedule_file(const std::string& out, const Schedule& sch, const FileMeta& meta, ScheduleEncoding encoding) {
+  write_output(out, [&](std::ostream& os) {
+    if (encoding == ScheduleEncoding::jsonl) write_schedule_jsonl(os, sch, meta);
+    else write_schedule_json(os, sch, meta, true);
+  });
 }
 
 }  // namespace collcheck

@@ -6,7 +6,7 @@
 // with a one-line error; the dump's violation marks ('*') are read back.
 #include <gtest/gtest.h>
 
-#include "checker/cli/dump.hpp"
+#include "schedules/formats/traff_table.hpp"
 #include "schedules/traff/traff_circulant.hpp"
 #include "tests/support/run_binary.hpp"
 

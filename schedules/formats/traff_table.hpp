@@ -1,29 +1,16 @@
 #pragma once
-// `collcheck dump`: the schedule itself, per step and rank, as text, in
-// collcheck's schedule format (JSON or JSON lines, schedules/formats/schedule_file.hpp)
-// or as Träff's tables.
+// Träff's receive and send tables (the circulant broadcast schedules of
+// "Optimal Broadcast Schedules in Logarithmic Time with Applications to
+// Broadcast, All-Broadcast, Reduction and All-Reduction", Tables 1-3) as
+// text, writer and reader together: `dump --algo traff --format traff-table`
+// writes them, `check-file --schedule-format traff-table` reads them.
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "schedules/registry.hpp"
-#include "schedules/schedule.hpp"
-#include "schedules/formats/schedule_file.hpp"
 #include "schedules/traff/traff_circulant.hpp"
 
 namespace collcheck {
-
-std::string dump_text(const Schedule& s, const std::string& title);
-
-// What dump writes besides the transfers of a registry instance: the claims
-// (the registry's step and volume claims with formulas and source; the
-// generic properties asserted to hold unless the variant is a paper rule
-// collcheck refutes) and the producer (tool, version, algorithm,
-// variant, instance parameters).
-FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const InstanceParams& ip);
-
-// Writes `s` with `meta` in `format` ("json" or "jsonl") to `out` ("-":
-// stdout), streaming. InputError if `out` cannot be written.
-void dump_schedule_file(const Schedule& s, const FileMeta& meta, const std::string& format, const std::string& out);
 
 // Träff's Tables 1-3, transposed: one line per rank,
 // "r baseblock recvblock[0..q-1] sendblock[0..q-1]" after a '#' header. A

@@ -1,63 +1,17 @@
-#include "checker/cli/dump.hpp"
+// Träff's receive and send tables as text: the writer (traff_table) and
+// the reader (parse_traff_table) of `dump --format traff-table` and
+// `check-file --schedule-format traff-table`.
+#include "schedules/formats/traff_table.hpp"
 
 #include <bit>
 #include <charconv>
-#include <sstream>
 #include <string_view>
 
-#include "checker/sweep/file_claims.hpp"
-#include "collcheck_version.hpp"
-#include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 #include "schedules/traff/traff_circulant.hpp"
 
 namespace collcheck {
-
-FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const InstanceParams& ip) {
-  FileMeta meta;
-  const Claim c = v.claim(ip);
-  FileClaims fc;
-  fc.steps = c.steps;
-  fc.volume_blocks = c.volume_blocks;
-  fc.steps_formula = c.steps_formula;
-  fc.volume_formula = c.volume_formula;
-  fc.source = c.source;
-  if (v.expected_to_hold) fc.properties = assertable_properties();
-  meta.claims = fc;
-  meta.producer = {{"tool", "collcheck"}, {"version", COLLCHECK_VERSION}, {"algorithm", a.name}, {"variant", v.name}};
-  const std::string label = ip.label();
-  if (!label.empty()) meta.producer.emplace_back("params", label);
-  return meta;
-}
-
-void dump_schedule_file(const Schedule& s, const FileMeta& meta, const std::string& format, const std::string& out) {
-  write_output(out, [&](std::ostream& os) {
-    if (format == "jsonl") write_schedule_jsonl(os, s, meta);
-    else write_schedule_json(os, s, meta, true);
-  });
-}
-
-std::string dump_text(const Schedule& s, const std::string& title) {
-  std::string out = "# " + title + ": " + to_string(s.spec().kind) + ", p = " + std::to_string(s.p()) +
-                    ", " + std::to_string(s.num_blocks()) + " blocks, " + std::to_string(s.num_steps()) +
-                    " steps, " + std::to_string(s.ports()) + "-port\n";
-  RankStep rs;
-  for (int st = 0; st < s.num_steps(); ++st) {
-    out += "step " + std::to_string(st) + "\n";
-    for (Rank r = 0; r < s.p(); ++r) {
-      s.rank_step(r, st, rs);
-      if (rs.empty()) continue;
-      out += "  rank " + std::to_string(r) + ":";
-      for (const auto& t : rs.sends)
-        out += "  -> " + std::to_string(t.peer) + " " + t.blocks.to_string() + " " + to_string(t.combine);
-      for (const auto& t : rs.recvs)
-        out += "  <- " + std::to_string(t.peer) + " " + t.blocks.to_string() + " " + to_string(t.combine);
-      out += "\n";
-    }
-  }
-  return out;
-}
 
 std::string traff_table(uint64_t p) {
   if (p > (uint64_t{1} << 20)) throw InputError("traff-table prints one line per rank; p must be <= 2^20");
