@@ -19,7 +19,7 @@
 
 #include "bench/bench_support.hpp"
 
-#include "checker/cli/analyze.hpp"
+#include "properties/tra/radix_analysis.hpp"
 #include "checker/sweep/sweep.hpp"
 #include "properties/tra/alltoall_delivery.hpp"
 #include "properties/tra/tra_formulas.hpp"

@@ -98,6 +98,80 @@ void svg_line_chart(std::ostream& o, const std::string& title, const std::string
   o << "</svg>\n";
 }
 
+void svg_log_chart(std::ostream& o, const std::string& title, const std::string& x_label, const std::string& y_label,
+                   uint64_t x_max, const std::vector<LogSeries>& series, const std::vector<ChartMarker>& markers) {
+  constexpr double W = 860, H = 420, L = 80, R = 170, T = 30, B = 50;
+  const double pw = W - L - R, ph = H - T - B;
+  const double x0 = std::log(2.0), x1 = std::log(std::max<double>(3.0, static_cast<double>(x_max)));
+  double vmin = 1e300, vmax = 0;
+  for (const LogSeries& s : series)
+    for (const auto& [r, v] : s.points)
+      if (v > 0 && std::isfinite(v)) vmin = std::min(vmin, v), vmax = std::max(vmax, v);
+  if (vmax <= 0) vmin = 1, vmax = 10;
+  const double y0 = std::floor(std::log10(vmin)), y1 = std::max(y0 + 1, std::ceil(std::log10(vmax)));
+  auto X = [&](double r) { return L + (std::log(r) - x0) / (x1 - x0) * pw; };
+  auto Y = [&](double v) { return T + ph - (std::log10(v) - y0) / (y1 - y0) * ph; };
+  auto f1 = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return std::string(buf);
+  };
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W
+    << " " << H << "\" role=\"img\" aria-label=\"" << esc(title) << "\">\n";
+  o << "<title>" << esc(title) << "</title>\n";
+  o << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << pw << "\" height=\"" << ph
+    << "\" fill=\"none\" stroke=\"#8c959f\"/>\n";
+  for (double e = y0; e <= y1; ++e) {  // horizontal grid at powers of 10
+    const double y = Y(std::pow(10.0, e));
+    o << "<line x1=\"" << L << "\" y1=\"" << f1(y) << "\" x2=\"" << L + pw << "\" y2=\"" << f1(y)
+      << "\" stroke=\"#eaeef2\"/><text x=\"" << L - 6 << "\" y=\"" << f1(y + 4) << "\" text-anchor=\"end\">1e"
+      << static_cast<int>(e) << "</text>\n";
+  }
+  for (uint64_t r = 2; r <= x_max; r *= 2) {  // vertical grid at powers of 2
+    const double x = X(static_cast<double>(r));
+    o << "<line x1=\"" << f1(x) << "\" y1=\"" << T << "\" x2=\"" << f1(x) << "\" y2=\"" << T + ph
+      << "\" stroke=\"#eaeef2\"/><text x=\"" << f1(x) << "\" y=\"" << T + ph + 16 << "\" text-anchor=\"middle\">" << r
+      << "</text>\n";
+    if (r > x_max / 2) break;
+  }
+  o << "<text x=\"" << L + pw / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">" << esc(x_label) << "</text>\n";
+  o << "<text x=\"16\" y=\"" << T + ph / 2 << "\" transform=\"rotate(-90 16 " << T + ph / 2
+    << ")\" text-anchor=\"middle\">" << esc(y_label) << "</text>\n";
+  int legend = 0;
+  for (const LogSeries& s : series) {
+    o << "<polyline fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"1.8\" points=\"";
+    double last_x = -1;
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const auto& [r, v] = s.points[i];
+      if (!(v > 0 && std::isfinite(v))) continue;  // log scale; a non-finite value would stretch the axis forever
+      const double x = X(static_cast<double>(r));
+      if (x - last_x < 0.5 && i + 1 < s.points.size()) continue;  // one point per half pixel
+      last_x = x;
+      o << f1(x) << "," << f1(Y(v)) << " ";
+    }
+    o << "\"><title>" << esc(s.name) << "</title></polyline>\n";
+    o << "<line x1=\"" << L + pw + 12 << "\" y1=\"" << T + 10 + 20 * legend << "\" x2=\"" << L + pw + 36 << "\" y2=\""
+      << T + 10 + 20 * legend << "\" stroke=\"" << s.color << "\" stroke-width=\"3\"/><text x=\"" << L + pw + 42
+      << "\" y=\"" << T + 14 + 20 * legend << "\">" << esc(s.name) << "</text>\n";
+    ++legend;
+  }
+  auto marker = [&](uint64_t r, const std::string& color, const std::string& label, int slot) {
+    const double x = X(static_cast<double>(r));
+    o << "<line x1=\"" << f1(x) << "\" y1=\"" << T << "\" x2=\"" << f1(x) << "\" y2=\"" << T + ph << "\" stroke=\""
+      << color << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"><title>" << esc(label) << "</title></line>\n";
+    for (const LogSeries& s : series)
+      for (const auto& [rr, v] : s.points)
+        if (rr == r && v > 0 && std::isfinite(v))
+          o << "<circle cx=\"" << f1(x) << "\" cy=\"" << f1(Y(v)) << "\" r=\"5\" fill=\"none\" stroke=\"" << color
+            << "\" stroke-width=\"2\"/>\n";
+    o << "<text x=\"" << f1(x + 4) << "\" y=\"" << T + 14 + 14 * slot << "\" fill=\"" << color << "\">" << esc(label)
+      << "</text>\n";
+  };
+  for (size_t k = 0; k < markers.size(); ++k)
+    marker(markers[k].x, markers[k].color, markers[k].label, static_cast<int>(k));
+  o << "</svg>\n";
+}
+
 std::vector<std::pair<std::string, uint64_t>> parse_histogram(const std::string& s) {
   std::vector<std::pair<std::string, uint64_t>> out;
   size_t i = 0;

@@ -22,7 +22,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "checker/cli/analyze.hpp"
+#include "properties/tra/radix_analysis.hpp"
+#include "reports/tra/radix_analysis_report.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace collcheck {

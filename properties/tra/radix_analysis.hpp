@@ -1,9 +1,11 @@
 #pragma once
-// collcheck analyze --algo tra --p P: K and D of the tunable-radix all-to-all
-// (Fan et al., Sec. III) for every radix r = 2..P, the paper's propositions
-// next to them, the Hockney cost alpha*K + beta*D*S, the radix minimising it
-// and where sqrt(P) falls (Sec. III-B, Fig. 4), as a text table, JSON (every
-// radix) or a self-contained HTML page with an inline SVG chart.
+// TRA's radix analysis (`collcheck analyze --algo tra --p P`): K and D of the
+// tunable-radix all-to-all (Fan et al., "Configurable Algorithms for
+// All-to-all Collectives", Sec. III) for every radix r = 2..P, the paper's
+// propositions next to them, the Hockney cost alpha*K + beta*D*S, the radix
+// minimising it, where sqrt(P) falls (Sec. III-B, Fig. 4) and Sec. III-B's
+// statements checked at this P. The numbers only: the text table, JSON and
+// HTML page are reports/tra/radix_analysis_report.hpp.
 //
 // Measured vs formula: "K" and "D" are counted by enumerating the positions
 // every round (x, z) sends (a2a::count_totals, the run enumeration of the
@@ -60,8 +62,9 @@ struct Analysis {
 // model where every radix costs 0.
 Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes);
 
-std::string analysis_text(const Analysis& a);
-std::string analysis_json(const Analysis& a, const std::string& command);
-std::string analysis_html(const Analysis& a, const std::string& command);
+// The radices a table shows: every r = 2..P for P <= all_up_to, else a
+// sample (2..8, powers of two, 25 log-spaced) with sqrt(P), the optimum,
+// P - 1 and P.
+std::vector<uint64_t> table_radices(const Analysis& a, uint64_t all_up_to);
 
 }  // namespace collcheck
