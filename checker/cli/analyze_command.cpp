@@ -47,10 +47,7 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
       ("format", po::value<std::string>()->default_value("text"), "text | json | html")
       ("out", po::value<std::string>()->default_value("-"), "output file ('-' = stdout)");
   auto vm = parse_args(desc, args);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   if (!vm.count("algo")) throw InputError("analyze needs --algo tra");
   const std::string algo = vm["algo"].as<std::string>();
   if (algo != "tra") throw InputError("analyze: unknown algorithm '" + algo + "' (known: tra)");

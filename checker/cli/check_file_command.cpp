@@ -133,10 +133,7 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   po::positional_options_description pos;
   pos.add("file", 1);
   auto vm = parse_args(desc, args, &pos);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   if (!vm.count("file")) throw InputError("check-file needs a FILE");
   const std::string sfmt = vm["schedule-format"].as<std::string>();
   if (sfmt != "auto" && sfmt != "json" && sfmt != "jsonl" && sfmt != "traff-table" && sfmt != "msccl")

@@ -27,6 +27,12 @@ po::variables_map parse_args(const po::options_description& desc, const std::vec
   return vm;
 }
 
+bool print_help(const po::options_description& desc, const po::variables_map& vm) {
+  if (!vm.count("help")) return false;
+  std::cout << desc;
+  return true;
+}
+
 std::string read_whole_file(const std::string& path, uint64_t max_memory) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw InputError("cannot read '" + path + "'");

@@ -15,6 +15,11 @@ boost::program_options::variables_map parse_args(const boost::program_options::o
                                                  const std::vector<std::string>& args,
                                                  const boost::program_options::positional_options_description* pos = nullptr);
 
+// --help given: prints `desc` to stdout and returns true (the command then
+// exits 0); false otherwise.
+bool print_help(const boost::program_options::options_description& desc,
+                const boost::program_options::variables_map& vm);
+
 // InputError for any option given an empty string (--out '', --db '',
 // --variant ''): no option of collcheck means anything by it (issue 14 item 17).
 void reject_empty_values(const boost::program_options::options_description& desc,

@@ -67,10 +67,7 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
       ("out", po::value<std::string>()->default_value("-"), "output file");
   add_instance_options(desc);
   auto vm = parse_args(desc, args);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   if (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))) throw InputError("dump needs --algo and --p");
   SweepTarget t = single_target(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
   {

@@ -18,10 +18,7 @@ int cmd_list(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   po::options_description desc("collcheck list");
   desc.add_options()("help,h", "this help");
   auto vm = parse_args(desc, args);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   std::cout << "algorithms (variant marked * is the default):\n";
   for (const auto& a : registry()) {
     std::cout << "  " << a.name << " [" << to_string(a.collective) << "] " << a.summary << "\n";

@@ -114,10 +114,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
       ("out", po::value<std::string>()->default_value("-"), "report file");
   add_instance_options(desc);
   po::variables_map vm = parse_args(desc, args);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   if (vm.count("list")) {
     for (const auto& q : smt::queries())
       std::cout << q.name << (q.by_default ? "" : " (only with --query)") << "\n    " << q.summary

@@ -87,10 +87,7 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& /*inv*/) 
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)")
       ("verbose,v", "text report lists every instance");
   auto vm = parse_args(desc, args);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   if (!vm.count("db")) throw InputError("report needs --db FILE (a results store written by 'verify --db')");
   const std::string fmt = vm["format"].as<std::string>();
   if (!format_from_string(fmt)) throw InputError("unknown format '" + fmt + "' (known: text, json, markdown, junit, html)");

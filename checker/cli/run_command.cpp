@@ -76,10 +76,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
       ("out", po::value<std::string>()->default_value("-"), "report file");
   add_instance_options(desc);
   po::variables_map vm = parse_args(desc, args);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   if (!vm.count("schedule") && (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))))
     throw InputError("run needs --algo and --p, or --schedule FILE");
   if (!vm.count("schedule") && !vm["schedule-format"].defaulted())

@@ -58,10 +58,7 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   add_instance_options(desc);
   add_check_options(desc);
   auto vm = parse_args(desc, args);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (print_help(desc, vm)) return 0;
   if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
   if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
   if (!format_from_string(vm["format"].as<std::string>()))
