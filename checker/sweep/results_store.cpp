@@ -327,10 +327,8 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   if (access == Access::read_write && sqlite3_db_readonly(db_, "main") == 1)
     throw InputError("results store " + f + " is read-only (no write permission); nothing was written");
 
-  auto failer = [this](const std::string& w, int c) { fail(w, c); };
-  const std::function<void(const std::string&, int)> fn = failer;
   auto pragma_int = [&](const char* sql) {
-    Query q(db_, sql, fn);
+    Query q(db_, sql, fail_fn_);
     return q.step() ? q.i64(0) : 0;
   };
   // Reads only, until everything is known to be in order.
@@ -338,7 +336,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   const int64_t schema = pragma_int("PRAGMA user_version");
   const int64_t objects = pragma_int("SELECT count(*) FROM sqlite_schema");
   {
-    Query q(db_, "PRAGMA quick_check(1)", fn);
+    Query q(db_, "PRAGMA quick_check(1)", fail_fn_);
     std::string res = q.step() ? q.text(0) : "no answer";
     std::replace(res.begin(), res.end(), '\n', ' ');
     if (res != "ok") throw InputError("results store " + f + " is corrupt (" + res + "); nothing was written");
@@ -366,7 +364,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   }
   std::string written;
   {
-    Query q(db_, "SELECT value FROM meta WHERE key = 'tool_version'", fn);
+    Query q(db_, "SELECT value FROM meta WHERE key = 'tool_version'", fail_fn_);
     if (q.step()) written = q.text(0);
   }
   if (written != tool_version_)
@@ -374,7 +372,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
                      "; this is collcheck " + tool_version_ +
                      ": results of different versions are not mixed (use another --db file); nothing was written");
   if (access == Access::read_write) {
-    Query wal(db_, "PRAGMA journal_mode = WAL", fn);
+    Query wal(db_, "PRAGMA journal_mode = WAL", fail_fn_);
     std::string mode = wal.step() ? wal.text(0) : "";
     if (mode != "wal") throw InputError("results store " + f + ": cannot use write-ahead logging (journal mode " + mode + ")");
   }
@@ -399,8 +397,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
 // newer collcheck is refused whichever of the two says so).
 void ResultsStore::check_schema(int64_t schema) {
   const std::string f = "'" + path_ + "'";
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
-  const Shape have = table_shapes(db_, fn);
+  const Shape have = table_shapes(db_, fail_fn_);
   for (const auto& [table, columns] : expected_shape()) {
     const auto it = have.find(table);
     if (it == have.end())
@@ -421,7 +418,7 @@ void ResultsStore::check_schema(int64_t schema) {
         throw InputError("results store " + f + " is not of this schema: table '" + table + "' has a column '" +
                          column + "' this collcheck (" + tool_version_ + ") does not know; nothing was written");
   }
-  Query q(db_, "SELECT value FROM meta WHERE key = 'schema_version'", fn);
+  Query q(db_, "SELECT value FROM meta WHERE key = 'schema_version'", fail_fn_);
   const std::string meta = q.step() ? q.text(0) : "";
   if (meta == std::to_string(schema)) return;
   const bool number = !meta.empty() && meta.size() < 10 && meta.find_first_not_of("0123456789") == std::string::npos;
@@ -434,16 +431,15 @@ void ResultsStore::check_schema(int64_t schema) {
 }
 
 bool ResultsStore::has_shared_instance_rows() {
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   std::vector<std::string> unique_indexes;
   {
-    Query q(db_, "PRAGMA index_list(instances)", fn);  // seq, name, unique, origin, partial
+    Query q(db_, "PRAGMA index_list(instances)", fail_fn_);  // seq, name, unique, origin, partial
     while (q.step())
       if (q.i64(2) == 1) unique_indexes.push_back(q.text(1));
   }
   for (const std::string& index : unique_indexes) {
     const std::string sql = "PRAGMA index_info(\"" + index + "\")";  // seqno, cid, name
-    Query q(db_, sql.c_str(), fn);
+    Query q(db_, sql.c_str(), fail_fn_);
     std::vector<std::pair<int64_t, std::string>> cols;
     while (q.step()) cols.push_back({q.i64(0), q.text(2)});
     std::sort(cols.begin(), cols.end());
@@ -455,8 +451,7 @@ bool ResultsStore::has_shared_instance_rows() {
 }
 
 bool ResultsStore::has_root_cause_column() {
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
-  Query q(db_, "PRAGMA table_info(verdicts)", fn);  // cid, name, type, notnull, default, pk
+  Query q(db_, "PRAGMA table_info(verdicts)", fail_fn_);  // cid, name, type, notnull, default, pk
   while (q.step())
     if (q.text(1) == "cx_root") return true;
   return false;
@@ -560,11 +555,10 @@ void ResultsStore::create_schema() {
 int64_t ResultsStore::begin_sweep(const std::string& command, const std::string& config, const std::string& mode,
                                   uint64_t seed, int threads, uint64_t planned) {
   std::lock_guard<std::mutex> g(m_);
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   Query q(db_,
           "INSERT INTO sweeps(command, tool_version, config, mode, seed, threads, planned, started)"
           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
-          fn);
+          fail_fn_);
   q.bind(1, command).bind(2, tool_version_).bind(3, config).bind(4, mode).bind(5, seed).bind(6, threads).bind(7, planned);
   q.run();
   sweep_id_ = sqlite3_last_insert_rowid(db_);
@@ -575,11 +569,10 @@ int64_t ResultsStore::begin_sweep(const std::string& command, const std::string&
 
 void ResultsStore::finish_sweep(const Report& r) {
   std::lock_guard<std::mutex> g(m_);
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   Query q(db_,
           "UPDATE sweeps SET finished = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), seconds = ?1, notes = ?2, mode = ?3"
           " WHERE id = ?4",
-          fn);
+          fail_fn_);
   q.bind(1, r.seconds)
       .bind(2, nlohmann::json(r.notes).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
       .bind(3, r.mode)
@@ -588,12 +581,11 @@ void ResultsStore::finish_sweep(const Report& r) {
 }
 
 int64_t ResultsStore::instance_id(const InstanceKey& key, const std::string& config) {
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   // The latest result: a sweep without --resume adds its own row beside older sweeps' rows.
   Query q(db_,
           "SELECT id FROM instances WHERE algorithm = ?1 AND variant = ?2 AND p = ?3 AND params = ?4 AND config = ?5"
           " ORDER BY id DESC LIMIT 1",
-          fn);
+          fail_fn_);
   q.bind(1, key.algorithm).bind(2, key.variant).bind(3, key.p).bind(4, key.params).bind(5, config);
   return q.step() ? q.i64(0) : 0;
 }
@@ -615,8 +607,7 @@ std::optional<InstanceResult> ResultsStore::reuse(size_t ord, const InstanceResu
   int64_t id = instance_id(InstanceKey::of(header), config_);
   if (!id) return std::nullopt;
   InstanceResult r = load_instance(id);
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
-  Query q(db_, "INSERT OR REPLACE INTO sweep_instances(sweep_id, ord, instance_id) VALUES (?1, ?2, ?3)", fn);
+  Query q(db_, "INSERT OR REPLACE INTO sweep_instances(sweep_id, ord, instance_id) VALUES (?1, ?2, ?3)", fail_fn_);
   q.bind(1, sweep_id_).bind(2, static_cast<uint64_t>(ord)).bind(3, id).run();
   return r;
 }
@@ -683,13 +674,12 @@ void ResultsStore::record(size_t ord, const InstanceResult& r) {
 }
 
 InstanceResult ResultsStore::load_instance(int64_t id) {
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   InstanceResult r;
   {
     Query q(db_,
             "SELECT algorithm, variant, collective, p, params, status, skip_reason, seconds, stats FROM instances"
             " WHERE id = ?1",
-            fn);
+            fail_fn_);
     q.bind(1, id);
     if (!q.step()) throw InputError("results store '" + path_ + "': instance " + std::to_string(id) + " is missing");
     r.algorithm = q.text(0);
@@ -706,7 +696,7 @@ InstanceResult ResultsStore::load_instance(int64_t id) {
                               "SELECT property, status, checks, violations, mode, stats, cx_p, cx_rank, cx_step, "
                               "cx_block, cx_peer, cx_expected, cx_actual, cx_message, ") +
                           (root_causes_ ? "cx_root" : "NULL") + " FROM verdicts WHERE instance_id = ?1 ORDER BY ord";
-  Query q(db_, sql.c_str(), fn);
+  Query q(db_, sql.c_str(), fail_fn_);
   q.bind(1, id);
   while (q.step()) {
     Verdict v;
@@ -775,11 +765,10 @@ std::vector<SweepInfo> ResultsStore::sweeps() {
 
 std::vector<SweepInfo> ResultsStore::sweeps_now() {
   std::lock_guard<std::mutex> g(m_);
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   Query q(db_,
           "SELECT id, command, tool_version, config, mode, seed, threads, planned, started, finished, seconds, notes,"
           " (SELECT count(*) FROM sweep_instances si WHERE si.sweep_id = s.id) FROM sweeps s ORDER BY id",
-          fn);
+          fail_fn_);
   std::vector<SweepInfo> out;
   while (q.step()) {
     SweepInfo s;
@@ -813,10 +802,9 @@ std::vector<InstanceResult> ResultsStore::load_sweep(int64_t id) {
 
 std::vector<InstanceResult> ResultsStore::load_sweep_now(int64_t id) {
   std::lock_guard<std::mutex> g(m_);
-  const std::function<void(const std::string&, int)> fn = [this](const std::string& w, int c) { fail(w, c); };
   std::vector<int64_t> ids;
   {
-    Query q(db_, "SELECT instance_id FROM sweep_instances WHERE sweep_id = ?1 ORDER BY ord", fn);
+    Query q(db_, "SELECT instance_id FROM sweep_instances WHERE sweep_id = ?1 ORDER BY ord", fail_fn_);
     q.bind(1, id);
     while (q.step()) ids.push_back(q.i64(0));
   }

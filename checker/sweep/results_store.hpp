@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -147,6 +148,10 @@ class ResultsStore {
   std::string path_;
   std::string tool_version_;
   sqlite3* db_ = nullptr;
+  // What most statements call on an error (Query): fail(what, rc).
+  const std::function<void(const std::string&, int)> fail_fn_ = [this](const std::string& what, int rc) {
+    fail(what, rc);
+  };
   bool immutable_ = false;
   struct stat opened_ {};  // the main file when it was opened immutable
   std::mutex m_;
