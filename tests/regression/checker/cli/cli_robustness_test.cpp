@@ -107,6 +107,20 @@ TEST(AnalyzeCosts, TheChartSkipsNonFiniteValues) {
   EXPECT_LT(html.size(), size_t{1} << 20);
 }
 
+TEST(AnalyzeCosts, TheCommandIsEscapedInHtmlAndJson) {
+  // analyze renders with the reports' escaping (reports/summary.hpp xml_escape;
+  // JSON strings by nlohmann): markup and quotes in the command line stay text,
+  // and bytes that are not UTF-8 cannot make the JSON invalid.
+  const Analysis a = analyze_tra(16, 2e-6, 1e-10, 1024);
+  const std::string cmd = "collcheck analyze --out 'a<b>&\"c\"' \xff";
+  const std::string html = analysis_html(a, cmd);
+  EXPECT_NE(html.find("--out &apos;a&lt;b&gt;&amp;&quot;c&quot;&apos;"), std::string::npos) << html.substr(0, 2000);
+  EXPECT_EQ(html.find("a<b>"), std::string::npos);
+  const std::string json = analysis_json(a, cmd);
+  ASSERT_TRUE(nlohmann::json::accept(json)) << json.substr(0, 400);
+  EXPECT_EQ(nlohmann::json::parse(json)["command"], "collcheck analyze --out 'a<b>&\"c\"' \xEF\xBF\xBD");
+}
+
 // ---- item 10 ----------------------------------------------------------------
 
 TEST(OutputOverInput, TheStoreIsNeverOverwritten) {
