@@ -24,7 +24,6 @@
 #include "properties/ports.hpp"
 #include "properties/postcondition.hpp"
 #include "properties/flow/root_cause.hpp"
-#include "properties/swing/swing_hop_distance.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -34,8 +33,6 @@ bool CheckOptions::selected(const std::string& name) const {
 }
 
 bool CheckOptions::any_generic_selected() const {
-  // Swing's hop distance is algorithm-specific but computed by check_schedule.
-  if (selected(prop::swing_hops)) return true;
   for (const auto& info : property_catalog())
     if (info.generic && selected(info.name)) return true;
   return false;
@@ -111,14 +108,14 @@ template <class Cells>
 class FlowSimulator {
  public:
   FlowSimulator(const Schedule& s, const Cells& cells, const CheckOptions& o, bool step_local, const Claim* claim,
-                const HopFn& hops)
+                const StepHook& hook)
       : s_(s),
         cells_(cells),
         p_(s.p()),
         nb_(s.num_blocks()),
         steps_(s.num_steps()),
         claim_(claim),
-        hops_(hops),
+        hook_(hook),
         step_local_(step_local) {
     const uint64_t cell_bytes = cells_.words * 8;
     uint64_t per_block = std::max<uint64_t>(1, p_ * cell_bytes);
@@ -163,9 +160,8 @@ class FlowSimulator {
         for (Rank r = rr.begin(); r != rr.end(); ++r) s_.rank_step(r, st, ops[r]);
       });
       StepView sv{st, p_, s_.ports(), nb_, &ops};
-      std::optional<HopClaim> hop = hops_ ? hops_(st) : std::nullopt;
-      // Step-local properties and cost accounting (first chunk only).
-      if (step_local) step_local_checks(sv, hop, tls_, volume, last_active);
+      // Step-local properties, the step hook and cost accounting (first chunk only).
+      if (step_local) step_local_checks(sv, hook_ ? hook_.at_step(st) : StepHook::RankCheck{}, tls_, volume, last_active);
       // Sends read the values before the step. If no rank receives into a
       // block it also sends in this step, no cell that is read is written,
       // and receives can read the sender's cells directly; otherwise every
@@ -286,7 +282,7 @@ class FlowSimulator {
   uint32_t nb_;
   int steps_;
   const Claim* claim_;
-  const HopFn& hops_;
+  const StepHook& hook_;
   bool step_local_;
   Block chunk_ = 1;
   uint64_t chunks_ = 0;
@@ -342,9 +338,9 @@ void FlowSimulator<FingerprintCells>::judge_final(std::vector<uint64_t>& state, 
 }
 
 InstanceCheck assemble(const Schedule& s, Verdicts v, const CostMeasurement& cost, const Claim* claim,
-                       const HopFn& hops, const std::string& mode) {
+                       const StepHook& hook, const std::string& mode) {
   const char* names[kSlots] = {prop::matching,     prop::ports,         prop::causality,
-                               prop::exactly_once, prop::postcondition, prop::swing_hops};
+                               prop::exactly_once, prop::postcondition, ""};
   InstanceCheck out;
   out.mode = mode;
   for (int i = 0; i < kSlots; ++i) {
@@ -354,19 +350,22 @@ InstanceCheck assemble(const Schedule& s, Verdicts v, const CostMeasurement& cos
   }
   for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition}) out.verdicts.push_back(v[i]);
   out.verdicts.push_back(judge_cost(s.p(), cost, claim));
-  if (hops) out.verdicts.push_back(v[kHops]);
+  if (hook) {
+    v[kHook].property = hook.property;
+    out.verdicts.push_back(v[kHook]);
+  }
   out.stats["steps"] = std::to_string(cost.steps);
   out.stats["max_volume_blocks"] = std::to_string(cost.max_volume);
   return out;
 }
 
 template <class Cells>
-InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim, const HopFn& hops,
+InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim, const StepHook& hook,
                        const CheckOptions& o, const std::string& mode) {
-  FlowSimulator<Cells> sim(s, cells, o, true, claim, hops);
+  FlowSimulator<Cells> sim(s, cells, o, true, claim, hook);
   CostMeasurement cost;
   Verdicts v = sim.run(cost);
-  InstanceCheck out = assemble(s, std::move(v), cost, claim, hops, mode);
+  InstanceCheck out = assemble(s, std::move(v), cost, claim, hook, mode);
   out.stats["chunks"] = std::to_string(sim.chunks());
   return out;
 }
@@ -496,11 +495,6 @@ bool uses_intervals(const Schedule& s, const CheckOptions& o) {
   return interval_plan(s, o, e).has_value();
 }
 
-uint64_t property_memory(const std::string& property, uint64_t p) {
-  if (property == prop::trivance_coverage && p <= (uint64_t{1} << 16)) return 2 * p * ((p + 63) / 64) * 8;
-  return 0;
-}
-
 uint64_t default_max_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return 0;  // unknown: no guard
@@ -533,19 +527,19 @@ void explain_final_values(const Schedule& s, InstanceCheck& ic) {
   if (!requests.empty()) trace_root_causes(s, requests);
 }
 
-InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o);
+InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o);
 
 }  // namespace
 
-InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o) {
-  InstanceCheck out = run_checks(s, claim, hops, o);
+InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
+  InstanceCheck out = run_checks(s, claim, hook, o);
   if (!out.refused) explain_final_values(s, out);
   return out;
 }
 
 namespace {
 
-InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o) {
+InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
   // Translation-invariant schedules: exact, by the verified symmetry of
@@ -561,15 +555,15 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hop
     out.stats["memory_estimate_bytes"] = std::to_string(m.bytes);
     return out;
   };
-  // The symmetry method never runs with a hop claim (run_rotation declines);
+  // The symmetry method never runs with a step hook (run_rotation declines);
   // above --max-memory it is not refused but left to the generic estimate
   // below, which may still fit by chunking.
-  if (o.use_symmetry && o.exactness != Exactness::fingerprint && !hops) {
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && !hook) {
     if (auto h = flow::probe_rotation(s);
         h && flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget &&
         (!o.max_memory || rotation_estimate(s, z).bytes <= o.max_memory)) {
-      if (auto rot = flow::run_rotation(s, *h, hops)) {
-        InstanceCheck out = assemble(s, std::move(rot->verdicts), rot->cost, claim, hops, "exact");
+      if (auto rot = flow::run_rotation(s, *h, hook)) {
+        InstanceCheck out = assemble(s, std::move(rot->verdicts), rot->cost, claim, hook, "exact");
         out.stats["method"] = kRotationMethod;
         out.stats["invariance_checks"] = std::to_string(rot->invariance_checks);
         out.stats["block_shift"] = std::to_string(*h);
@@ -585,13 +579,13 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hop
     if (o.max_memory && plan->memory_bytes > o.max_memory) return refused({plan->memory_bytes, plan->how});
     // The plan is an estimate from rank 0; the run itself stops (refused,
     // nothing judged) if the pieces outgrow --max-memory.
-    IntervalResult r = run_intervals(s, fingerprint_weights(o.seed, s.p()), hops, o.max_memory);
+    IntervalResult r = run_intervals(s, fingerprint_weights(o.seed, s.p()), hook, o.max_memory);
     if (r.aborted) {
       InstanceCheck out;
       out.refused = std::string(kRefusedPrefix) + " while running: " + *r.aborted;
       return out;
     }
-    InstanceCheck out = assemble(s, std::move(r.verdicts), r.cost, claim, hops, fingerprint_mode);
+    InstanceCheck out = assemble(s, std::move(r.verdicts), r.cost, claim, hook, fingerprint_mode);
     out.stats["method"] = kIntervalMethod;
     out.stats["max_pieces_per_rank"] = std::to_string(r.max_pieces);
     return out;
@@ -600,8 +594,8 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const HopFn& hop
     const MemoryEstimate m = generic_estimate(s, o, e, z);
     if (m.bytes > o.max_memory) return refused(m);
   }
-  if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hops, o, "exact");
-  return run_with(s, FingerprintCells(o.seed, s.p()), claim, hops, o, fingerprint_mode);
+  if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
+  return run_with(s, FingerprintCells(o.seed, s.p()), claim, hook, o, fingerprint_mode);
 }
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/step_view.hpp"
 #include "properties/verdict.hpp"
 #include "schedules/memory_guard.hpp"
 #include "schedules/registry.hpp"
@@ -61,14 +62,24 @@ struct CheckOptions {
   // (InstanceCheck::refused). 0: no guard.
   uint64_t max_memory = 0;
   // Catalog names of the properties to report (verify --properties); empty:
-  // all that apply. check_schedule (the generic properties and Swing's hop
-  // distance) runs only if one of the properties it computes is selected.
+  // all that apply. check_schedule (the generic properties and a family's
+  // step hook, e.g. Swing's hop distance) runs only if one of the properties
+  // it computes is selected (properties/family_property.hpp: runs_engine).
   std::vector<std::string> properties;
   bool selected(const std::string& name) const;
   bool any_generic_selected() const;
 };
 
-using HopFn = std::function<std::optional<HopClaim>(int step)>;
+// A family property judged inside the engine (properties/family_property.hpp):
+// at every step the engine asks for the per-rank check of that step and runs
+// it on every rank, in parallel, into one verdict named `property`. Empty
+// (no at_step): none.
+struct StepHook {
+  using RankCheck = std::function<void(const StepView& sv, Rank r, Verdict& v)>;
+  std::string property;                   // the verdict's catalog name
+  std::function<RankCheck(int step)> at_step;  // an empty RankCheck: nothing judged at that step
+  explicit operator bool() const { return static_cast<bool>(at_step); }
+};
 
 // The symmetry-based check (flow_rotation.hpp) is exact: its mode is "exact"
 // and stats["method"] says how it ran (the generic simulation sets no
@@ -77,7 +88,7 @@ inline constexpr const char* kRotationMethod =
     "symmetry: translation invariance verified on every rank and step, rank 0 simulated with p-bit sets";
 
 struct InstanceCheck {
-  std::vector<Verdict> verdicts;  // catalog order; hop distance only when `hops` is given
+  std::vector<Verdict> verdicts;  // catalog order; the step hook's verdict last, only when a hook is given
   std::string mode;               // "exact" or "fingerprint ..."
   std::map<std::string, std::string> stats;
   // Set (and nothing checked) when the memory guard refused the instance:
@@ -102,10 +113,6 @@ bool uses_intervals(const Schedule& s, const CheckOptions& o);
 // The one-line reason of a refusal; it starts with kRefusedPrefix
 // (schedules/memory_guard.hpp).
 std::string refusal(const MemoryEstimate& m, uint64_t limit);
-// The estimated memory of an algorithm-specific property at p (bytes), for
-// the memory guard: trivance-coverage keeps two p x p bitsets (p <= 2^16);
-// the others keep O(p) or less and are charged 0.
-uint64_t property_memory(const std::string& property, uint64_t p);
 // The default --max-memory: 75% of the physical memory (sysconf).
 uint64_t default_max_memory();
 
@@ -116,6 +123,6 @@ uint64_t default_max_memory();
 // such limit; the memory guard judges it).
 std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckOptions& o);
 
-InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const HopFn& hops, const CheckOptions& o);
+InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o);
 
 }  // namespace collcheck

@@ -50,7 +50,7 @@ std::optional<InstanceParams> parse_params(const std::string& label, uint64_t p)
       continue;
     }
     if (!parse_u32(v, x)) return std::nullopt;
-    if (k == "n") ip.n = x;
+    if (k == "n") ip.blocks = x;
     else if (k == "root") ip.root = x;
     else if (k == "r") ip.radix = x;
     else if (k == "r2") ip.radix2 = x;

@@ -600,18 +600,19 @@ namespace {
 // The step goal of a registered algorithm, if it has a bound. The port model
 // is not a property of the algorithm's name: it is the schedule's own
 // (schedule_ports), for the size limit and the proof alike.
-std::optional<StepGoal> goal_of(const std::string& algorithm, const std::string& variant) {
-  const AlgorithmInfo* a = find_algorithm(algorithm);
-  if (!a || !a->find_variant(variant)) return std::nullopt;
-  switch (a->collective) {
+// The family declares where the flat bound says little
+// (Capabilities::flat_step_bound: traff-allgather, n blocks per rank; tra2,
+// hierarchical).
+std::optional<StepGoal> goal_of(const AlgorithmInfo& a) {
+  switch (a.collective) {
     case Collective::allreduce:
     case Collective::reduce_scatter:
     case Collective::reduce: return StepGoal::allreduce;
     case Collective::allgather:
-      if (algorithm == "traff-allgather") return std::nullopt;  // n blocks per rank: no simple bound encoded
+      if (!a.capabilities.flat_step_bound) return std::nullopt;
       return StepGoal::allgather;
     case Collective::alltoall:
-      if (algorithm == "tra2") return std::nullopt;  // hierarchical: the flat bound says little
+      if (!a.capabilities.flat_step_bound) return std::nullopt;
       return StepGoal::alltoall;
     case Collective::broadcast: return StepGoal::broadcast;
   }
@@ -621,7 +622,15 @@ std::optional<StepGoal> goal_of(const std::string& algorithm, const std::string&
 // k of the k-port model the query proves for this instance: Schedule::ports()
 // of the variant's schedule (trivance, bruck-allreduce and swing paper-odd's
 // extra node: 2; trivance-torus: 2 per dimension; the others 1).
-int schedule_ports(const VariantInfo& vi, const InstanceParams& ip) { return std::max(1, vi.make(ip)->ports()); }
+// `blocks`: the schedule's blocks per rank (the n of an n-block broadcast).
+struct ScheduleShape {
+  int ports;
+  uint32_t blocks;
+};
+ScheduleShape schedule_shape(const VariantInfo& vi, const InstanceParams& ip) {
+  const std::unique_ptr<Schedule> s = vi.make(ip);
+  return {std::max(1, s->ports()), s->num_blocks()};
+}
 
 // Limits chosen so that a default run finishes within the default 60 s:
 // measured (2-core machine under load) allreduce one target p = 16 0.07 s,
@@ -630,14 +639,14 @@ int schedule_ports(const VariantInfo& vi, const InstanceParams& ip) { return std
 // > 120 s. find_schedule takes larger problems.
 constexpr uint64_t kMaxP = 27, kMaxPOnePort = 16;
 
-std::optional<std::string> size_limit(StepGoal goal, int ports, const InstanceParams& ip) {
+std::optional<std::string> size_limit(StepGoal goal, int ports, uint32_t blocks, const InstanceParams& ip) {
   if (ip.p > kMaxP)
     return "p = " + std::to_string(ip.p) + " is beyond the step-bound query (p <= 16 one-port, p <= 27 two-port; "
            "one-port p = 32 takes ~80 s, p = 64 more than 120 s)";
   if (ports < 2 && ip.p > kMaxPOnePort)
     return "p = " + std::to_string(ip.p) + " is beyond the one-port step-bound query (p <= 16; p = 32 takes ~80 s)";
   if (goal == StepGoal::broadcast) {
-    int bound = information_bound(goal, ip.p, ports, ip.n ? ip.n : 8);
+    int bound = information_bound(goal, ip.p, ports, blocks);
     if (bound > 10)
       return "the n-block broadcast bound n-1+ceil(log2 p) = " + std::to_string(bound) +
              " is beyond the step-bound query (at most 10 steps; p = 16, n = 8 takes more than 120 s)";
@@ -645,14 +654,14 @@ std::optional<std::string> size_limit(StepGoal goal, int ports, const InstancePa
   return std::nullopt;
 }
 
-StepProblem problem_of(StepGoal goal, int ports, const InstanceParams& ip) {
+StepProblem problem_of(StepGoal goal, int ports, uint32_t blocks, const InstanceParams& ip) {
   StepProblem P;
   P.goal = goal;
   P.p = ip.p;
   P.model.ports = ports;
   P.model.content = Content::knowledge;
   if (goal == StepGoal::broadcast) {
-    P.blocks = ip.n ? ip.n : 8;  // traff's default n
+    P.blocks = blocks;  // the broadcast's n (traff: --n, default 8)
     P.root = ip.root;
   }
   // Reductions, allgather, alltoall: only rank 0 must complete (a relaxation:
@@ -669,32 +678,32 @@ std::vector<Query> lower_bound_queries() {
   q.summary =
       "SAT: no schedule beats the step bound of the algorithm's port model (ceil(log_{k+1} p); Traff's n-1+ceil(log2 "
       "p) for n-block broadcast), in the most permissive content model; the claim is compared with it";
-  q.applies = [](const std::string& a, const std::string& v) { return goal_of(a, v).has_value(); };
+  q.applies = [](const AlgorithmInfo& a, const VariantInfo&) { return goal_of(a).has_value(); };
   q.unsupported = [](const InstanceParams& ip) -> std::optional<std::string> {
-    if (ip.p > kMaxP) return size_limit(StepGoal::allreduce, 2, ip);
+    if (ip.p > kMaxP) return size_limit(StepGoal::allreduce, 2, 0, ip);
     return std::nullopt;
   };
   // The limit of the port model the schedule has (the one run() proves).
   // An instance the variant itself excludes is left to run(), which reports
   // it as skipped, as at every p.
-  q.unsupported_variant = [](const std::string& a, const std::string& var,
+  q.unsupported_variant = [](const AlgorithmInfo& a, const VariantInfo& vi,
                              const InstanceParams& ip) -> std::optional<std::string> {
-    std::optional<StepGoal> g = goal_of(a, var);
+    std::optional<StepGoal> g = goal_of(a);
     if (!g) return std::nullopt;
-    const VariantInfo* vi = find_algorithm(a)->find_variant(var);
-    if (ip.p > kMaxP) return size_limit(*g, 2, ip);  // never builds a schedule of an unbounded p
-    if (vi->violates && vi->violates(ip)) return std::nullopt;
-    return size_limit(*g, schedule_ports(*vi, ip), ip);
+    if (ip.p > kMaxP) return size_limit(*g, 2, 0, ip);  // never builds a schedule of an unbounded p
+    if (vi.violates && vi.violates(ip)) return std::nullopt;
+    const ScheduleShape shape = schedule_shape(vi, ip);
+    return size_limit(*g, shape.ports, shape.blocks, ip);
   };
-  q.run = [](const std::string& a, const std::string& var, const InstanceParams& ip, const QueryContext& ctx) {
-    std::optional<StepGoal> g = goal_of(a, var);
-    const VariantInfo* vi = find_algorithm(a)->find_variant(var);
-    if (vi->violates)
-      if (auto why = vi->violates(ip)) return support::skipped("smt-step-lower-bound", *why);
-    if (ip.p > kMaxP) return support::skipped("smt-step-lower-bound", *size_limit(*g, 2, ip));
-    const int ports = schedule_ports(*vi, ip);
-    if (auto why = size_limit(*g, ports, ip)) return support::skipped("smt-step-lower-bound", *why);
-    StepProblem P = problem_of(*g, ports, ip);
+  q.run = [](const AlgorithmInfo& a, const VariantInfo& vi, const InstanceParams& ip, const QueryContext& ctx) {
+    std::optional<StepGoal> g = goal_of(a);
+    if (vi.violates)
+      if (auto why = vi.violates(ip)) return support::skipped("smt-step-lower-bound", *why);
+    if (ip.p > kMaxP) return support::skipped("smt-step-lower-bound", *size_limit(*g, 2, 0, ip));
+    const ScheduleShape shape = schedule_shape(vi, ip);
+    const int ports = shape.ports;
+    if (auto why = size_limit(*g, ports, shape.blocks, ip)) return support::skipped("smt-step-lower-bound", *why);
+    StepProblem P = problem_of(*g, ports, shape.blocks, ip);
     if (*g == StepGoal::alltoall && ip.p > 16)
       return support::skipped("smt-step-lower-bound", "all-to-all bound encoded for p <= 16 (p^3 variables per step)");
     int bound = information_bound(P.goal, P.p, P.model.ports, P.blocks);
@@ -702,7 +711,7 @@ std::vector<Query> lower_bound_queries() {
     if (auto why = unsupported(P)) return support::skipped("smt-step-lower-bound", *why);
     Verdict v = prove_step_lower_bound(P, ctx.timeout_ms, ctx.smt2_dir);
     v.property = "smt-step-lower-bound";
-    int claimed = vi->claim ? vi->claim(ip).steps : -1;
+    int claimed = vi.claim ? vi.claim(ip).steps : -1;
     if (claimed >= 0) {
       v.stats["claimed_steps"] = std::to_string(claimed);
       if (claimed == bound)

@@ -299,16 +299,11 @@ std::vector<Query> translation_queries() {
   q.summary =
       "Z3 (QF_LIA): the materialized schedule meets the collective's postcondition with exact multiplicity for all "
       "input values; a violation is replayed by the threaded executor";
-  q.applies = [](const std::string& a, const std::string& v) {
-    const AlgorithmInfo* ai = find_algorithm(a);
-    return ai && ai->find_variant(v);
-  };
   q.unsupported = [](const InstanceParams& ip) -> std::optional<std::string> {
     if (ip.p > 1024) return "p = " + std::to_string(ip.p) + " is beyond translation validation (p <= 1024)";
     return std::nullopt;
   };
-  q.run = [](const std::string& a, const std::string& var, const InstanceParams& ip, const QueryContext& ctx) {
-    const VariantInfo& vi = *find_algorithm(a)->find_variant(var);
+  q.run = [](const AlgorithmInfo& a, const VariantInfo& vi, const InstanceParams& ip, const QueryContext& ctx) {
     if (vi.violates)
       if (auto why = vi.violates(ip)) return support::skipped(kName, *why);
     std::unique_ptr<Schedule> sched = vi.make(ip);
@@ -316,7 +311,7 @@ std::vector<Query> translation_queries() {
       return support::skipped(kName, "p * blocks = " + std::to_string(p_cells(*sched)) +
                                          " cells, beyond the encoding's limit of " + std::to_string(kTvMaxCells));
     MaterializedSchedule m = materialize(*sched);
-    std::string label = a + "-" + var + "-p" + std::to_string(ip.p);
+    std::string label = a.name + "-" + vi.name + "-p" + std::to_string(ip.p);
     for (char ch : ip.label()) label += (std::isalnum(static_cast<unsigned char>(ch)) ? ch : '-');
     return validate_and_replay(m, ctx.timeout_ms, ctx.smt2_dir, label);
   };

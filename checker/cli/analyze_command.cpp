@@ -13,6 +13,7 @@
 #include "reports/tra/radix_analysis_report.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/registry.hpp"
 
 namespace po = boost::program_options;
 
@@ -50,7 +51,13 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
   if (print_help(desc, vm)) return 0;
   if (!vm.count("algo")) throw InputError("analyze needs --algo tra");
   const std::string algo = vm["algo"].as<std::string>();
-  if (algo != "tra") throw InputError("analyze: unknown algorithm '" + algo + "' (known: tra)");
+  // The algorithms whose family declares an analysis (Capabilities::analysis).
+  std::string known;
+  for (const AlgorithmInfo& a : registry())
+    if (a.capabilities.analysis) known += (known.empty() ? "" : ", ") + a.name;
+  const AlgorithmInfo* info = find_algorithm(algo);
+  if (!info || !info->capabilities.analysis)
+    throw InputError("analyze: unknown algorithm '" + algo + "' (known: " + known + ")");
   if (!vm.count("p")) throw InputError("analyze needs --p P");
   const std::vector<uint64_t> ps = parse_p_range(vm["p"].as<std::string>());
   if (ps.size() != 1) throw InputError("analyze: --p must be one value, not '" + vm["p"].as<std::string>() + "'");

@@ -14,6 +14,7 @@
 #include "schedules/formats/schedule_text.hpp"
 #include "schedules/formats/traff_table.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/registry.hpp"
 
 namespace po = boost::program_options;
 
@@ -81,7 +82,12 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   uint64_t p = dump_ps.front();
   std::string f = vm["format"].as<std::string>();
   if (f == "traff-table") {
-    if (t.algorithm->name != "traff") throw InputError("--format traff-table is only for --algo traff");
+    if (!t.algorithm->capabilities.traff_table_format) {
+      std::string with;  // the algorithms whose family declares the format
+      for (const AlgorithmInfo& a : registry())
+        if (a.capabilities.traff_table_format) with += (with.empty() ? "" : ", ") + a.name;
+      throw InputError("--format traff-table is only for --algo " + with);
+    }
     write_output(vm["out"].as<std::string>(), traff_table(p));
     return 0;
   }

@@ -82,7 +82,7 @@ std::string algorithms_with_queries(const std::vector<const smt::Query*>& qs) {
   for (const AlgorithmInfo& a : registry()) {
     bool any = false;
     for (const VariantInfo& v : a.variants)
-      for (const smt::Query* q : qs) any = any || q->applies(a.name, v.name);
+      for (const smt::Query* q : qs) any = any || q->applies_to(a, v);
     if (any) out += (out.empty() ? "" : ", ") + a.name;
   }
   return out.empty() ? "none" : out;
@@ -91,7 +91,7 @@ std::string algorithms_with_queries(const std::vector<const smt::Query*>& qs) {
 std::optional<std::string> why_unsupported(const smt::Query& q, const SweepTarget& t, const InstanceParams& ip) {
   if (q.unsupported)
     if (auto why = q.unsupported(ip)) return why;
-  if (q.unsupported_variant) return q.unsupported_variant(t.algorithm->name, t.variant->name, ip);
+  if (q.unsupported_variant) return q.unsupported_variant(*t.algorithm, *t.variant, ip);
   return std::nullopt;
 }
 
@@ -154,7 +154,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   for (const SweepTarget& t : targets) {
     Planned pl{&t, {}};
     for (const smt::Query* q : selected)
-      if (q->applies(t.algorithm->name, t.variant->name)) pl.queries.push_back(q);
+      if (q->applies_to(*t.algorithm, *t.variant)) pl.queries.push_back(q);
     if (!pl.queries.empty()) plan.push_back(std::move(pl));
   }
   if (plan.empty()) {
@@ -180,6 +180,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   // limits before any solver runs.
   struct Job {
     InstanceResult header;
+    const SweepTarget* target = nullptr;
     InstanceParams params;
     std::vector<const smt::Query*> run;
     std::vector<Verdict> refused;  // --skip-restricted: skipped verdicts
@@ -194,6 +195,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
     for (uint64_t p : ps)
       for (uint32_t radix : pl.target->radices(p)) {
         Job job;
+        job.target = pl.target;
         job.params = pl.target->params(p, radix);
         job.header.algorithm = pl.target->algorithm->name;
         job.header.variant = pl.target->variant->name;
@@ -231,7 +233,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   for (Job& job : jobs) {
     auto t0 = std::chrono::steady_clock::now();
     InstanceResult res = std::move(job.header);
-    for (const smt::Query* q : job.run) res.verdicts.push_back(q->run(res.algorithm, res.variant, job.params, ctx));
+    for (const smt::Query* q : job.run) res.verdicts.push_back(q->run(*job.target->algorithm, *job.target->variant, job.params, ctx));
     for (Verdict& v : job.refused) res.verdicts.push_back(std::move(v));
     res.status = combined_status(res.verdicts);
     if (res.status == Status::skipped && !res.verdicts.empty())

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-#include "properties/algorithm_properties.hpp"
+#include "properties/family_property.hpp"
 #include "properties/catalog.hpp"
 #include "schedules/input_error.hpp"
 
@@ -66,9 +66,8 @@ void check_property_selection(const SweepRequest& req) {
     if (it->generic) continue;
     bool applies = false;
     for (const auto& t : req.targets) {
-      const auto& extra = t.variant->extra_properties;
-      applies = applies || std::find(extra.begin(), extra.end(), name) != extra.end() ||
-                (name == prop::swing_hops && t.variant->hops);
+      const auto& own = t.variant->family_properties;
+      applies = applies || std::find(own.begin(), own.end(), name) != own.end();
     }
     if (!applies) throw InputError("property '" + name + "' applies to none of the requested algorithms");
   }
@@ -115,7 +114,7 @@ void check_restrictions(const SweepRequest& req) {
                            (label.empty() ? "" : " (" + label + ")") + " is outside its restriction: " + *why +
                            " (use --skip-restricted to skip such instances)");
         }
-        if (p <= 4096 || !req.check.any_generic_selected()) continue;  // small ones fit; large ones are built to learn nblocks
+        if (p <= 4096 || !runs_engine(req.check)) continue;  // small ones fit; large ones are built to learn nblocks
         auto s = t.variant->make(ip);
         if (auto why = infeasible(p, s->num_blocks(), req.check))
           throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);
@@ -141,33 +140,31 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
   InstanceResult res = instance_header(t, p, radix);
   if (res.status == Status::skipped) return res;
   InstanceParams ip = t.params(p, radix);
-  std::vector<std::string> extras;
-  for (const std::string& name : t.variant->extra_properties)
-    if (o.selected(name)) extras.push_back(name);
+  // The variant's family properties that run (properties/family_property.hpp).
+  const FamilyPlan plan = plan_family_properties(*t.variant, ip, o);
   // The memory guard (--max-memory), before anything large is allocated:
-  // the algorithm-specific properties here, the generic ones in check_schedule.
+  // the family properties here, the generic ones in check_schedule.
   auto refuse = [&](const std::string& why) {
     res.status = Status::skipped;
     res.skip_reason = why;
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return res;
   };
-  for (const std::string& name : extras)
-    if (const uint64_t need = property_memory(name, p); o.max_memory && need > o.max_memory)
-      return refuse(refusal({need, name + " state"}, o.max_memory));
-  if (o.any_generic_selected()) {
+  if (const auto [need, name] = family_memory(plan, *t.variant, ip); o.max_memory && need > o.max_memory)
+    return refuse(refusal({need, name + " state"}, o.max_memory));
+  if (runs_engine(o)) {
     auto schedule = t.variant->make(ip);
     Claim claim = t.variant->claim(ip);
-    HopFn hops;
-    if (t.variant->hops) hops = [&](int step) { return t.variant->hops(ip, step); };
-    InstanceCheck ic = check_schedule(*schedule, &claim, hops, o);
+    InstanceCheck ic = check_schedule(*schedule, &claim, plan.hook, o);
     if (ic.refused) return refuse(*ic.refused);
     for (Verdict& v : ic.verdicts)
       if (o.selected(v.property)) res.verdicts.push_back(std::move(v));
     res.stats = std::move(ic.stats);
     res.stats["mode"] = ic.mode;
   }
-  for (Verdict& v : check_algorithm_properties(extras, ip, t.algorithm->name, t.variant->name)) res.verdicts.push_back(std::move(v));
+  std::vector<std::string> after;
+  for (const FamilyProperty* fp : plan.checks) after.push_back(fp->name);
+  for (Verdict& v : check_family_properties(after, *t.variant, ip)) res.verdicts.push_back(std::move(v));
   if (res.verdicts.empty()) {
     res.status = Status::skipped;
     res.skip_reason = "none of the selected properties applies";

@@ -11,11 +11,10 @@
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 #include "properties/postcondition.hpp"
-#include "properties/swing/swing_hop_distance.hpp"
 
 namespace collcheck::flow {
 
-void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, VerdictTls& tls,
+void step_local_checks(const StepView& sv, const StepHook::RankCheck& hook, VerdictTls& tls,
                        std::vector<uint64_t>& volume, int& last_active) {
   const std::vector<RankStep>& ops = *sv.ops;
   bool active = false;
@@ -27,7 +26,7 @@ void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, V
       check_matching(sv, r, v[kMatching]);
       check_ports(sv, r, v[kPorts]);
       check_receive_races(sv, r, v[kCausality]);
-      if (hop) check_swing_hops(sv, r, *hop, v[kHops]);
+      if (hook) hook(sv, r, v[kHook]);
       for (const Transfer& t : ops[r].sends) volume[r] += t.blocks.size();
     }
   });

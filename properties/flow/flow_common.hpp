@@ -13,20 +13,22 @@
 #include <vector>
 
 #include "properties/cost.hpp"
+#include "properties/instance_checker.hpp"
 #include "properties/step_view.hpp"
 #include "properties/verdict.hpp"
 #include "schedules/registry.hpp"
 
 namespace collcheck::flow {
 
-enum Slot { kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHops, kSlots };
+enum Slot { kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHook, kSlots };
 using Verdicts = std::array<Verdict, kSlots>;
 using VerdictTls = tbb::enumerable_thread_specific<Verdicts>;
 
-// Matching, ports, receive races (causality c), Swing hop distance (if
-// `hop`) and the per-rank send volume, for every rank of one step, in
-// parallel. Sets last_active = sv.step if any rank has a transfer.
-void step_local_checks(const StepView& sv, const std::optional<HopClaim>& hop, VerdictTls& tls,
+// Matching, ports, receive races (causality c), the step hook's check of
+// this step (if any; into slot kHook) and the per-rank send volume, for
+// every rank of one step, in parallel. Sets last_active = sv.step if any
+// rank has a transfer.
+void step_local_checks(const StepView& sv, const StepHook::RankCheck& hook, VerdictTls& tls,
                        std::vector<uint64_t>& volume, int& last_active);
 
 // The order in which a rank's receives are applied: by peer, then combine,

@@ -123,8 +123,8 @@ void more_violations(Verdict& v, uint64_t n) { v.violations += n - 1; }
 
 class IntervalSimulator {
  public:
-  IntervalSimulator(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops, uint64_t limit)
-      : s_(s), w_(weights), p_(s.p()), nb_(s.num_blocks()), steps_(s.num_steps()), hops_(hops), limit_(limit) {}
+  IntervalSimulator(const Schedule& s, const std::vector<uint64_t>& weights, const StepHook& hook, uint64_t limit)
+      : s_(s), w_(weights), p_(s.p()), nb_(s.num_blocks()), steps_(s.num_steps()), hook_(hook), limit_(limit) {}
 
   IntervalResult run() {
     IntervalResult res;
@@ -145,8 +145,7 @@ class IntervalSimulator {
         for (Rank r = rr.begin(); r != rr.end(); ++r) s_.rank_step(r, st, ops[r]);
       });
       StepView sv{st, p_, s_.ports(), nb_, &ops};
-      std::optional<HopClaim> hop = hops_ ? hops_(st) : std::nullopt;
-      step_local_checks(sv, hop, tls_, volume, last_active);
+      step_local_checks(sv, hook_ ? hook_.at_step(st) : StepHook::RankCheck{}, tls_, volume, last_active);
       // Snapshot every send (values before the step); causality (a).
       tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
         Verdicts& v = tls_.local();
@@ -319,7 +318,7 @@ class IntervalSimulator {
   uint64_t p_;
   uint32_t nb_;
   int steps_;
-  const HopFn& hops_;
+  const StepHook& hook_;
   uint64_t limit_;
   VerdictTls tls_;
   std::atomic<uint64_t> max_pieces_{0};
@@ -369,9 +368,9 @@ IntervalPlan plan_intervals(const Schedule& s) {
   return plan;
 }
 
-IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops,
+IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const StepHook& hook,
                              uint64_t memory_limit) {
-  return IntervalSimulator(s, weights, hops, memory_limit).run();
+  return IntervalSimulator(s, weights, hook, memory_limit).run();
 }
 
 }  // namespace collcheck::flow

@@ -63,7 +63,7 @@ struct IntervalResult {
 // state. `weights` has one entry per rank (fingerprint_weights). After every
 // step the bytes held by pieces and outboxes (vector capacities) are summed;
 // above `memory_limit` (0: none) the run stops with `aborted` saying where.
-IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const HopFn& hops,
+IntervalResult run_intervals(const Schedule& s, const std::vector<uint64_t>& weights, const StepHook& hook,
                              uint64_t memory_limit = 0);
 
 // The collective's initial contributors and requirements as runs of blocks

@@ -236,8 +236,8 @@ uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks) {
   return 3 * uint64_t{nblocks} * words * 8 + p * sizeof(RankStep);
 }
 
-std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const HopFn& hops) {
-  if (hops) return std::nullopt;  // hop claims may depend on r (Swing); not covered here
+std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const StepHook& hook) {
+  if (hook) return std::nullopt;  // a step hook may judge each rank differently (Swing); not covered here
   const uint64_t p = s.p();
   const uint32_t nb = s.num_blocks();
   const int steps = s.num_steps();

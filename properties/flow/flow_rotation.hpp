@@ -33,8 +33,8 @@
 // any differs, the caller falls back to the generic simulation. The
 // step-local properties (matching, ports, receive races, cost) are judged at
 // rank 0 the same way: rank r's transfers and its peers' are rotations of
-// rank 0's and of rank 0's peers'. Schedules with a hop-distance claim
-// (Swing) are not handled here.
+// rank 0's and of rank 0's peers'. Checks with a step hook (Swing's hop distance)
+// are not handled here.
 //
 // Memory: nblocks * (p/64 + 2) words for rank 0 plus one step's received
 // cells, and rank 0's and its peers' transfers of one step; every other
@@ -81,6 +81,6 @@ struct RotationResult {
 // Runs every check of check_schedule with the rank-0 simulation, or returns
 // nullopt as soon as some rank is not the rotation of rank 0 (the caller then
 // runs the generic simulation).
-std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const HopFn& hops);
+std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const StepHook& hook);
 
 }  // namespace collcheck::flow

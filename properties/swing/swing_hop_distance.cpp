@@ -4,7 +4,7 @@
 
 namespace collcheck {
 
-void check_swing_hops(const StepView& sv, Rank r, const HopClaim& claim, Verdict& v) {
+void check_swing_hops(const StepView& sv, Rank r, const swing::HopClaim& claim, Verdict& v) {
   if (r >= claim.ring) return;
   const RankStep& mine = sv.at(r);
   for (const auto* list : {&mine.sends, &mine.recvs}) {

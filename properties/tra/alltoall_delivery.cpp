@@ -10,17 +10,6 @@
 namespace collcheck::a2a {
 namespace {
 
-uint64_t ceil_sqrt(uint64_t x) {
-  uint64_t s = static_cast<uint64_t>(std::sqrt(static_cast<long double>(x)));
-  while (s * s < x) ++s;
-  while (s > 0 && (s - 1) * (s - 1) >= x) --s;
-  return s;
-}
-uint64_t floor_sqrt(uint64_t x) {
-  const uint64_t s = ceil_sqrt(x);
-  return s * s > x ? s - 1 : s;
-}
-
 // a mod m for any sign of a, m >= 1.
 uint64_t mod(int64_t a, uint64_t m) {
   const int64_t mm = static_cast<int64_t>(m);
@@ -419,49 +408,35 @@ std::string Instance::describe() const {
          " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2) + (paper_literal ? " (printed rules)" : "");
 }
 
-std::optional<Instance> resolve(const std::string& algorithm, const std::string& variant, const InstanceParams& ip,
-                                std::string* why) {
+std::optional<Instance> resolve(const VariantInfo& variant, const InstanceParams& ip, std::string* why) {
   auto fail = [&](const std::string& w) -> std::optional<Instance> {
     if (why) *why = w;
     return std::nullopt;
   };
+  const std::optional<tra::Params> t = tra::resolve(variant, ip);
+  if (!t) return fail("variant '" + variant.name + "' is not a tunable-radix all-to-all (tra, tra2)");
   Instance in;
   in.p = ip.p;
   if (ip.p < 1) return fail("P must be >= 1");
   if (ip.p > (uint64_t{1} << 16) - 1) return fail("P must be <= 65535 (P*P tokens of 32 bits)");
-  if (algorithm == "tra") {
-    if (variant == "bruck") in.r = 2;
-    else if (variant == "spread-out") in.r = ip.p;
-    else in.r = ip.radix ? ip.radix : std::max<uint64_t>(2, ceil_sqrt(ip.p));
+  if (!t->two_layer) {
+    in.r = t->radix;
     if (ip.p >= 2 && (in.r < 2 || in.r > ip.p))
       return fail("radix r = " + std::to_string(in.r) + " outside 2..P = " + std::to_string(ip.p));
     return in;
   }
-  if (algorithm == "tra2") {
-    in.two_layer = true;
-    in.paper_literal = variant == "paper-literal";
-    in.q = ip.ppn;
-    if (!in.q)
-      for (uint64_t d = floor_sqrt(ip.p); d >= 1; --d)
-        if (ip.p % d == 0) {
-          in.q = d;
-          break;
-        }
-    if (ip.p % in.q != 0) return fail("Q = " + std::to_string(in.q) + " does not divide P = " + std::to_string(ip.p));
-    in.n = ip.p / in.q;
-    auto radix = [](uint64_t given, uint64_t m) -> uint64_t {
-      if (m < 2) return 0;  // no phase
-      return given ? given : std::clamp<uint64_t>(ceil_sqrt(m), 2, m);
-    };
-    in.r1 = radix(ip.radix, in.q);
-    in.r2 = radix(ip.radix2, in.n);
-    if (in.q >= 2 && (in.r1 < 2 || in.r1 > in.q))
-      return fail("r1 = " + std::to_string(in.r1) + " outside 2..Q = " + std::to_string(in.q));
-    if (in.n >= 2 && (in.r2 < 2 || in.r2 > in.n))
-      return fail("r2 = " + std::to_string(in.r2) + " outside 2..N = " + std::to_string(in.n));
-    return in;
-  }
-  return fail("'" + algorithm + "' is not a tunable-radix all-to-all (tra, tra2)");
+  in.two_layer = true;
+  in.paper_literal = t->paper_literal();
+  in.q = t->ppn;
+  if (ip.p % in.q != 0) return fail("Q = " + std::to_string(in.q) + " does not divide P = " + std::to_string(ip.p));
+  in.n = t->nodes;
+  in.r1 = in.q < 2 ? 0 : t->r1;  // no phase
+  in.r2 = in.n < 2 ? 0 : t->r2;
+  if (in.q >= 2 && (in.r1 < 2 || in.r1 > in.q))
+    return fail("r1 = " + std::to_string(in.r1) + " outside 2..Q = " + std::to_string(in.q));
+  if (in.n >= 2 && (in.r2 < 2 || in.r2 > in.n))
+    return fail("r2 = " + std::to_string(in.r2) + " outside 2..N = " + std::to_string(in.n));
+  return in;
 }
 
 PhaseCounts count_phase(uint64_t m, uint64_t r, uint64_t units) {

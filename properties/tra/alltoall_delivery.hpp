@@ -4,7 +4,9 @@
 // All-to-all Collectives", Sec. III) and of its two-layer form (TRA2, Sec. IV),
 // written from the paper and NOT from schedules/tra*.{hpp,cpp}, so that the
 // generators (checked by the generic properties) and this simulation check
-// each other. It shares no code with the generators.
+// each other. It shares no code with the generators; only the instance's
+// defaults (the radix rule, TRA2's Q/r1/r2) come from the family's one
+// declaration of them (tra::resolve, schedules/tra/tra_family.hpp).
 //
 // Data. Every rank p has a send buffer S[0..P-1] and a receive buffer
 // R[0..P-1] of P tokens; the token of S_p[b] (block b of rank p, destined for
@@ -105,6 +107,7 @@
 
 #include "properties/verdict.hpp"
 #include "schedules/registry.hpp"
+#include "schedules/tra/tra_family.hpp"
 
 namespace collcheck::a2a {
 
@@ -118,14 +121,12 @@ struct Instance {
   std::string describe() const;           // "P=11 r=3", "P=8 Q=4 N=2 r1=2 r2=2 (paper-literal)"
 };
 
-// The instance a registry (algorithm, variant, params) runs, with the
-// registry's defaults (tra: r = ceil(sqrt P); bruck r = 2; spread-out r = P;
-// tra2: Q = the largest divisor of P <= sqrt P, r1 = ceil(sqrt Q) and r2 =
-// ceil(sqrt N) clamped to 2..Q, 2..N). These defaults restate the registry's;
-// the unit tests compare them with the generators. nullopt (and `why`) for an
-// algorithm that is neither tra nor tra2 or parameters outside 2 <= r <= P.
-std::optional<Instance> resolve(const std::string& algorithm, const std::string& variant, const InstanceParams& ip,
-                                std::string* why = nullptr);
+// The instance a registry variant runs at `ip`: the family's typed
+// parameters (tra::resolve, schedules/tra/tra_family.hpp: the radix rule and
+// TRA2's Q/r1/r2 defaults exist there only). nullopt (and `why`) for a
+// variant that is not of the TRA family or parameters outside 2 <= r <= P,
+// Q not dividing P.
+std::optional<Instance> resolve(const VariantInfo& variant, const InstanceParams& ip, std::string* why = nullptr);
 
 // w = ceil(log_r m): the base-r digits of 0..m-1 (0 for m <= 1).
 int digits(uint64_t m, uint64_t r);

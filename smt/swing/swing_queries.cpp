@@ -16,7 +16,8 @@
 //                            by a symbolic p' would be a division circuit).
 // A torus peer function does not exist in collcheck yet (InstanceParams::dims
 // is there, no Swing torus variant uses it), so no torus query is posed.
-// Every query applies to algorithm "swing", every variant: they speak about
+// Every query applies to every algorithm and variant of the Swing family
+// (the registry restricts a family's queries to it): they speak about
 // Eq. 2's pi on a ring of p ranks, which all variants use (the folding
 // variants on a smaller ring).
 #include <string>
@@ -40,17 +41,14 @@ std::optional<std::string> swing_range(const InstanceParams& i) {
   return std::nullopt;
 }
 
-bool is_swing(const std::string& algo, const std::string&) { return algo == "swing"; }
-
 std::string stem(const std::string& name, const InstanceParams& i) { return name + "-p" + std::to_string(i.p); }
 
 Query wrap(std::string name, std::string summary, Verdict (*prove)(uint64_t, unsigned)) {
   Query q;
   q.name = name;
   q.summary = std::move(summary);
-  q.applies = is_swing;
   q.unsupported = swing_range;
-  q.run = [name, prove](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+  q.run = [name, prove](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
     Smt2Scope scope(ctx.smt2_dir, stem(name, i));
     return prove(i.p, ctx.timeout_ms);
   };
@@ -172,9 +170,8 @@ std::vector<Query> swing_queries() {
     Query q;
     q.name = "smt-swing-hop-distance";
     q.summary = "Table 1: the step-s peer is delta(s) hops away on the ring (holds iff 2 delta(s) <= p for all s)";
-    q.applies = is_swing;
-    q.unsupported = swing_range;
-    q.run = [](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+      q.unsupported = swing_range;
+    q.run = [](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
       Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-hop-distance", i));
       return prove_swing_hop_distance(i.p, ctx.timeout_ms, nullptr);
     };
@@ -184,13 +181,12 @@ std::vector<Query> swing_queries() {
     Query q;
     q.name = "smt-swing-involution-all-even-p";
     q.summary = "symbolic p: pi is an involution for every even p' <= p at once (only with --query)";
-    q.applies = is_swing;
-    q.unsupported = [](const InstanceParams& i) -> std::optional<std::string> {
+      q.unsupported = [](const InstanceParams& i) -> std::optional<std::string> {
       if (i.p < 2 || i.p > (uint64_t{1} << 24))
         return "p = " + std::to_string(i.p) + ": the symbolic-p involution query takes 2 <= p <= 2^24";
       return std::nullopt;
     };
-    q.run = [](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+    q.run = [](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
       Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-involution-all-even-p", i));
       return prove_swing_involution_all_even(i.p, ctx.timeout_ms);
     };

@@ -58,6 +58,7 @@
 #include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/tra/tra.hpp"
+#include "schedules/tra/tra_family.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/proof_support.hpp"
 #include "smt/query_registry.hpp"
@@ -70,21 +71,12 @@ using namespace support;
 
 constexpr uint64_t kMaxRounds = 4096;
 
-uint64_t ceil_sqrt(uint64_t v) {
-  uint64_t s = 0;
-  while (s * s < v) ++s;
-  return s;
-}
+// The radix of a `tra` variant at `i`: the family's rule (tra::resolve,
+// schedules/tra/tra_family.hpp: bruck r = 2, spread-out r = P, tra --radix or
+// ceil(sqrt P)).
+uint64_t radix_of(const VariantInfo& variant, const InstanceParams& i) { return tra::resolve(variant, i)->radix; }
 
-// The radix of a `tra` variant (registry.cpp: bruck r = 2, spread-out r = P,
-// tra --radix or ceil(sqrt P)).
-uint64_t radix_of(const std::string& variant, const InstanceParams& i) {
-  if (variant == "bruck") return 2;
-  if (variant == "spread-out") return i.p;
-  return i.radix ? i.radix : std::max<uint64_t>(2, ceil_sqrt(i.p));
-}
-
-std::optional<std::string> tra_range(const std::string& variant, const InstanceParams& i) {
+std::optional<std::string> tra_range(const VariantInfo& variant, const InstanceParams& i) {
   const uint64_t P = i.p;
   if (P < 2 || P >= (uint64_t{1} << 32))
     return "P = " + std::to_string(P) + ": the TRA encodings take 2 <= P < 2^32";
@@ -350,27 +342,30 @@ Verdict prove_tra_round_count(uint64_t P, uint64_t r, unsigned timeout_ms, const
 }
 
 std::vector<Query> tra_queries() {
-  auto applies = [](const std::string& algo, const std::string&) { return algo == "tra"; };
+  // Algorithm tra only (not tra2); the registry restricts the family's queries to the family.
+  auto applies = [](const AlgorithmInfo& a, const VariantInfo&) {
+    return a.kind == static_cast<int>(tra::AlgorithmKind::tra);
+  };
   std::vector<Query> out;
   Query route;
   route.name = "smt-tra-route";
   route.summary = "Sec. III: every block's route, digit by digit, reaches its destination (symbolic src, block index)";
   route.applies = applies;
   route.unsupported = [](const InstanceParams&) -> std::optional<std::string> { return std::nullopt; };
-  route.unsupported_variant = [](const std::string&, const std::string& variant, const InstanceParams& i) {
+  route.unsupported_variant = [](const AlgorithmInfo&, const VariantInfo& variant, const InstanceParams& i) {
     return tra_range(variant, i);
   };
   Query count = route;
   count.name = "smt-tra-round-count";
   count.summary = "Props. 1/3: the non-empty rounds are exactly z r^x < P, K = w(r-1) - floor((r^w-P)/r^(w-1))";
-  route.run = [](const std::string&, const std::string& variant, const InstanceParams& i, const QueryContext& ctx) {
+  route.run = [](const AlgorithmInfo&, const VariantInfo& variant, const InstanceParams& i, const QueryContext& ctx) {
     const uint64_t r = radix_of(variant, i);
     Smt2Scope scope(ctx.smt2_dir, "smt-tra-route-p" + std::to_string(i.p) + "-r" + std::to_string(r));
     std::unique_ptr<Schedule> sched;
     if (i.p <= 65535) sched = std::make_unique<Tra>(i.p, r);
     return prove_tra_route(i.p, r, ctx.timeout_ms, nullptr, sched.get());
   };
-  count.run = [](const std::string&, const std::string& variant, const InstanceParams& i, const QueryContext& ctx) {
+  count.run = [](const AlgorithmInfo&, const VariantInfo& variant, const InstanceParams& i, const QueryContext& ctx) {
     const uint64_t r = radix_of(variant, i);
     Smt2Scope scope(ctx.smt2_dir, "smt-tra-round-count-p" + std::to_string(i.p) + "-r" + std::to_string(r));
     return prove_tra_round_count(i.p, r, ctx.timeout_ms, nullptr);

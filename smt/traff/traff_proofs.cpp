@@ -113,8 +113,6 @@ Canonical encode(z3::context& c, const z3::expr& r, const std::vector<int64_t>& 
   return {sum, smallest, ret, count};
 }
 
-bool is_traff(const std::string& algo, const std::string&) { return algo.rfind("traff", 0) == 0; }
-
 }  // namespace
 
 Verdict prove_traff_baseblock(uint64_t p, unsigned timeout_ms, const std::vector<int64_t>* given) {
@@ -390,13 +388,12 @@ std::vector<Query> traff_queries() {
     Query q;
     q.name = name;
     q.summary = summary;
-    q.applies = is_traff;
     q.unsupported = [max_p, limit](const InstanceParams& i) -> std::optional<std::string> {
       if (i.p < 2 || i.p > max_p)
         return "p = " + std::to_string(i.p) + " is outside this encoding's range 2 <= p <= " + limit;
       return std::nullopt;
     };
-    q.run = [name, prove](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+    q.run = [name, prove](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
       Smt2Scope scope(ctx.smt2_dir, std::string(name) + "-p" + std::to_string(i.p));
       return prove(i.p, ctx.timeout_ms);
     };

@@ -44,6 +44,7 @@
 
 #include "schedules/registry.hpp"
 #include "schedules/trivance/trivance_bandwidth.hpp"
+#include "schedules/trivance/trivance_family.hpp"
 #include "schedules/trivance/trivance_latency.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/proof_support.hpp"
@@ -257,16 +258,20 @@ Verdict prove_trivance_coverage_all_n(uint64_t n_max, unsigned timeout_ms) {
 
 namespace {
 
-bool is_trivance(const std::string& algo, const std::string&) { return algo == "trivance"; }
+// The ring algorithm only (not trivance-torus); the registry restricts the
+// family's queries to the family.
+bool on_ring(const AlgorithmInfo& a, const VariantInfo&) {
+  return a.kind == static_cast<int>(trivance::AlgorithmKind::ring);
+}
 
 Query trivance_query(const char* name, const char* summary, Verdict (*prove)(uint64_t, unsigned,
                                                                            const std::vector<uint64_t>*)) {
   Query q;
   q.name = name;
   q.summary = summary;
-  q.applies = is_trivance;
+  q.applies = on_ring;
   q.unsupported = pow3_range;
-  q.run = [name, prove](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+  q.run = [name, prove](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
     Smt2Scope scope(ctx.smt2_dir, std::string(name) + "-p" + std::to_string(i.p));
     return prove(i.p, ctx.timeout_ms, nullptr);
   };
@@ -286,12 +291,12 @@ std::vector<Query> trivance_queries() {
   Query all;
   all.name = "smt-trivance-coverage-all-n";
   all.summary = "symbolic n: Lemma 4.2's step and Theorem 4.3 for every n = 3^s <= p at once (only with --query)";
-  all.applies = is_trivance;
+  all.applies = on_ring;
   all.unsupported = [](const InstanceParams& i) -> std::optional<std::string> {
     if (i.p < 3 || i.p > kMaxN) return "p = " + std::to_string(i.p) + ": the symbolic-n Trivance query takes 3 <= p <= 2^32";
     return std::nullopt;
   };
-  all.run = [](const std::string&, const std::string&, const InstanceParams& i, const QueryContext& ctx) {
+  all.run = [](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
     Smt2Scope scope(ctx.smt2_dir, "smt-trivance-coverage-all-n-p" + std::to_string(i.p));
     return prove_trivance_coverage_all_n(i.p, ctx.timeout_ms);
   };

@@ -1,0 +1,29 @@
+// The Swing family's properties (properties/family_property.hpp):
+// swing-hop-distance, a step hook: at every step the family's claim
+// (swing::hop_claim, schedules/swing/swing_family.hpp) is judged on every
+// rank by check_swing_hops.
+#include "properties/catalog.hpp"
+#include "properties/family_property.hpp"
+#include "properties/swing/swing_hop_distance.hpp"
+#include "schedules/swing/swing_family.hpp"
+
+namespace collcheck {
+
+std::vector<FamilyProperty> swing_properties() {
+  FamilyProperty hops;
+  hops.name = prop::swing_hops;
+  // `v` is a registry variant (static storage); the hook keeps a pointer.
+  hops.step_hook = [](const VariantInfo& v, const InstanceParams& ip) {
+    StepHook h;
+    h.property = prop::swing_hops;
+    h.at_step = [vp = &v, ip](int step) -> StepHook::RankCheck {
+      const std::optional<swing::HopClaim> claim = swing::hop_claim(*vp, ip, step);
+      if (!claim) return {};
+      return [c = *claim](const StepView& sv, Rank r, Verdict& out) { check_swing_hops(sv, r, c, out); };
+    };
+    return h;
+  };
+  return {hops};
+}
+
+}  // namespace collcheck

@@ -1,0 +1,288 @@
+// The Swing family (De Sensi et al., "Swing: Short-cutting Rings for Higher
+// Bandwidth Allreduce", NSDI'24): one algorithm, its variants (the corrected
+// schedules and every reading of the paper's rules), their claims and the
+// hop-distance claim per step that property swing-hop-distance judges
+// (properties/swing/swing_properties.cpp).
+#include "schedules/swing/swing_family.hpp"
+
+#include "schedules/fold.hpp"
+#include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/swing/swing_bandwidth_contiguous.hpp"
+#include "schedules/swing/swing_latency.hpp"
+#include "schedules/swing/swing_math.hpp"
+#include "schedules/swing/swing_odd_extra_node.hpp"
+
+namespace collcheck {
+namespace swing {
+namespace {
+
+// The catalog name of the property (properties/catalog.hpp's prop::swing_hops).
+constexpr const char* kHopProperty = "swing-hop-distance";
+
+using swing::ceil_log2;
+using family::any_p;
+using family::log2_floor;
+
+std::optional<std::string> p_even(const InstanceParams& i) {
+  if (i.p % 2 != 0) return "p must be even";
+  return std::nullopt;
+}
+std::optional<std::string> p_odd_ge3(const InstanceParams& i) {
+  if (i.p % 2 == 0 || i.p < 3) return "p must be odd and >= 3";
+  return std::nullopt;
+}
+
+// Swing's hop distance on a ring of m ranks at Swing step t.
+HopClaim swing_hop(uint64_t m, int t) {
+  uint64_t d = swing::delta(t) % m;
+  return {m, d < m - d ? d : m - d};
+}
+
+// Hop claims of Swing on a ring of m ranks, step s counted from the first
+// Swing step: one phase (latency-optimal) or reduce-scatter then allgather
+// with the peers in reverse order (bandwidth-optimal).
+std::optional<HopClaim> swing_one_phase_hop(uint64_t m, int s) {
+  if (m < 2 || s < 0 || s >= ceil_log2(m)) return std::nullopt;
+  return swing_hop(m, s);
+}
+std::optional<HopClaim> swing_two_phase_hop(uint64_t m, int s) {
+  const int L = ceil_log2(m);
+  if (m < 2 || s < 0 || s >= 2 * L) return std::nullopt;
+  return swing_hop(m, s < L ? s : 2 * L - 1 - s);
+}
+
+// ---- Swing, bandwidth-optimal -------------------------------------------
+Claim swing_bw_even_claim(uint64_t p) {
+  int L = ceil_log2(p);
+  return {2 * L, 2 * (p - 1), "2*ceil(log2 p)", "2(p-1) blocks of n/p",
+          "Swing NSDI'24 Sec. 3.1.1 and 3.2: 2 log2 p steps, no extra data for even p"};
+}
+
+VariantInfo swing_bandwidth() {
+  VariantInfo v;
+  v.family_properties = {kHopProperty};
+  v.name = "bandwidth";
+  v.summary = "reduce-scatter + allgather; even p: Listing 1 (peer-index reading) de-duplicated as collcheck reads "
+              "Sec. 3.2 / App. A.2: a repeated block only at its last listing, and never the rank's own block "
+              "(collcheck's addition, not in the text); odd p: fold onto p-1";
+  v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1, Sec. 3.2, App. A.2";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) -> std::unique_ptr<Schedule> {
+    if (i.p % 2 == 0 || i.p == 1) return make_swing_bandwidth(i.p);
+    return fold_onto(i.p, make_swing_bandwidth(i.p - 1));
+  };
+  v.claim = [](const InstanceParams& i) {
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    if (i.p % 2 == 0) return swing_bw_even_claim(i.p);
+    int L = ceil_log2(i.p - 1);
+    return Claim{2 * L + 2, 3 * i.p - 5, "2*ceil(log2(p-1))+2", "3p-5 blocks of n/(p-1)",
+                 "collcheck correction for odd p: fold onto p-1 (Sec. 2.3.2 technique); "
+                 "the paper's own odd-p scheme is variant paper-odd"};
+  };
+  v.kind = static_cast<int>(VariantKind::bandwidth);
+  return v;
+}
+
+// One reading of Listing 1 and of Sec. 3.2 / App. A.2's de-duplication
+// (swing_bandwidth.hpp quotes both and says why each reading holds or
+// fails). The printed call is stated for p a power of two (Sec. 3.1, its
+// int(log2(p)) steps); the peer-index readings run at every even p.
+VariantInfo swing_paper_reading(const std::string& name, SwingSendRule rule, std::string summary,
+                                std::string failure) {
+  VariantInfo v;
+  v.family_properties = {kHopProperty};
+  v.name = name;
+  v.summary = std::move(summary);
+  v.expected_to_hold = false;
+  v.known_failure = std::move(failure);
+  if (rule.sets == SwingStepSet::printed) {
+    v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1 (the printed code)";
+    v.restriction = "p a power of two";
+    v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+      if (!swing::is_pow2(i.p)) return "p must be a power of two";
+      return std::nullopt;
+    };
+  } else {
+    v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1, Sec. 3.2, App. A.2";
+    v.restriction = "p even";
+    v.violates = p_even;
+  }
+  v.make = [rule](const InstanceParams& i) { return make_swing_bandwidth(i.p, rule); };
+  v.claim = [](const InstanceParams& i) { return swing_bw_even_claim(i.p); };
+  v.kind = static_cast<int>(VariantKind::paper_reading);
+  return v;
+}
+
+// Listing 1's two readings without de-duplication, then Sec. 3.2 / App.
+// A.2's de-duplication on the peer-index sets: which occurrence of a
+// repeated block is sent x whether the own block is sent. The cell (later,
+// own block never sent) is the default `bandwidth`.
+std::vector<VariantInfo> swing_paper_readings() {
+  std::vector<VariantInfo> out = {
+      swing_paper_reading(
+          "paper-listing1", {SwingStepSet::peer, SwingKeep::every, false},
+          "collcheck's reading of Listing 1, not the printed call: step s sends pi(r,s) and get_rs_idx(pi(r,s), "
+          "s+1) (the peer's index and step s+1, as the Sec. 3.1.1 prose says); every even p, no de-duplication",
+          "even non-powers of two count contributions twice: a block two steps of a rank list reaches its owner "
+          "by two paths (minimal p = 6)"),
+      swing_paper_reading(
+          "paper-listing1-printed", {SwingStepSet::printed, SwingKeep::every, false},
+          "Listing 1 as printed: step s sends get_rs_idx(r, s, p, blocks_s) (the rank's own index and step s: "
+          "every node it reaches from step s on); no de-duplication; p a power of two as in Sec. 3.1; the "
+          "allgather mirrors the same sets (the paper: \"analogous\")",
+          "each step also resends the blocks of the rank's later steps (cost: 4 instead of 3 reduce-scatter "
+          "blocks at p = 4, whose reduce-scatter result is still right); the mirrored allgather then copies "
+          "those stale partials over complete blocks (causality, postcondition; minimal p = 4)"),
+  };
+  // One reading of which occurrence is sent, with the own block sent where
+  // listed (the text does not exclude it) and, as NAME-skip-own, never.
+  auto own_block_pair = [&](const std::string& name, SwingKeep keep, const std::string& what,
+                            const std::string& failure) {
+    out.push_back(swing_paper_reading(name, {SwingStepSet::peer, keep, false},
+                                      what + "; the own block r is sent where listed (the text does not exclude it)",
+                                      failure));
+    out.push_back(swing_paper_reading(name + "-skip-own", {SwingStepSet::peer, keep, true},
+                                      what + "; never the own block r (collcheck's addition, not in the text)",
+                                      failure));
+  };
+  own_block_pair("paper-earlier", SwingKeep::earlier,
+                 "collcheck's earlier-step reading of Sec. 3.2 / App. A.2: a block several steps of r list is sent "
+                 "only at the first of them",
+                 "contributions are lost at every even non-power of two: a rank sends a block at its first listing, "
+                 "before partials of it reach the rank (p = 6: ranks 4 and 5 swap block 0 at step 0 and never "
+                 "forward it; minimal p = 6)");
+  // (later, never the own block) is `bandwidth`.
+  out.push_back(swing_paper_reading(
+      "paper-later", {SwingStepSet::peer, SwingKeep::later, false},
+      "collcheck's later-step reading of Sec. 3.2 / App. A.2: a block several steps of r list is sent only at the "
+      "last of them; the own block r is sent where listed (the text does not exclude it)",
+      "where a rank lists its own block (2^k < p < 4/3 2^k), its partial of that block comes back to it: "
+      "contributions counted twice, p blocks sent instead of p-1 (minimal p = 10); elsewhere it equals "
+      "`bandwidth`"));
+  own_block_pair("paper-laststep", SwingKeep::last_step,
+                 "collcheck's reading of App. A.2's \"send that only in the last step\" as the algorithm's last step: "
+                 "a block several steps of r list is sent only at step L-1, to pi(r, L-1)",
+                 "contributions are lost at every even non-power of two: the repeated block reaches pi(r, L-1) at "
+                 "the last step, which cannot forward it to its owner (p = 6: ranks 4 and 5 send block 0 to ranks 1 "
+                 "and 2; minimal p = 6)");
+  return out;
+}
+
+VariantInfo swing_paper_odd() {
+  VariantInfo v;
+  v.family_properties = {kHopProperty};
+  v.name = "paper-odd";
+  v.summary = "odd p as in Sec. 3.2 / Fig. 3: ring of p-1 plus an extra node talking to ceil((p-1)/2^(s+1)) ranks per step";
+  v.reference = "Swing NSDI'24 Sec. 3.2, Fig. 3";
+  v.restriction = "p odd, p >= 3";
+  v.expected_to_hold = false;
+  v.known_failure =
+      "coverage: one ring rank is never served when p-1 is a power of two (minimal p = 3); "
+      "ports: the extra node needs ceil((p-1)/2) ports in step 0, the model gives 2 (minimal p = 7)";
+  v.violates = p_odd_ge3;
+  v.make = [](const InstanceParams& i) { return std::make_unique<SwingOddExtraNode>(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    return Claim{2 * ceil_log2(i.p - 1), 2 * (i.p - 1), "2*ceil(log2(p-1))", "2(p-1) blocks of n/p",
+                 "Swing NSDI'24 Sec. 3.2: bandwidth deficiency grows only by 1/p"};
+  };
+  v.kind = static_cast<int>(VariantKind::paper_odd);
+  return v;
+}
+
+VariantInfo swing_bandwidth_contiguous() {
+  VariantInfo v;
+  v.family_properties = {kHopProperty};
+  v.name = "bandwidth-contiguous";
+  v.summary = "bandwidth-optimal with blocks remapped so every transfer is one contiguous range (scales to large p)";
+  v.reference = "Swing NSDI'24 Sec. 3.1.1 (logical block remapping), App. A.1";
+  v.restriction = "p a power of two";
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (!swing::is_pow2(i.p)) return "p must be a power of two";
+    return std::nullopt;
+  };
+  v.make = [](const InstanceParams& i) { return std::make_unique<SwingBandwidthContiguous>(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+    return swing_bw_even_claim(i.p);
+  };
+  v.kind = static_cast<int>(VariantKind::bandwidth_contiguous);
+  return v;
+}
+
+// ---- Swing, latency-optimal ---------------------------------------------
+VariantInfo swing_latency() {
+  VariantInfo v;
+  v.family_properties = {kHopProperty};
+  v.name = "latency";
+  v.summary = "whole-vector exchange with pi(r,s); non-powers of two fold onto the largest power of two";
+  v.reference = "Swing NSDI'24 Sec. 3.1.2; fold: Sec. 2.3.2";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_swing_latency(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    int k = log2_floor(i.p);
+    if (swing::is_pow2(i.p))
+      return Claim{k, static_cast<uint64_t>(k), "log2 p", "log2 p vectors",
+                   "Swing NSDI'24 Sec. 3.1.2: log2 p steps, n log2 p bytes"};
+    return Claim{k + 2, static_cast<uint64_t>(k + 1), "log2 p' + 2 (p' = 2^floor(log2 p))",
+                 "log2 p' + 1 vectors", "collcheck: fold onto p' (the paper gives no rule)"};
+  };
+  v.kind = static_cast<int>(VariantKind::latency);
+  return v;
+}
+
+VariantInfo swing_latency_paper() {
+  VariantInfo v;
+  v.family_properties = {kHopProperty};
+  v.name = "paper-latency";
+  v.summary = "Eq. 2 as printed at every p: ceil(log2 p) whole-vector exchanges (the step count for non-powers of two is "
+              "collcheck's; the paper gives no latency-optimal rule for them)";
+  v.reference = "Swing NSDI'24 Sec. 3.1.2, Eq. 2";
+  v.expected_to_hold = false;
+  v.known_failure = "odd p: pi(pi(r,s),s) != r, sends go unmatched (minimal p = 3); "
+                    "even non-powers of two: contributions counted twice (minimal p = 6)";
+  v.violates = any_p;
+  v.make = [](const InstanceParams& i) { return make_swing_latency_paper(i.p); };
+  v.claim = [](const InstanceParams& i) {
+    int L = ceil_log2(i.p);
+    return Claim{L, static_cast<uint64_t>(L), "ceil(log2 p)", "ceil(log2 p) vectors",
+                 "Swing NSDI'24 Sec. 3.1.2"};
+  };
+  v.kind = static_cast<int>(VariantKind::paper_latency);
+  return v;
+}
+
+}  // namespace
+
+std::optional<HopClaim> hop_claim(const VariantInfo& v, const InstanceParams& i, int step) {
+  if (v.family != FamilyId::swing) return std::nullopt;
+  switch (static_cast<VariantKind>(v.kind)) {
+    case VariantKind::bandwidth: {
+      const uint64_t m = (i.p % 2 == 0 || i.p == 1) ? i.p : i.p - 1;
+      return swing_two_phase_hop(m, m == i.p ? step : step - 1);  // odd p: step 0 is the fold
+    }
+    case VariantKind::paper_reading:
+    case VariantKind::bandwidth_contiguous: return swing_two_phase_hop(i.p, step);
+    case VariantKind::paper_odd: return swing_two_phase_hop(i.p - 1, step);
+    case VariantKind::latency: {
+      const uint64_t m = pow2_floor(i.p);
+      return swing_one_phase_hop(m, m == i.p ? step : step - 1);  // non-powers of two: step 0 is the fold
+    }
+    case VariantKind::paper_latency: return swing_one_phase_hop(i.p, step);
+  }
+  return std::nullopt;
+}
+
+}  // namespace swing
+
+Family swing_family() {
+  using namespace swing;
+  std::vector<VariantInfo> variants = {swing_bandwidth(), swing_latency(), swing_bandwidth_contiguous()};
+  for (VariantInfo& v : swing_paper_readings()) variants.push_back(std::move(v));
+  variants.push_back(swing_paper_odd());
+  variants.push_back(swing_latency_paper());
+  return {FamilyId::swing,
+          {family::algorithm(FamilyId::swing, 0, "swing", Collective::allreduce,
+                             "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)", std::move(variants))}};
+}
+
+}  // namespace collcheck

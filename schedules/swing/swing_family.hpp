@@ -1,0 +1,33 @@
+#pragma once
+// The Swing family's typed interface (schedules/family.hpp): its variant
+// kinds and the hop-distance claim of Sec. 3.1.1 per variant and step.
+// Swing takes no instance option besides p.
+#include <cstdint>
+#include <optional>
+
+#include "schedules/family.hpp"
+
+namespace collcheck::swing {
+
+// VariantInfo::kind of the Swing variants: the shape of their Swing steps.
+enum class VariantKind {
+  bandwidth,             // reduce-scatter + allgather, odd p folded onto p-1
+  bandwidth_contiguous,  // the same, p a power of two
+  paper_reading,         // the readings of Listing 1 (even p, no fold)
+  paper_odd,             // Sec. 3.2's extra node: the ring of p-1
+  latency,               // one phase, non-powers of two folded onto 2^floor(log2 p)
+  paper_latency,         // Eq. 2 at every p
+};
+
+// Swing's hop-distance claim: at `step`, ranks below `ring` talk to peers at
+// ring distance `distance` on a ring of `ring` ranks.
+struct HopClaim {
+  uint64_t ring = 0;
+  uint64_t distance = 0;
+};
+
+// The claim of variant `v` at `step` (nullopt: no claim at that step, e.g. a
+// fold step, or `v` is not a Swing variant).
+std::optional<HopClaim> hop_claim(const VariantInfo& v, const InstanceParams& ip, int step);
+
+}  // namespace collcheck::swing
