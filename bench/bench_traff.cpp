@@ -90,7 +90,7 @@ BENCHMARK(TraffConditionsSweep)->Arg(12)->Arg(16)->Unit(benchmark::kSecond)->Ite
 void TraffBroadcastFlow(benchmark::State& state) {
   const uint64_t p = uint64_t{1} << state.range(0);
   SweepTarget t = resolve_targets("traff", "broadcast").front();
-  t.n = static_cast<uint32_t>(state.range(1));
+  t.blocks = static_cast<uint32_t>(state.range(1));
   CheckOptions o;
   o.memory_budget = 8ULL << 30;
   std::string mode;

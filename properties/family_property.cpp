@@ -61,6 +61,10 @@ FamilyPlan plan_family_properties(const VariantInfo& v, const InstanceParams& ip
   return plan;
 }
 
+StepHook family_step_hook(const VariantInfo& v, const InstanceParams& ip) {
+  return plan_family_properties(v, ip, CheckOptions{}).hook;
+}
+
 bool runs_engine(const CheckOptions& o) {
   if (o.any_generic_selected()) return true;
   for (const Family& f : families())

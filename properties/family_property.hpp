@@ -93,6 +93,9 @@ struct FamilyPlan {
 // Throws std::invalid_argument if the variant names a property its family
 // does not implement (a wiring error).
 FamilyPlan plan_family_properties(const VariantInfo& v, const InstanceParams& ip, const CheckOptions& o);
+// The variant's step-hook property at `ip` (empty if it declares none): what
+// verify passes to check_schedule.
+StepHook family_step_hook(const VariantInfo& v, const InstanceParams& ip);
 // Whether verify runs check_schedule under `o`: a generic property or a
 // property some family judges with a step hook is selected.
 bool runs_engine(const CheckOptions& o);

@@ -108,7 +108,7 @@ void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget
                                        : std::vector<std::vector<uint32_t>>{};
   for (SweepTarget& t : targets) {
     t.shapes = shapes;
-    t.n = n;
+    t.blocks = n;
     t.root = root;
     t.radix = radix;
     t.all_radices = all_radices;

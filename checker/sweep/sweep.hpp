@@ -19,7 +19,7 @@ namespace collcheck {
 struct SweepTarget {
   const AlgorithmInfo* algorithm;
   const VariantInfo* variant;
-  uint32_t n = 0;  // --n (blocks), 0 = the algorithm's default
+  uint32_t blocks = 0;  // --n (blocks per rank, Träff), 0 = the algorithm's default
   Rank root = 0;   // --root
   uint32_t radix = 0, radix2 = 0, ppn = 0;  // --radix, --radix2, --ppn (0: the default)
   bool all_radices = false;                 // --radix all: one instance per r = 2..p
@@ -31,8 +31,8 @@ struct SweepTarget {
   // shapes). r = 0 with shapes: the first shape with product p, else the first
   // shape (which violates() then rejects).
   InstanceParams params(uint64_t p, uint32_t r = 0) const {
-    if (shapes.empty()) return {p, root, n, r ? r : radix, radix2, ppn};
-    InstanceParams ip{p, root, n, radix, radix2, ppn};
+    if (shapes.empty()) return {p, root, blocks, r ? r : radix, radix2, ppn};
+    InstanceParams ip{p, root, blocks, radix, radix2, ppn};
     if (r >= 1 && r <= shapes.size()) {
       ip.dims = shapes[r - 1];
       return ip;

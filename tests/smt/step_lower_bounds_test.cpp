@@ -6,6 +6,7 @@
 // Bounds L come from the papers: log2 p one-port (Swing, recursive doubling),
 // ceil(log3 p) two-port (Trivance Theorem 4.3), n-1+ceil(log2 p) for an
 // n-block broadcast (Traff, Sec. 1).
+#include "tests/support/schedule_lookup.hpp"
 #include "smt/step_lower_bounds.hpp"
 
 #include <gtest/gtest.h>
@@ -283,35 +284,35 @@ TEST(StepLowerBounds, RegistryQueryComparesTheClaim) {
   for (const Query& x : queries())
     if (x.name == "smt-step-lower-bound") q = &x;
   ASSERT_NE(q, nullptr);
-  EXPECT_TRUE(q->applies("swing", "latency"));
-  EXPECT_TRUE(q->applies("traff", "broadcast"));
-  EXPECT_FALSE(q->applies("tra2", "tra2"));
+  EXPECT_TRUE(q->applies_to(test::registered_algorithm("swing"), test::registered_variant("swing", "latency")));
+  EXPECT_TRUE(q->applies_to(test::registered_algorithm("traff"), test::registered_variant("traff", "broadcast")));
+  EXPECT_FALSE(q->applies_to(test::registered_algorithm("tra2"), test::registered_variant("tra2", "tra2")));
   EXPECT_TRUE(q->unsupported(InstanceParams{64, 0}).has_value());
   EXPECT_FALSE(q->unsupported(InstanceParams{16, 0}).has_value());
-  EXPECT_TRUE(q->unsupported_variant("swing", "latency", InstanceParams{27, 0}).has_value());
-  EXPECT_FALSE(q->unsupported_variant("trivance", "latency", InstanceParams{27, 0}).has_value());
+  EXPECT_TRUE(q->unsupported_variant(test::registered_algorithm("swing"), test::registered_variant("swing", "latency"), InstanceParams{27, 0}).has_value());
+  EXPECT_FALSE(q->unsupported_variant(test::registered_algorithm("trivance"), test::registered_variant("trivance", "latency"), InstanceParams{27, 0}).has_value());
   InstanceParams big{16, 0};
-  big.n = 8;  // 7 + 4 = 11 steps
-  EXPECT_TRUE(q->unsupported_variant("traff", "broadcast", big).has_value());
-  EXPECT_FALSE(q->unsupported_variant("swing", "latency", big).has_value());
+  big.blocks = 8;  // 7 + 4 = 11 steps
+  EXPECT_TRUE(q->unsupported_variant(test::registered_algorithm("traff"), test::registered_variant("traff", "broadcast"), big).has_value());
+  EXPECT_FALSE(q->unsupported_variant(test::registered_algorithm("swing"), test::registered_variant("swing", "latency"), big).has_value());
   QueryContext ctx;
-  Verdict sw = q->run("swing", "latency", InstanceParams{8, 0}, ctx);
+  Verdict sw = q->run(test::registered_algorithm("swing"), test::registered_variant("swing", "latency"), InstanceParams{8, 0}, ctx);
   EXPECT_EQ(sw.status, Status::holds);
   EXPECT_EQ(sw.stats["claimed_steps"], "3");
   EXPECT_NE(sw.stats["optimal"].find("yes"), std::string::npos);
-  Verdict tri = q->run("trivance", "latency", InstanceParams{9, 0}, ctx);
+  Verdict tri = q->run(test::registered_algorithm("trivance"), test::registered_variant("trivance", "latency"), InstanceParams{9, 0}, ctx);
   EXPECT_EQ(tri.status, Status::holds);
   EXPECT_EQ(tri.stats["bound"], "2");
-  Verdict tri27 = q->run("trivance", "latency", InstanceParams{27, 0}, ctx);  // no 2-step two-port schedule
+  Verdict tri27 = q->run(test::registered_algorithm("trivance"), test::registered_variant("trivance", "latency"), InstanceParams{27, 0}, ctx);  // no 2-step two-port schedule
   EXPECT_EQ(tri27.status, Status::holds);
   EXPECT_EQ(tri27.stats["bound"], "3");
   EXPECT_NE(tri27.stats["optimal"].find("yes"), std::string::npos);
-  Verdict bw = q->run("swing", "bandwidth", InstanceParams{8, 0}, ctx);  // 2 log2 p: bandwidth-optimal, not step-optimal
+  Verdict bw = q->run(test::registered_algorithm("swing"), test::registered_variant("swing", "bandwidth"), InstanceParams{8, 0}, ctx);  // 2 log2 p: bandwidth-optimal, not step-optimal
   EXPECT_EQ(bw.status, Status::holds);
   EXPECT_NE(bw.stats["optimal"].find("exceeds the bound by 3"), std::string::npos);
   InstanceParams tp{6, 0};
-  tp.n = 2;
-  Verdict tr = q->run("traff", "broadcast", tp, ctx);
+  tp.blocks = 2;
+  Verdict tr = q->run(test::registered_algorithm("traff"), test::registered_variant("traff", "broadcast"), tp, ctx);
   EXPECT_EQ(tr.status, Status::holds);
   EXPECT_EQ(tr.stats["bound"], "4");
 }
@@ -330,7 +331,7 @@ TEST(StepLowerBounds, RegistrySizeLimitUsesTheSchedulesPorts) {
   ASSERT_NE(q, nullptr);
   QueryContext ctx;
   auto accepted = [&](const std::string& a, const std::string& v, const InstanceParams& ip) {
-    return !q->unsupported(ip).has_value() && !q->unsupported_variant(a, v, ip).has_value();
+    return !q->unsupported(ip).has_value() && !q->unsupported_variant(test::registered_algorithm(a), test::registered_variant(a, v), ip).has_value();
   };
   // One-port schedules: 16 is the limit.
   EXPECT_TRUE(accepted("swing", "latency", InstanceParams{16, 0}));
@@ -343,7 +344,7 @@ TEST(StepLowerBounds, RegistrySizeLimitUsesTheSchedulesPorts) {
   InstanceParams odd{19, 0};
   ASSERT_EQ(find_algorithm("swing")->find_variant("paper-odd")->make(odd)->ports(), 2);
   EXPECT_TRUE(accepted("swing", "paper-odd", odd));
-  Verdict v = q->run("swing", "paper-odd", odd, ctx);
+  Verdict v = q->run(test::registered_algorithm("swing"), test::registered_variant("swing", "paper-odd"), odd, ctx);
   EXPECT_EQ(v.status, Status::holds) << v.stats["error"] << v.stats["reason"];
   EXPECT_EQ(v.stats["bound"], "3");
   EXPECT_NE(v.stats["model"].find("2-port"), std::string::npos) << v.stats["model"];
@@ -351,7 +352,7 @@ TEST(StepLowerBounds, RegistrySizeLimitUsesTheSchedulesPorts) {
   ring.dims = {19};
   ASSERT_EQ(find_algorithm("trivance-torus")->find_variant("latency")->make(ring)->ports(), 2);
   EXPECT_TRUE(accepted("trivance-torus", "latency", ring));
-  Verdict t = q->run("trivance-torus", "latency", ring, ctx);
+  Verdict t = q->run(test::registered_algorithm("trivance-torus"), test::registered_variant("trivance-torus", "latency"), ring, ctx);
   EXPECT_EQ(t.status, Status::holds) << t.stats["error"] << t.stats["reason"];
   EXPECT_EQ(t.stats["bound"], "3");
   EXPECT_NE(t.stats["model"].find("2-port"), std::string::npos) << t.stats["model"];
@@ -360,16 +361,16 @@ TEST(StepLowerBounds, RegistrySizeLimitUsesTheSchedulesPorts) {
   InstanceParams torus{9, 0};
   torus.dims = {3, 3};
   EXPECT_TRUE(accepted("trivance-torus", "latency", torus));
-  Verdict t4 = q->run("trivance-torus", "latency", torus, ctx);
+  Verdict t4 = q->run(test::registered_algorithm("trivance-torus"), test::registered_variant("trivance-torus", "latency"), torus, ctx);
   EXPECT_EQ(t4.status, Status::holds) << t4.stats["error"] << t4.stats["reason"];
   EXPECT_NE(t4.stats["model"].find("4-port"), std::string::npos) << t4.stats["model"];
   // The limit message names the port model it applied.
-  auto why = q->unsupported_variant("swing", "latency", InstanceParams{17, 0});
+  auto why = q->unsupported_variant(test::registered_algorithm("swing"), test::registered_variant("swing", "latency"), InstanceParams{17, 0});
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("one-port"), std::string::npos) << *why;
   // An instance the variant itself excludes is left to run(), which skips it.
-  EXPECT_FALSE(q->unsupported_variant("swing", "paper-odd", InstanceParams{18, 0}).has_value());
-  EXPECT_EQ(q->run("swing", "paper-odd", InstanceParams{18, 0}, ctx).status, Status::skipped);
+  EXPECT_FALSE(q->unsupported_variant(test::registered_algorithm("swing"), test::registered_variant("swing", "paper-odd"), InstanceParams{18, 0}).has_value());
+  EXPECT_EQ(q->run(test::registered_algorithm("swing"), test::registered_variant("swing", "paper-odd"), InstanceParams{18, 0}, ctx).status, Status::skipped);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // literal-paper schedules, and every refutation is replayed by the threaded
 // executor on the witness's inputs. The expected locations are not hard-coded:
 // they come from the independent exact flow checker (verify's postcondition).
+#include "tests/support/schedule_lookup.hpp"
 #include "smt/translation_validation.hpp"
 
 #include <gtest/gtest.h>
@@ -219,16 +220,16 @@ TEST(TranslationValidation, RegistryQueryRunsAndReplays) {
   for (const Query& x : queries())
     if (x.name == "smt-translation-validation") q = &x;
   ASSERT_NE(q, nullptr);
-  EXPECT_TRUE(q->applies("swing", "paper-listing1"));
+  EXPECT_TRUE(q->applies_to(test::registered_algorithm("swing"), test::registered_variant("swing", "paper-listing1")));
   EXPECT_TRUE(q->unsupported(InstanceParams{4096, 0}).has_value());
   EXPECT_FALSE(q->unsupported(InstanceParams{64, 0}).has_value());
   QueryContext ctx;
-  Verdict ok = q->run("trivance", "latency", InstanceParams{9, 0}, ctx);
+  Verdict ok = q->run(test::registered_algorithm("trivance"), test::registered_variant("trivance", "latency"), InstanceParams{9, 0}, ctx);
   EXPECT_EQ(ok.status, Status::holds);
-  Verdict bad = q->run("swing", "paper-latency", InstanceParams{6, 0}, ctx);
+  Verdict bad = q->run(test::registered_algorithm("swing"), test::registered_variant("swing", "paper-latency"), InstanceParams{6, 0}, ctx);
   ASSERT_EQ(bad.status, Status::violated);
   EXPECT_NE(bad.stats["replay"].find("threaded executor confirms"), std::string::npos);
-  Verdict skipped = q->run("swing", "paper-odd", InstanceParams{6, 0}, ctx);  // p odd only
+  Verdict skipped = q->run(test::registered_algorithm("swing"), test::registered_variant("swing", "paper-odd"), InstanceParams{6, 0}, ctx);  // p odd only
   EXPECT_EQ(skipped.status, Status::skipped);
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "properties/catalog.hpp"
+#include "properties/family_property.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/schedule.hpp"
@@ -207,13 +208,13 @@ inline void flip_recv_combine_only(MaterializedSchedule& m, int step, Rank src, 
 struct CheckArgs {
   Exactness mode = Exactness::exact;
   const Claim* claim = nullptr;  // nullptr: cost is skipped
-  HopFn hops = {};                    // empty: no swing-hop-distance verdict
+  StepHook hook = {};                 // empty: no step-hook verdict (swing-hop-distance)
 };
 
 inline InstanceCheck check(const Schedule& s, const CheckArgs& a) {
   CheckOptions o;
   o.exactness = a.mode;
-  return check_schedule(s, a.claim, a.hops, o);
+  return check_schedule(s, a.claim, a.hook, o);
 }
 
 inline InstanceCheck check(const MaterializedSchedule& m, const CheckArgs& a) {
@@ -221,11 +222,8 @@ inline InstanceCheck check(const MaterializedSchedule& m, const CheckArgs& a) {
   return check(view, a);
 }
 
-// The registry's hop claims for a variant at p, as a HopFn.
-inline HopFn hops_of(const VariantInfo& v, uint64_t p) {
-  if (!v.hops) return {};
-  return [&v, p](int step) { return v.hops(InstanceParams{p, 0}, step); };
-}
+// The variant's step hook at p (Swing: its hop claims; empty for the others).
+inline StepHook hops_of(const VariantInfo& v, uint64_t p) { return family_step_hook(v, InstanceParams{p, 0}); }
 
 inline std::set<std::string> violated(const InstanceCheck& ic) {
   std::set<std::string> out;

@@ -11,6 +11,12 @@
 
 namespace collcheck::test {
 
+inline const AlgorithmInfo& registered_algorithm(const std::string& algorithm) {
+  const AlgorithmInfo* a = find_algorithm(algorithm);
+  if (!a) throw std::logic_error("no algorithm " + algorithm);
+  return *a;
+}
+
 inline const VariantInfo& registered_variant(const std::string& algorithm, const std::string& name) {
   const AlgorithmInfo* a = find_algorithm(algorithm);
   if (!a || !a->find_variant(name)) throw std::logic_error("no " + algorithm + " variant " + name);

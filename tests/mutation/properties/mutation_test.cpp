@@ -81,7 +81,7 @@ struct Subject {
   MaterializedSchedule m;
   Claim claim;
   int last() const { return m.num_steps() - 1; }
-  HopFn hops() const { return hops_of(*variant, p); }
+  StepHook hops() const { return hops_of(*variant, p); }
 };
 
 Subject subject(const char* algo, const char* variant, uint64_t p) {

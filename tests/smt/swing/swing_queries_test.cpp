@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "tests/support/schedule_lookup.hpp"
 #include "schedules/swing/swing_math.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/query_registry.hpp"
@@ -87,8 +88,8 @@ TEST(SwingQueries, RegisteredForSwingOnly) {
   for (const Query& q : queries())
     if (q.name.rfind("smt-swing-", 0) == 0) {
       ++n;
-      EXPECT_TRUE(q.applies("swing", "bandwidth")) << q.name;
-      EXPECT_FALSE(q.applies("ring", "bandwidth")) << q.name;
+      EXPECT_TRUE(q.applies_to(test::registered_algorithm("swing"), test::registered_variant("swing", "bandwidth"))) << q.name;
+      EXPECT_FALSE(q.applies_to(test::registered_algorithm("ring"), test::registered_variant("ring", "bandwidth"))) << q.name;
       EXPECT_TRUE(q.unsupported(InstanceParams{1}).has_value()) << q.name << ": p = 1 has no steps";
     }
   EXPECT_EQ(n, 6);

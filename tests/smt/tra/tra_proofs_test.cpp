@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "tests/support/schedule_lookup.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/tra/tra.hpp"
 #include "smt/parametric_proofs.hpp"
@@ -166,9 +167,9 @@ TEST(TraQueries, LimitsDependOnTheVariant) {
   for (const Query& q : queries())
     if (q.name == "smt-tra-route") {
       ASSERT_TRUE(q.unsupported_variant);
-      EXPECT_FALSE(q.unsupported_variant("tra", "bruck", InstanceParams{1u << 20}).has_value());
-      EXPECT_TRUE(q.unsupported_variant("tra", "spread-out", InstanceParams{5000}).has_value());  // 4999 rounds
-      EXPECT_TRUE(q.unsupported_variant("tra", "tra", InstanceParams{1}).has_value());
+      EXPECT_FALSE(q.unsupported_variant(test::registered_algorithm("tra"), test::registered_variant("tra", "bruck"), InstanceParams{1u << 20}).has_value());
+      EXPECT_TRUE(q.unsupported_variant(test::registered_algorithm("tra"), test::registered_variant("tra", "spread-out"), InstanceParams{5000}).has_value());  // 4999 rounds
+      EXPECT_TRUE(q.unsupported_variant(test::registered_algorithm("tra"), test::registered_variant("tra", "tra"), InstanceParams{1}).has_value());
     }
 }
 

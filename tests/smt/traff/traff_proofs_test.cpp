@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "tests/support/schedule_lookup.hpp"
 #include "properties/traff/traff_tables.hpp"
 #include "schedules/traff/traff_circulant.hpp"
 #include "smt/parametric_proofs.hpp"
@@ -120,7 +121,7 @@ TEST(TraffQueries, TablesRefuseLargeP) {
     if (q.name == "smt-traff-tables") {
       EXPECT_TRUE(q.unsupported(InstanceParams{(1u << 14) + 1}).has_value());
       EXPECT_FALSE(q.unsupported(InstanceParams{1u << 14}).has_value());
-      EXPECT_TRUE(q.applies("traff-allreduce", "allreduce"));
+      EXPECT_TRUE(q.applies_to(test::registered_algorithm("traff-allreduce"), test::registered_variant("traff-allreduce", "allreduce")));
     }
 }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tests/support/schedule_lookup.hpp"
 #include "schedules/trivance/trivance_latency.hpp"
 #include "smt/parametric_proofs.hpp"
 #include "smt/query_registry.hpp"
@@ -108,8 +109,8 @@ TEST(TrivanceQueries, RefuseNonPowersOfThree) {
     if (q.name == "smt-trivance-peers" || q.name == "smt-trivance-coverage") {
       EXPECT_TRUE(q.unsupported(InstanceParams{10}).has_value());
       EXPECT_FALSE(q.unsupported(InstanceParams{81}).has_value());
-      EXPECT_TRUE(q.applies("trivance", "bandwidth"));
-      EXPECT_FALSE(q.applies("bruck-allreduce", "latency"));
+      EXPECT_TRUE(q.applies_to(test::registered_algorithm("trivance"), test::registered_variant("trivance", "bandwidth")));
+      EXPECT_FALSE(q.applies_to(test::registered_algorithm("bruck-allreduce"), test::registered_variant("bruck-allreduce", "latency")));
     }
 }
 

@@ -114,7 +114,7 @@ TEST_P(RegistryVariant, CorrectForP1To12AllDtypesBothPlacements) {
     for (const InstanceParams& ip : instances(*a, p)) {
       if (v->violates && v->violates(ip)) continue;
       auto sched = v->make(ip);
-      const bool defaults = ip.n == 0 && ip.root == 0;
+      const bool defaults = ip.blocks == 0 && ip.root == 0;
       for (DType d : {DType::int64, DType::float32, DType::float64})
         for (bool in_place : {true, false}) {
           // Other n and roots: one dtype per placement is enough.
@@ -124,7 +124,7 @@ TEST_P(RegistryVariant, CorrectForP1To12AllDtypesBothPlacements) {
           o.in_place = in_place;
           o.seed = 1000 + p;
           ExecResult r = execute_threads(*sched, o);
-          EXPECT_EQ(r.verdict.status, Status::holds) << c.algo << "/" << c.variant << " p=" << p << " n=" << ip.n
+          EXPECT_EQ(r.verdict.status, Status::holds) << c.algo << "/" << c.variant << " p=" << p << " n=" << ip.blocks
                                                      << " root=" << ip.root << ": " << describe(r);
           EXPECT_FALSE(r.deadlock);
           EXPECT_EQ(r.verdict.checks, required_pairs(sched->spec()));

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "properties/catalog.hpp"
+#include "properties/family_property.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
 
@@ -66,11 +67,9 @@ Outcome run(const Target& t, uint64_t p, Exactness mode) {
   auto s = t.variant->make(ip);
   Outcome r;
   r.claim = t.variant->claim(ip);
-  HopFn hops;
-  if (t.variant->hops) hops = [&](int step) { return t.variant->hops(ip, step); };
   CheckOptions o;
   o.exactness = mode;
-  r.ic = check_schedule(*s, &r.claim, hops, o);
+  r.ic = check_schedule(*s, &r.claim, family_step_hook(*t.variant, ip), o);
   return r;
 }
 
@@ -214,7 +213,7 @@ TEST_P(HoldingVariant, EveryPropertyHoldsForP1To200Exact) {
     if (t.variant->violates(base_params(*t.variant, p))) continue;
     Outcome r = run(t, p, Exactness::exact);
     ASSERT_EQ(r.ic.mode, "exact");
-    const size_t want = t.variant->hops ? 7 : 6;
+    const size_t want = family_step_hook(*t.variant, base_params(*t.variant, p)) ? 7 : 6;
     ASSERT_EQ(r.ic.verdicts.size(), want) << t.name() << " p = " << p;
     for (const auto& v : r.ic.verdicts)
       ASSERT_EQ(v.status, Status::holds) << t.name() << " p = " << p << ": " << v.property << "\n" << describe(r.ic);

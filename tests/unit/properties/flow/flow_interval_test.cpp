@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "properties/flow/flow_interval.hpp"
+#include "properties/family_property.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/input_error.hpp"
@@ -76,7 +77,7 @@ TEST(IntervalRuns, EqualThePerBlockSpecification) {
 
 using test::expect_same_verdicts;
 
-InstanceCheck run(const Schedule& s, const Claim* claim, const HopFn& hops, Bookkeeping b) {
+InstanceCheck run(const Schedule& s, const Claim* claim, const StepHook& hops, Bookkeeping b) {
   CheckOptions o;
   o.exactness = Exactness::fingerprint;
   o.bookkeeping = b;
@@ -84,7 +85,7 @@ InstanceCheck run(const Schedule& s, const Claim* claim, const HopFn& hops, Book
 }
 
 // Both bookkeepings on one schedule; returns the interval run.
-InstanceCheck compare(const Schedule& s, const Claim* claim, const HopFn& hops, const std::string& what) {
+InstanceCheck compare(const Schedule& s, const Claim* claim, const StepHook& hops, const std::string& what) {
   InstanceCheck dense = run(s, claim, hops, Bookkeeping::dense);
   InstanceCheck iv = run(s, claim, hops, Bookkeeping::intervals);
   EXPECT_EQ(dense.stats.count("method"), 0u) << what;
@@ -106,8 +107,7 @@ TEST(IntervalMode, SameVerdictsAsDenseForEveryRegisteredVariant) {
         if (v.violates && v.violates(ip)) continue;
         auto s = v.make(ip);
         Claim claim = v.claim(ip);
-        HopFn hops;
-        if (v.hops) hops = [&](int step) { return v.hops(ip, step); };
+        const StepHook hops = family_step_hook(v, ip);
         InstanceCheck iv = compare(*s, &claim, hops, a.name + "/" + v.name + " p=" + std::to_string(p));
         ++instances;
         violated += combined_status(iv.verdicts) == Status::violated;

@@ -24,7 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "properties/algorithm_properties.hpp"
+#include "tests/support/schedule_lookup.hpp"
+#include "properties/family_property.hpp"
 #include "properties/tra/alltoall_delivery.hpp"
 #include "properties/tra/tra_formulas.hpp"
 #include "schedules/registry.hpp"
@@ -396,7 +397,7 @@ TEST(AlltoallDeliveryMutation, WrongSendDirectionIsAnUnmatchedRound) {
 
 TEST(AlltoallDeliveryMutation, PaperLiteralTra2FailsAtTheSmallestInstance) {
   // P = 3 with the registry default Q = 1 (N = 3, r2 = 2).
-  const auto in = a2a::resolve("tra2", "paper-literal", InstanceParams{3});
+  const auto in = a2a::resolve(test::registered_variant("tra2", "paper-literal"), InstanceParams{3});
   ASSERT_TRUE(in);
   EXPECT_EQ(in->q, 1u);
   const a2a::Simulation s = a2a::simulate(*in, true, {}, true);
@@ -448,7 +449,7 @@ TEST(TraFormulas, PrintedFormulasAsPrinted) {
 }
 
 TEST(TraFormulas, Tra2JudgesTheQAndNReadingAndReportsThePrintedOne) {
-  const auto in = a2a::resolve("tra2", "tra2", InstanceParams{4});
+  const auto in = a2a::resolve(test::registered_variant("tra2", "tra2"), InstanceParams{4});
   ASSERT_TRUE(in);
   EXPECT_EQ(in->q, 2u);
   const Verdict f = tra_formulas(a2a::simulate(*in));
@@ -465,7 +466,7 @@ TEST(TraFormulas, Tra2JudgesTheQAndNReadingAndReportsThePrintedOne) {
   EXPECT_EQ(g.stats.at("printed_formula_disagrees_at"), "none");
   // the smallest instance of the default sweep where the print disagrees is P = 4
   for (uint64_t p = 1; p < 4; ++p) {
-    const Verdict h = tra_formulas(a2a::simulate(*a2a::resolve("tra2", "tra2", InstanceParams{p}), false));
+    const Verdict h = tra_formulas(a2a::simulate(*a2a::resolve(test::registered_variant("tra2", "tra2"), InstanceParams{p}), false));
     if (h.status != Status::skipped) {
       EXPECT_EQ(h.stats.at("printed_formula_disagrees_at"), "none") << p;
     }
@@ -500,7 +501,7 @@ TEST(AlltoallDelivery, DefaultsAndCountsEqualTheGenerators) {
         if (v.takes("radix")) ip.radix = r;
         else if (r) continue;
         if (v.violates(ip)) continue;
-        const auto in = a2a::resolve("tra", v.name, ip);
+        const auto in = a2a::resolve(test::registered_variant("tra", v.name), ip);
         ASSERT_TRUE(in) << v.name << " p=" << p;
         auto sched = v.make(ip);
         const auto* t = dynamic_cast<const Tra*>(sched.get());
@@ -516,7 +517,7 @@ TEST(AlltoallDelivery, DefaultsAndCountsEqualTheGenerators) {
         InstanceParams ip{p};
         ip.ppn = q;
         if (v.violates(ip)) continue;
-        const auto in = a2a::resolve("tra2", v.name, ip);
+        const auto in = a2a::resolve(test::registered_variant("tra2", v.name), ip);
         ASSERT_TRUE(in) << v.name << " p=" << p;
         EXPECT_EQ(in->paper_literal, v.name == "paper-literal");
         auto sched = v.make(ip);
@@ -537,20 +538,19 @@ TEST(AlltoallDelivery, DefaultsAndCountsEqualTheGenerators) {
 
 TEST(AlltoallDelivery, DispatchSharesOneSimulationAndNeedsTheVariant) {
   InstanceParams ip{11};
-  const auto v = check_algorithm_properties({"alltoall-delivery", "tra-formulas"}, ip, "tra", "bruck");
+  const auto v = check_family_properties({"alltoall-delivery", "tra-formulas"}, test::registered_variant("tra", "bruck"), ip);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].property, "alltoall-delivery");
   EXPECT_EQ(v[0].status, Status::holds);
   EXPECT_EQ(v[0].stats.at("instance"), "P=11 r=2");
   EXPECT_EQ(v[1].property, "tra-formulas");
   EXPECT_EQ(v[1].status, Status::holds);
-  const auto s = check_algorithm_properties({"tra-formulas"}, ip, "tra", "spread-out");
+  const auto s = check_family_properties({"tra-formulas"}, test::registered_variant("tra", "spread-out"), ip);
   EXPECT_EQ(s[0].stats.at("measured_K"), "10");
   EXPECT_EQ(s[0].stats.at("K_source").rfind("none", 0), 0u);
-  const auto lit = check_algorithm_properties({"alltoall-delivery"}, InstanceParams{9, 0, 0, 0, 0, 3}, "tra2",
-                                              "paper-literal");
+  const auto lit = check_family_properties({"alltoall-delivery"}, test::registered_variant("tra2", "paper-literal"), InstanceParams{9, 0, 0, 0, 0, 3});
   EXPECT_EQ(lit[0].status, Status::violated);
-  EXPECT_THROW(check_algorithm_properties({"tra-formulas"}, ip, "swing", "bandwidth"), std::invalid_argument);
+  EXPECT_THROW(check_family_properties({"tra-formulas"}, test::registered_variant("swing", "bandwidth"), ip), std::invalid_argument);
 }
 
 }  // namespace

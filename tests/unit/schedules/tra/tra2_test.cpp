@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tests/support/schedule_lookup.hpp"
 #include "properties/instance_checker.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/input_error.hpp"
@@ -384,7 +385,7 @@ TEST(Tra2, RegistryDefaultsAndRestrictions) {
   EXPECT_THROW(Tra2(8, 4, 5, 2), InputError);
   EXPECT_THROW(Tra2(8, 4, 2, 3), InputError);
   for (const char* name : {"tra2", "paper-literal", "paper-formulas"})
-    EXPECT_EQ(variant(name).extra_properties, (std::vector<std::string>{"alltoall-delivery", "tra-formulas"}));
+    EXPECT_EQ(variant(name).family_properties, (std::vector<std::string>{"alltoall-delivery", "tra-formulas"}));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/schedule_lookup.hpp"
 #include "properties/instance_checker.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/input_error.hpp"
@@ -359,7 +360,7 @@ TEST(Tra, RegistryEntries) {
   EXPECT_TRUE(variant("bruck").options.empty());
   EXPECT_TRUE(variant("spread-out").options.empty());
   for (const char* name : {"tra", "bruck", "spread-out"}) {
-    EXPECT_EQ(variant(name).extra_properties, (std::vector<std::string>{"alltoall-delivery", "tra-formulas"}));
+    EXPECT_EQ(variant(name).family_properties, (std::vector<std::string>{"alltoall-delivery", "tra-formulas"}));
     EXPECT_TRUE(variant(name).expected_to_hold);
   }
   // Default radix: ceil(sqrt P).

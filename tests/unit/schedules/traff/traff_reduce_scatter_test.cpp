@@ -320,7 +320,7 @@ TEST(TraffAllreduce, RegistryEntries) {
     ASSERT_EQ(a->variants.size(), 1u);
     const VariantInfo& v = a->default_variant();
     EXPECT_TRUE(v.expected_to_hold);
-    EXPECT_EQ(v.extra_properties, (std::vector<std::string>{"traff-conditions", "traff-bounds"}));
+    EXPECT_EQ(v.family_properties, (std::vector<std::string>{"traff-conditions", "traff-bounds"}));
     EXPECT_FALSE(v.violates(InstanceParams{5, 0, 0}).has_value());
     EXPECT_TRUE(v.violates(InstanceParams{5, 1, 0}).has_value());
     EXPECT_EQ(v.make(InstanceParams{5, 0, 0})->num_blocks(), 8u * 5u);  // default n = 8

@@ -352,7 +352,7 @@ TEST(TraffReduce, RegistryEntry) {
   EXPECT_EQ(a->default_variant().name, "reduce");
   for (const auto& v : a->variants) {
     EXPECT_TRUE(v.expected_to_hold) << v.name;  // measured: the literal reversal holds too
-    EXPECT_EQ(v.extra_properties, (std::vector<std::string>{"traff-conditions", "traff-bounds"}));
+    EXPECT_EQ(v.family_properties, (std::vector<std::string>{"traff-conditions", "traff-bounds"}));
     EXPECT_FALSE(v.violates(InstanceParams{5, 4, 0}).has_value());
     ASSERT_TRUE(v.violates(InstanceParams{5, 5, 0}).has_value());
     auto s = v.make(InstanceParams{5, 2, 0});

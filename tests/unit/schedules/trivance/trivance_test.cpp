@@ -16,7 +16,7 @@
 #include <set>
 #include <string>
 
-#include "properties/algorithm_properties.hpp"
+#include "properties/family_property.hpp"
 #include "properties/catalog.hpp"
 #include "properties/instance_checker.hpp"
 #include "properties/trivance/trivance_coverage.hpp"
@@ -160,8 +160,8 @@ TEST(TrivanceCoverage, HoldsForPowersOfThree) {
 }
 
 TEST(TrivanceCoverage, RegisteredAndDispatched) {
-  EXPECT_EQ(variant("latency").extra_properties, std::vector<std::string>{prop::trivance_coverage});
-  std::vector<Verdict> out = check_algorithm_properties({prop::trivance_coverage}, {27, 0}, "trivance", "bandwidth");
+  EXPECT_EQ(variant("latency").family_properties, std::vector<std::string>{prop::trivance_coverage});
+  std::vector<Verdict> out = check_family_properties({prop::trivance_coverage}, test::registered_variant("trivance", "bandwidth"), {27, 0});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].status, Status::holds);
 }
