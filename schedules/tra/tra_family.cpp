@@ -108,17 +108,15 @@ VariantInfo tra_variant(VariantKind kind) {
       };
       break;
     case VariantKind::bruck:
-      v.name = "bruck";
-      v.summary = "TRA with r = 2: Bruck's algorithm, ceil(log2 P) rounds";
+    case VariantKind::spread_out: {
+      const bool bruck = kind == VariantKind::bruck;
+      v.name = bruck ? "bruck" : "spread-out";
+      v.summary = bruck ? "TRA with r = 2: Bruck's algorithm, ceil(log2 P) rounds"
+                        : "TRA with r = P: one round per peer (the linear spread-out pattern), P-1 rounds, P-1 blocks";
       v.restriction = "P <= 65535";
       v.violates = tra_p_too_large;
       break;
-    case VariantKind::spread_out:
-      v.name = "spread-out";
-      v.summary = "TRA with r = P: one round per peer (the linear spread-out pattern), P-1 rounds, P-1 blocks";
-      v.restriction = "P <= 65535";
-      v.violates = tra_p_too_large;
-      break;
+    }
     default:
       break;  // the TRA2 kinds: tra2_variant
   }

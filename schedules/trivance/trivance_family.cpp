@@ -49,6 +49,14 @@ using family::any_p;
 
 uint64_t nodes(const InstanceParams& i) { return resolve(i).nodes; }
 
+// The claim of a reduce-scatter + allgather with one path per contribution
+// (Lemma 4.1; for n not a power of three derived by collcheck).
+Claim one_path_claim(const InstanceParams& i) {
+  return two_phase_claim(nodes(i), trivance::is_pow3(nodes(i)) ? "Trivance Sec. 4.1, Lemma 4.1"
+                                                               : "Trivance Sec. 4.1, Lemma 4.1 (for n not a power of "
+                                                                 "three derived by collcheck: one path per contribution)");
+}
+
 constexpr const char* kCoverage = "trivance-coverage";  // properties/catalog.hpp's prop::trivance_coverage
 
 const char* const kTrivanceTitle = "Trivance: Latency-Optimal AllReduce by Shortcutting Multiport Networks";
@@ -78,11 +86,7 @@ VariantInfo trivance_bandwidth() {
   v.reference = kTrivanceRef;
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(nodes(i)); };
-  v.claim = [](const InstanceParams& i) {
-    return two_phase_claim(nodes(i), trivance::is_pow3(nodes(i)) ? "Trivance Sec. 4.1, Lemma 4.1"
-                                                       : "Trivance Sec. 4.1, Lemma 4.1 (for n not a power of three "
-                                                         "derived by collcheck: one path per contribution)");
-  };
+  v.claim = one_path_claim;
   v.family_properties = {kCoverage};
   return v;
 }
@@ -244,11 +248,7 @@ VariantInfo trivance_dedup(const TrivanceOrder& order, TrivanceOwn own, const st
   how.preference = order;
   how.own_block_stays = own == TrivanceOwn::stays;
   v.make = [how](const InstanceParams& i) { return make_trivance_bandwidth(nodes(i), how); };
-  v.claim = [](const InstanceParams& i) {
-    return two_phase_claim(nodes(i), trivance::is_pow3(nodes(i)) ? "Trivance Sec. 4.1, Lemma 4.1"
-                                                       : "Trivance Sec. 4.1, Lemma 4.1 (for n not a power of three "
-                                                         "derived by collcheck: one path per contribution)");
-  };
+  v.claim = one_path_claim;
   v.family_properties = {kCoverage};
   if (!stay_first) {
     v.expected_to_hold = false;

@@ -2,7 +2,7 @@
 // Shared by tests/unit/schedules/trivance/trivance_readings_test.cpp and
 // tests/slow/schedules/trivance/trivance_readings_sweep_test.cpp: the registered readings of
 // Trivance's block routing (TrivanceRouting, schedules/trivance/trivance_bandwidth.hpp;
-// the variants in schedules/registry.cpp) and the two sides of the finding
+// the variants in schedules/trivance/trivance_family.cpp) and the two sides of the finding
 // "a reading that forwards before it keeps fails exactly where its routing
 // differs from the stay-first reading with the same order of the two moves".
 #include <gtest/gtest.h>
