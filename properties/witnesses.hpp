@@ -1,13 +1,14 @@
 #pragma once
-// Bounded witness lists, the verdict statistics whose keys start with
-// "witnesses_" (e.g. traff-bounds' "witnesses_violations": which (p, rank)
-// pairs have send-schedule violations, in which rounds). A list names at most
-// kListed witnesses and counts the rest:
+// Bounded witness lists, the verdict statistics declared Aggregate::witnesses
+// or witnesses_of_max (properties/stat_aggregation.hpp; e.g. traff-bounds'
+// "witnesses_violations": which (p, rank) pairs have send-schedule
+// violations, in which rounds). A list names at most kListed witnesses and
+// counts the rest:
 //     "p=17 rank 1 (round 4); p=17 rank 2 (round 4); and 14 more"
 // Items must not contain "; ". Reports merge the lists of a sweep in p order
-// (reports/summary.hpp): "witnesses_max_X" follows the statistic "max_X" (the
-// witnesses of the instances that reach the sweep's maximum), any other
-// "witnesses_X" concatenates.
+// (reports/summary.hpp): a witnesses_of_max list follows its max statistic
+// (the witnesses of the instances that reach the sweep's maximum), any other
+// concatenates.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -12,7 +12,7 @@
 //     the offending transfer highlighted (reports/html_diagram.hpp), those of
 //     paper readings refuted on purpose in a section of their own;
 //   * sweep coverage: which p were checked, which skipped and why;
-//   * statistics as charts (reports/html_svg.hpp): the *_histogram
+//   * statistics as charts (reports/html_svg.hpp): the histogram
 //     distributions summed over the sweep (e.g. traff-bounds' violations per
 //     rank), K and D against the radix for TRA (tra-formulas), and steps and
 //     volume measured vs claimed (cost) against p;
@@ -273,7 +273,7 @@ bool radix_of(const std::string& params, double& out) {
   return at != std::string::npos && leading_number(params.substr(at + key.size()), out);
 }
 
-// Statistics as charts: *_histogram distributions, K and D against the radix
+// Statistics as charts: histogram distributions (declared Aggregate::histogram), K and D against the radix
 // (TRA), steps and volume measured vs claimed against p (cost).
 void write_stat_charts(std::ostringstream& o, const std::vector<Group>& groups) {
   constexpr int kMaxCharts = 48;
@@ -284,7 +284,7 @@ void write_stat_charts(std::ostringstream& o, const std::vector<Group>& groups) 
   for (const Group& g : groups)
     for (const PropertySummary& ps : g.properties)
       for (const auto& [key, value] : ps.distribution) {
-        if (charts >= kMaxCharts || key.size() < 10 || key.compare(key.size() - 10, 10, "_histogram") != 0 ||
+        if (charts >= kMaxCharts || ps.kind(key) != Aggregate::histogram ||
             histograms_of[g.label()] >= 3)
           continue;
         const auto bars = parse_histogram(value);

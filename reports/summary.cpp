@@ -38,23 +38,24 @@ static bool parse_int(const std::string& s, long long& out) {
   return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
 }
 
-// Adds one verdict's "_histogram", "max_" and "witnesses_" stats into `acc`
-// (see PropertySummary::distribution); malformed values are left out.
-static void accumulate_distribution(std::map<std::string, std::string>& acc,
+// Adds one verdict's aggregating statistics (as `decls` declares them for
+// `property`) into `ps` (see PropertySummary::distribution); malformed values
+// are left out, undeclared statistics are not aggregated.
+static void accumulate_distribution(PropertySummary& ps, const StatDeclarations& decls,
                                     const std::map<std::string, std::string>& stats) {
-  auto ends_with = [](const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
+  std::map<std::string, std::string>& acc = ps.distribution;
+  auto how = [&](const std::string& key) { return decls.how(ps.property, key); };
   // Witness lists first, against the maxima before this verdict's: a
-  // "witnesses_max_X" list follows "max_X", other "witnesses_" lists add up.
+  // witnesses_of_max list follows its max statistic, other lists add up.
   for (const auto& [key, value] : stats) {
-    if (key.rfind("witnesses_", 0) != 0) continue;
+    const Aggregate kind = how(key);
+    if (kind != Aggregate::witnesses && kind != Aggregate::witnesses_of_max) continue;
     const std::optional<WitnessList> mine = WitnessList::parse(value);
     if (!mine) continue;
     std::optional<WitnessList> acc_list = acc.count(key) ? WitnessList::parse(acc[key]) : WitnessList{};
     if (!acc_list) continue;
-    if (key.rfind("witnesses_max_", 0) == 0) {
-      const std::string max_key = key.substr(std::string("witnesses_").size());
+    if (kind == Aggregate::witnesses_of_max) {
+      const std::string max_key = decls.max_of(ps.property, key);
       long long here = 0, before = 0;
       auto it = stats.find(max_key);
       if (it == stats.end() || !parse_int(it->second, here)) continue;
@@ -67,9 +68,11 @@ static void accumulate_distribution(std::map<std::string, std::string>& acc,
     }
     acc_list->append(*mine);
     acc[key] = acc_list->str();
+    ps.kinds[key] = kind;
   }
   for (const auto& [key, value] : stats) {
-    if (ends_with(key, "_histogram")) {
+    const Aggregate kind = how(key);
+    if (kind == Aggregate::histogram) {
       std::map<long long, unsigned long long> buckets;
       std::istringstream in(acc.count(key) ? acc[key] + " " + value : value);
       bool ok = true;
@@ -84,11 +87,14 @@ static void accumulate_distribution(std::map<std::string, std::string>& acc,
       std::string out;
       for (const auto& [b, n] : buckets) out += (out.empty() ? "" : " ") + std::to_string(b) + ":" + std::to_string(n);
       acc[key] = out;
-    } else if (key.rfind("max_", 0) == 0) {
+      ps.kinds[key] = kind;
+    } else if (kind == Aggregate::max) {
       long long x = 0, before = 0;
       if (parse_int(value, x) && (!acc.count(key) || !parse_int(acc[key], before) || before < x)) {
         acc[key] = std::to_string(x);
-        if (!stats.count("witnesses_" + key)) acc.erase("witnesses_" + key);  // they witnessed a smaller maximum
+        ps.kinds[key] = kind;
+        for (const std::string& w : decls.witnesses_of(ps.property, key))
+          if (!stats.count(w)) acc.erase(w);  // they witnessed a smaller maximum
       }
     }
   }
@@ -100,7 +106,8 @@ std::vector<std::pair<std::string, std::string>> distribution_lines(const Group&
     std::string line;
     std::vector<std::string> witnesses;
     for (const auto& [k, v] : ps.distribution) {
-      if (k.rfind("witnesses_", 0) == 0) witnesses.push_back(k + ": " + v);
+      const Aggregate kind = ps.kind(k);
+      if (kind == Aggregate::witnesses || kind == Aggregate::witnesses_of_max) witnesses.push_back(k + ": " + v);
       else line.append(line.empty() ? "" : "; ").append(k).append(" ").append(v);
     }
     if (!line.empty()) out.push_back({ps.property, line});
@@ -117,7 +124,9 @@ static PropertySummary& find_or_add(std::vector<PropertySummary>& v, const std::
   return v.back();
 }
 
-std::vector<Group> group_instances(const Report& r) {
+std::vector<Group> group_instances(const Report& r) { return group_instances(r, declared_stats()); }
+
+std::vector<Group> group_instances(const Report& r, const StatDeclarations& decls) {
   std::map<std::pair<std::string, std::string>, Group> by_key;
   for (const InstanceResult& i : r.instances) {
     Group& g = by_key[{i.algorithm, i.variant}];
@@ -152,7 +161,7 @@ std::vector<Group> group_instances(const Report& r) {
       }
       for (const Verdict& v : merged_verdicts(*i)) {
         PropertySummary& ps = find_or_add(g.properties, v.property);
-        accumulate_distribution(ps.distribution, v.stats);
+        accumulate_distribution(ps, decls, v.stats);
         if (v.status == Status::violated) {
           ps.violated_p.push_back(i->p);
           ps.violations += v.violations;

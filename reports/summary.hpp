@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "properties/stat_aggregation.hpp"
 #include "reports/report.hpp"
 
 namespace collcheck::reports_detail {
@@ -25,14 +26,20 @@ struct PropertySummary {
   uint64_t violations = 0;           // failed elementary checks, summed
   std::optional<Counterexample> minimal;             // smallest over the group
   std::map<std::string, std::string> minimal_stats;  // stats of the verdict holding `minimal`
-  // Verdict stats aggregated over the group's instances (a sweep): keys ending
-  // in "_histogram" ("0:N0 1:N1 ...") are summed bucket by bucket, keys
-  // starting with "max_" (integers) take the maximum, witness lists
-  // (properties/witnesses.hpp) are merged in p order: "witnesses_max_X" keeps
-  // the witnesses of the instances reaching the maximum of "max_X" (the
-  // extremal ones), any other "witnesses_X" lists the sweep's first. Empty if
-  // none occur.
+  // Verdict stats aggregated over the group's instances (a sweep), each as its
+  // property declares (properties/stat_aggregation.hpp, e.g. kTraffBoundsStats):
+  // histograms ("0:N0 1:N1 ...") are summed bucket by bucket, max statistics
+  // (integers) take the maximum, witness lists (properties/witnesses.hpp) are
+  // merged in p order: a witnesses_of_max list keeps the witnesses of the
+  // instances reaching the maximum of its max statistic (the extremal ones),
+  // any other list the sweep's first. Undeclared statistics are not
+  // aggregated. Empty if none occur.
   std::map<std::string, std::string> distribution;
+  std::map<std::string, Aggregate> kinds;  // how each distribution entry aggregated
+  Aggregate kind(const std::string& key) const {
+    auto it = kinds.find(key);
+    return it == kinds.end() ? Aggregate::none : it->second;
+  }
 };
 
 struct Group {
@@ -60,8 +67,10 @@ struct Group {
 inline constexpr int status_index(Status s) { return static_cast<int>(s); }
 
 // Groups by (algorithm, variant) in lexicographic order; expected_refutation
-// from Report::expected_refutations.
+// from Report::expected_refutations. Statistics aggregate as `decls` declares
+// (every property's declaration, declared_stats(), unless given).
 std::vector<Group> group_instances(const Report& r);
+std::vector<Group> group_instances(const Report& r, const StatDeclarations& decls);
 
 // What a report says about deploying: the verdict line. Instances of groups
 // declared refuted on purpose (paper readings) never decide it; their

@@ -45,10 +45,18 @@
 #include <cstdint>
 #include <optional>
 
+#include "properties/stat_aggregation.hpp"
 #include "properties/tra/alltoall_delivery.hpp"
 #include "properties/verdict.hpp"
 
 namespace collcheck {
+
+// The statistics above that aggregate over a sweep (the others are per instance).
+inline constexpr StatDecl kTraFormulasStats[] = {
+    {"propositions_histogram", Aggregate::histogram},
+    {"printed_formula_disagreement_histogram", Aggregate::histogram},
+    {"max_printed_formula_disagreements", Aggregate::max},
+};
 
 namespace a2a {
 // The printed formulas (nullopt where the proposition does not apply).

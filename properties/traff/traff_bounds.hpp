@@ -31,10 +31,23 @@
 // tables keep the count). Reports sum the histograms, take the maxima and keep
 // the witnesses of the instances reaching them over a sweep (the extremal
 // (p, rank) pairs), and list the first witnesses_violations of the sweep.
+#include "properties/stat_aggregation.hpp"
 #include "properties/traff/traff_tables.hpp"
 #include "properties/verdict.hpp"
 
 namespace collcheck {
+
+// The statistics above that aggregate over a sweep (the others are per instance).
+inline constexpr StatDecl kTraffBoundsStats[] = {
+    {"violations_histogram", Aggregate::histogram},
+    {"recursive_calls_histogram", Aggregate::histogram},
+    {"max_violations", Aggregate::max},
+    {"max_recursive_calls", Aggregate::max},
+    {"max_recursion_excess", Aggregate::max},
+    {"witnesses_violations", Aggregate::witnesses},
+    {"witnesses_max_violations", Aggregate::witnesses_of_max, "max_violations"},
+    {"witnesses_max_recursion_excess", Aggregate::witnesses_of_max, "max_recursion_excess"},
+};
 
 // Requires t.has_counters() (tables from compute_tables); tables without
 // counters (read from a file) give a skipped verdict.
