@@ -52,8 +52,6 @@ namespace family {
 
 std::optional<std::string> any_p(const InstanceParams&) { return std::nullopt; }
 
-int log2_floor(uint64_t p) { return swing::ceil_log2(pow2_floor(p)); }
-
 AlgorithmInfo algorithm(FamilyId id, int kind, std::string name, Collective c, std::string summary,
                         std::vector<VariantInfo> variants, Capabilities caps) {
   for (VariantInfo& v : variants) v.family = id;

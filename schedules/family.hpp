@@ -140,7 +140,6 @@ Family tra_family();
 // Helpers the family files share.
 namespace family {
 std::optional<std::string> any_p(const InstanceParams&);  // no restriction
-int log2_floor(uint64_t p);                                // floor(log2 p), p >= 1
 // An algorithm of family `id` with family-local kind `kind`; stamps `id` on
 // every variant (each variant keeps the kind its family gave it).
 AlgorithmInfo algorithm(FamilyId id, int kind, std::string name, Collective c, std::string summary,

@@ -4,12 +4,6 @@
 
 namespace collcheck {
 
-uint64_t pow2_floor(uint64_t p) {
-  uint64_t v = 1;
-  while (v * 2 <= p) v *= 2;
-  return v;
-}
-
 FoldedSchedule::FoldedSchedule(uint64_t p, std::unique_ptr<Schedule> inner)
     : spec_(inner->spec()), inner_(std::move(inner)) {
   COLLCHECK_CHECK(inner_->p() < p && p <= 2 * inner_->p(), "fold needs p' < p <= 2p'");

@@ -10,6 +10,7 @@
 // Restrictions: p' <= p <= 2p' (each extra rank needs its own partner).
 #include <memory>
 
+#include "schedules/int_math.hpp"  // pow2_floor, for the callers that fold onto 2^k
 #include "schedules/schedule.hpp"
 
 namespace collcheck {
@@ -29,8 +30,5 @@ class FoldedSchedule final : public Schedule {
 
 // Returns `inner` itself when p == inner->p(), a FoldedSchedule otherwise.
 std::unique_ptr<Schedule> fold_onto(uint64_t p, std::unique_ptr<Schedule> inner);
-
-// Largest power of two <= p (p >= 1).
-uint64_t pow2_floor(uint64_t p);
 
 }  // namespace collcheck

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "properties/catalog.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck::a2a {
 namespace {
@@ -396,10 +397,7 @@ void Sim::run_tra2() {
 }  // namespace
 
 int digits(uint64_t m, uint64_t r) {
-  if (m <= 1 || r < 2) return 0;
-  int w = 0;
-  for (uint64_t v = 1; v < m; v *= r) ++w;
-  return w;
+  return m <= 1 || r < 2 ? 0 : ceil_log(m, r);
 }
 
 std::string Instance::describe() const {

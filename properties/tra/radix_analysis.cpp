@@ -14,6 +14,7 @@
 #include "properties/tra/alltoall_delivery.hpp"
 #include "properties/tra/tra_formulas.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck {
 namespace {
@@ -23,13 +24,6 @@ std::string num(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
-}
-
-uint64_t ceil_sqrt(uint64_t x) {
-  uint64_t s = static_cast<uint64_t>(std::sqrt(static_cast<long double>(x)));
-  while (s * s < x) ++s;
-  while (s > 0 && (s - 1) * (s - 1) >= x) --s;
-  return s;
 }
 
 void fill_formulas(RadixRow& row, uint64_t p, bool literal_sum) {

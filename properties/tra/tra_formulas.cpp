@@ -3,19 +3,11 @@
 #include <string>
 
 #include "properties/catalog.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck {
 namespace a2a {
 namespace {
-
-uint64_t ipow(uint64_t r, int e) {
-  uint64_t v = 1;
-  for (int i = 0; i < e; ++i) v *= r;
-  return v;
-}
-
-// floor(a / b) for b > 0 and any sign of a.
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 bool is_power(uint64_t m, uint64_t r) { return m >= 1 && r >= 2 && ipow(r, digits(m, r)) == m; }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "properties/catalog.hpp"
+#include "schedules/int_math.hpp"
 #include "properties/trivance/trivance_torus_coverage.hpp"
 #include "schedules/trivance/trivance_bandwidth.hpp"
 #include "schedules/trivance/trivance_torus.hpp"
@@ -13,11 +14,6 @@
 namespace collcheck {
 
 namespace {
-bool pow3(uint64_t n) {
-  uint64_t v = 1;
-  while (v < n) v *= 3;
-  return v == n;
-}
 uint64_t ring_dist(uint64_t a, uint64_t b, uint64_t n) {
   const uint64_t d = a > b ? a - b : b - a;
   return std::min(d, n - d);
@@ -56,7 +52,7 @@ Verdict trivance_coverage(const Schedule& s) {
     v.stats["skipped"] = "n > 2^16";
     return v;
   }
-  const bool judged = pow3(n);
+  const bool judged = is_pow3(n);
   v.stats["lemma_applies"] = judged ? "yes (n = 3^s)" : "no (n not a power of three: measured only)";
   const size_t W = (n + 63) / 64;
   std::vector<uint64_t> D(n * W, 0), prev;

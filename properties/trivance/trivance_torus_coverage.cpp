@@ -6,17 +6,12 @@
 #include <string>
 
 #include "properties/catalog.hpp"
+#include "schedules/int_math.hpp"
 #include "schedules/trivance/trivance_torus.hpp"
 
 namespace collcheck {
 
 namespace {
-
-bool is_pow3(uint64_t n) {
-  uint64_t v = 1;
-  while (v < n) v *= 3;
-  return v == n;
-}
 
 std::string shape_text(const std::vector<uint32_t>& dims) {
   std::string s;

@@ -12,7 +12,6 @@ namespace collcheck {
 namespace {
 
 using family::any_p;
-using family::log2_floor;
 
 VariantInfo recdoub_latency() {
   VariantInfo v;
@@ -22,7 +21,7 @@ VariantInfo recdoub_latency() {
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_recursive_doubling_latency(i.p); };
   v.claim = [](const InstanceParams& i) {
-    int k = log2_floor(i.p);
+    int k = floor_log2(i.p);
     if (swing::is_pow2(i.p)) return Claim{k, static_cast<uint64_t>(k), "log2 p", "log2 p vectors", "Sec. 2.3.2"};
     return Claim{k + 2, static_cast<uint64_t>(k + 1), "log2 p' + 2", "log2 p' + 1 vectors",
                  "Sec. 2.3.2 non-power-of-two fold"};
@@ -39,7 +38,7 @@ VariantInfo recdoub_bandwidth() {
   v.make = [](const InstanceParams& i) { return make_rabenseifner(i.p); };
   v.claim = [](const InstanceParams& i) {
     uint64_t pp = pow2_floor(i.p);
-    int k = log2_floor(i.p);
+    int k = floor_log2(i.p);
     if (pp == i.p) return Claim{2 * k, 2 * (i.p - 1), "2 log2 p", "2(p-1) blocks of n/p", "Sec. 2.3.3"};
     return Claim{2 * k + 2, 2 * (pp - 1) + pp, "2 log2 p' + 2", "3p'-2 blocks of n/p'",
                  "Sec. 2.3.3 non-power-of-two fold"};

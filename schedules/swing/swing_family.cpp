@@ -21,7 +21,6 @@ constexpr const char* kHopProperty = "swing-hop-distance";
 
 using swing::ceil_log2;
 using family::any_p;
-using family::log2_floor;
 
 std::optional<std::string> p_even(const InstanceParams& i) {
   if (i.p % 2 != 0) return "p must be even";
@@ -219,7 +218,7 @@ VariantInfo swing_latency() {
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_swing_latency(i.p); };
   v.claim = [](const InstanceParams& i) {
-    int k = log2_floor(i.p);
+    int k = floor_log2(i.p);
     if (swing::is_pow2(i.p))
       return Claim{k, static_cast<uint64_t>(k), "log2 p", "log2 p vectors",
                    "Swing NSDI'24 Sec. 3.1.2: log2 p steps, n log2 p bytes"};

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "schedules/block_set.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck::swing {
 
@@ -41,13 +42,8 @@ inline Rank pi(Rank r, int s, uint64_t p) {
   return static_cast<Rank>(x);
 }
 
-// ceil(log2 p), 0 for p <= 1.
-inline int ceil_log2(uint64_t p) {
-  int k = 0;
-  while ((uint64_t{1} << k) < p) ++k;
-  return k;
-}
-inline bool is_pow2(uint64_t p) { return p && !(p & (p - 1)); }
+using collcheck::ceil_log2;  // schedules/int_math.hpp
+using collcheck::is_pow2;
 
 // Distance on a ring of m nodes.
 inline uint64_t ring_distance(uint64_t a, uint64_t b, uint64_t m) {

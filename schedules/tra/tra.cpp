@@ -3,6 +3,7 @@
 #include <string>
 
 #include "schedules/input_error.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck {
 
@@ -10,9 +11,7 @@ namespace tra {
 
 int num_digits(uint64_t M, uint64_t r) {
   COLLCHECK_CHECK(r >= 2, "TRA radix must be >= 2");
-  int w = 0;
-  for (uint64_t pw = 1; pw < M; pw *= r) ++w;  // pw <= M * r < 2^64 for M, r < 2^32
-  return w;
+  return ceil_log(M, r);
 }
 
 std::vector<Round> rounds(uint64_t M, uint64_t r) {
@@ -45,14 +44,6 @@ uint64_t count_blocks(uint64_t M, uint64_t r) {
   for (const Round& rd : rounds(M, r)) d += blocks_with_digit(M, r, rd.rx, rd.z);
   return d;
 }
-
-namespace {
-uint64_t ipow(uint64_t r, int e) {
-  uint64_t v = 1;
-  while (e-- > 0) v *= r;
-  return v;
-}
-}  // namespace
 
 uint64_t prop_rounds(uint64_t M, uint64_t r) {
   if (M < 2) return 0;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "schedules/int_math.hpp"
 #include "schedules/tra/tra.hpp"
 #include "schedules/tra/tra2.hpp"
 
@@ -17,16 +18,6 @@ namespace tra {
 namespace {
 
 constexpr uint64_t kTraMaxP = 65535;  // P*P blocks must stay below 2^32 - 1
-
-uint64_t ceil_sqrt(uint64_t x) {
-  uint64_t s = 0;
-  while (s * s < x) ++s;  // x <= 65535: at most 256 iterations
-  return s;
-}
-uint64_t floor_sqrt(uint64_t x) {
-  uint64_t s = ceil_sqrt(x);
-  return s * s > x ? s - 1 : s;
-}
 
 // The radix of a TRA variant: --radix or the paper's "optimal radix" r =
 // sqrt(P) (Sec. III-B) rounded up, at least 2; bruck r = 2; spread-out r = P.
@@ -144,9 +135,6 @@ std::optional<std::string> tra2_violates(const InstanceParams& i) {
     return "inter-node radix r2 = " + std::to_string(i.radix2) + " must be in 2..N = P/Q = " + std::to_string(s.nodes);
   return std::nullopt;
 }
-
-// floor(a / b) for b > 0 and any sign of a.
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 // Sec. IV's K1 (K2) as printed: w(r-1) - floor(r - P/r^(w-1)) with P, not Q (N).
 int64_t tra2_printed_rounds(uint64_t m, uint64_t r, uint64_t p) {

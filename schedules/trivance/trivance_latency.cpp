@@ -4,22 +4,6 @@
 
 namespace collcheck {
 namespace trivance {
-uint64_t pow3(int k) {
-  uint64_t v = 1;
-  for (int i = 0; i < k; ++i) v *= 3;
-  return v;
-}
-int ceil_log3(uint64_t n) {
-  int s = 0;
-  for (uint64_t v = 1; v < n; v *= 3) ++s;
-  return s;
-}
-int floor_log3(uint64_t n) {
-  int t = 0;
-  for (uint64_t v = 3; v <= n; v *= 3) ++t;
-  return t;
-}
-bool is_pow3(uint64_t n) { return n >= 1 && pow3(floor_log3(n)) == n; }
 uint64_t paper_last_distance(uint64_t n) { return (pow3(ceil_log3(n)) - n + 1) / 2; }
 uint64_t corrected_last_distance(uint64_t n) { return (n - pow3(floor_log3(n)) + 1) / 2; }
 }  // namespace trivance

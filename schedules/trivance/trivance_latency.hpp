@@ -26,14 +26,15 @@
 //              holds 5, 6, 7) and 3 (2, 3, 4): all 9 after 2 steps (Fig. 3).
 #include <memory>
 
+#include "schedules/int_math.hpp"
 #include "schedules/schedule.hpp"
 
 namespace collcheck {
 namespace trivance {
-int ceil_log3(uint64_t n);    // smallest s with 3^s >= n (n >= 1)
-int floor_log3(uint64_t n);   // largest t with 3^t <= n (n >= 1)
-uint64_t pow3(int k);
-bool is_pow3(uint64_t n);
+using collcheck::ceil_log3;  // schedules/int_math.hpp
+using collcheck::floor_log3;
+using collcheck::is_pow3;
+using collcheck::pow3;
 // Sec. 4.4's printed last-step distance ceil((3^ceil(log3 n) - n) / 2).
 uint64_t paper_last_distance(uint64_t n);
 // The distance the text and Fig. 4 describe ("increases by one for each two

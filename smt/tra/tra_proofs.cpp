@@ -57,6 +57,7 @@
 
 #include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
+#include "schedules/int_math.hpp"
 #include "schedules/tra/tra.hpp"
 #include "schedules/tra/tra_family.hpp"
 #include "smt/parametric_proofs.hpp"
@@ -87,12 +88,6 @@ std::optional<std::string> tra_range(const VariantInfo& variant, const InstanceP
     return "P = " + std::to_string(P) + ", r = " + std::to_string(r) + ": " + std::to_string(K) +
            " rounds, the TRA encodings take at most " + std::to_string(kMaxRounds);
   return std::nullopt;
-}
-
-uint64_t ipow(uint64_t r, int x) {
-  uint64_t v = 1;
-  while (x-- > 0) v *= r;
-  return v;
 }
 
 using u128 = unsigned __int128;
