@@ -1,5 +1,5 @@
 #pragma once
-// The one result model every renderer reads (DESIGN.md "Reports"):
+// The one result model every renderer reads (docs/design.md, "Data flow": reports/):
 // Report{tool version, command, mode, seed, instances with per-property
 // verdicts and counterexamples, statistics}.
 #include <cstdint>

@@ -12,7 +12,7 @@
 // (checker/cli/cli_support.hpp); a root or n the variant does not allow at this p
 // is bad usage.
 //
-// Exit codes (DESIGN.md): 0 every rank matches, 1 a mismatch, a read of
+// Exit codes (README.md, "Using it"): 0 every rank matches, 1 a mismatch, a read of
 // undefined data (a send of, or reduce into, a block the rank does not hold)
 // or an unmatched schedule (not run: it would hang), 2 bad usage or bad input,
 // 77 skipped (the variant's restriction excludes this p). Only rank 0 prints.

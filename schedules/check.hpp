@@ -1,7 +1,8 @@
 #pragma once
-// Always-on internal invariant checks (tier two of DESIGN.md's errors): a
-// broken invariant prints "collcheck: internal error: file:line: condition"
-// and aborts, in Release builds too (assert() is compiled out there).
+// Always-on internal invariant checks (the second kind of error; bad input,
+// the first, is schedules/input_error.hpp): a broken invariant prints
+// "collcheck: internal error: file:line: condition" and aborts, in Release
+// builds too (assert() is compiled out there).
 #include <cstdio>
 #include <cstdlib>
 

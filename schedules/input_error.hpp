@@ -1,6 +1,7 @@
 #pragma once
-// Bad input (tier one of DESIGN.md's errors): unknown names, malformed ranges,
-// malformed schedule files. The CLI prints what() on one line and exits 2.
+// Bad input (the first kind of error; broken internal invariants, the second,
+// are schedules/check.hpp): unknown names, malformed ranges, malformed
+// schedule files. The CLI prints what() on one line and exits 2.
 #include <stdexcept>
 #include <string>
 

@@ -7,7 +7,7 @@
 //  * MaterializedSchedule: every step of every rank as plain data, for small p
 //    (export/import, the SMT encoder, the executors and the MPI backend).
 //
-// Vocabulary (DESIGN.md): a *transfer* is one message in one step: a peer, a
+// Vocabulary (docs/design.md, "Vocabulary"): a *transfer* is one message in one step: a peer, a
 // BlockSet and a combine mode. The combine mode is what the *receiver* does
 // with the incoming blocks: `copy` overwrites, `reduce` combines with what it
 // holds. Both ends list the transfer: the sender in `sends`, the receiver in

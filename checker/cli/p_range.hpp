@@ -1,5 +1,5 @@
 #pragma once
-// The p-range syntax of DESIGN.md:
+// The p-range syntax (README.md, "Using it"):
 //   N            one value (N may be written 2^K)
 //   A..B         every p from A to B
 //   A..B:STEP    every STEP-th p from A

@@ -1,6 +1,6 @@
 #pragma once
-// Interval bookkeeping for the fingerprint flow check (DESIGN.md "Exactness
-// at scale"): every rank's contribution state is a piecewise-constant
+// Interval bookkeeping for the fingerprint flow check (docs/design.md,
+// "Differences from the founding design sketch"): every rank's contribution state is a piecewise-constant
 // function of the block index, kept as sorted pieces
 //     [lo_i, lo_{i+1}) -> (contribution count, sum of rank weights mod 2^61-1)
 // instead of one cell per (rank, block). A transfer of one block range

@@ -310,7 +310,7 @@ TEST(ScheduleJsonMalformed, DeferredChecksNameThePathToo) {
 
 // Regression: "root" and "ports" used to be truncated to 32 bits before the
 // range checks, so root = 2^32 was read as 0 and ports = 2^32 + 1 as 1,
-// silently (DESIGN.md: "Nothing is silently clamped").
+// silently (bad input is refused, never silently clamped: schedules/input_error.hpp).
 TEST(ScheduleJsonMalformed, HugeNumbersAreRejectedNotTruncated) {
   expect_bad([](json& j) { j["root"] = 4294967296ULL; }, {"root 4294967296 out of range"});
   expect_bad([](json& j) { j["ports"] = 4294967297ULL; }, {"ports"});
