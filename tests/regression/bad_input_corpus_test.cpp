@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/case_files.hpp"
 #include "tests/support/run_binary.hpp"
 
 #ifndef COLLCHECK_MPI_BINARY
@@ -83,14 +84,7 @@ Case parse_case(const fs::path& path) {
   return c;
 }
 
-std::vector<fs::path> case_files() {
-  std::vector<fs::path> files;
-  if (fs::is_directory(kCorpus))
-    for (const auto& e : fs::directory_iterator(kCorpus))
-      if (e.path().extension() == ".case") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<fs::path> case_files() { return case_files_in(kCorpus, {".case"}); }
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -127,10 +121,7 @@ TEST_P(BadInputCorpus, ExitCodeAndFirstStderrLine) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, BadInputCorpus, ::testing::ValuesIn(case_files()),
                          [](const ::testing::TestParamInfo<fs::path>& info) {
-                           std::string name = info.param.stem().string();
-                           for (char& ch : name)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return name;
+                           return case_test_name(info.param.stem().string());
                          });
 
 // The corpus is not allowed to be empty or to hold files the driver ignores.

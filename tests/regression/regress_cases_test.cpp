@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/case_files.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace collcheck::test {
@@ -33,14 +34,7 @@ const fs::path kCases = fs::path(COLLCHECK_SOURCE_DIR) / "tests" / "data" / "reg
 
 bool is_case(const fs::path& p) { return p.extension() == ".json" || p.extension() == ".jsonl"; }
 
-std::vector<fs::path> case_files() {
-  std::vector<fs::path> files;
-  if (fs::is_directory(kCases))
-    for (const auto& e : fs::directory_iterator(kCases))
-      if (e.is_regular_file() && is_case(e.path())) files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<fs::path> case_files() { return case_files_in(kCases, {".json", ".jsonl"}); }
 
 // The file's "expect..." producer entries (JSON: the top level; JSON lines:
 // the header line). A file without "expect" is a failing case, never a skipped one.
@@ -112,10 +106,7 @@ TEST_P(RegressCases, VerdictsAsTheFileExpects) {
 
 INSTANTIATE_TEST_SUITE_P(Files, RegressCases, ::testing::ValuesIn(case_files()),
                          [](const ::testing::TestParamInfo<fs::path>& info) {
-                           std::string name = info.param.filename().string();
-                           for (char& ch : name)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return name;
+                           return case_test_name(info.param.filename().string());
                          });
 
 // The folder is not allowed to be empty or to hold files the driver ignores.
