@@ -22,11 +22,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <typeindex>
 #include <vector>
 
 #include "properties/instance_checker.hpp"
+#include "properties/stat_aggregation.hpp"
 #include "properties/verdict.hpp"
 #include "schedules/registry.hpp"
 
@@ -66,6 +68,9 @@ struct FamilyProperty {
   std::function<Verdict(FamilyContext&)> check;
   // judged inside the engine, on every rank of every step.
   std::function<StepHook(const VariantInfo&, const InstanceParams&)> step_hook;
+  // The verdict statistics that aggregate over a sweep, and how
+  // (properties/stat_aggregation.hpp); every other statistic is per instance.
+  std::span<const StatDecl> stats = {};
 };
 
 // The families' property lists (one function per family that has any).

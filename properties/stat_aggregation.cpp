@@ -2,13 +2,15 @@
 
 #include <stdexcept>
 
-#include "properties/catalog.hpp"
-#include "properties/tra/tra_formulas.hpp"
-#include "properties/traff/traff_bounds.hpp"
+#include "properties/family_property.hpp"
+#include "schedules/registry.hpp"
 
 namespace collcheck {
 
-StatDeclarations::StatDeclarations(std::initializer_list<PropertyStats> properties) {
+StatDeclarations::StatDeclarations(std::initializer_list<PropertyStats> properties)
+    : StatDeclarations(std::vector<PropertyStats>(properties)) {}
+
+StatDeclarations::StatDeclarations(const std::vector<PropertyStats>& properties) {
   for (const PropertyStats& ps : properties)
     for (const StatDecl& d : ps.stats) {
       const std::string where = std::string(ps.property) + " statistic '" + std::string(d.name) + "'";
@@ -41,11 +43,16 @@ std::vector<std::string> StatDeclarations::witnesses_of(const std::string& prope
   return out;
 }
 
+// Each family property declares its own (FamilyProperty::stats, e.g.
+// properties/traff/traff_properties.cpp); the generic properties have none.
 const StatDeclarations& declared_stats() {
-  static const StatDeclarations d = {
-      {prop::traff_bounds, kTraffBoundsStats},
-      {prop::tra_formulas, kTraFormulasStats},
-  };
+  static const StatDeclarations d = [] {
+    std::vector<PropertyStats> all;
+    for (const Family& f : families())
+      for (const FamilyProperty& p : family_properties(f.id))
+        if (!p.stats.empty()) all.push_back({p.name, p.stats});
+    return StatDeclarations(all);
+  }();
   return d;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // How a verdict statistic (Verdict::stats) aggregates over a sweep. A property
 // declares the statistics that aggregate, next to the code that sets them
-// (e.g. kTraffBoundsStats in properties/traff/traff_bounds.hpp), and
-// declared_stats() lists every property's declaration. The report summary
+// (e.g. kTraffBoundsStats in properties/traff/traff_bounds.hpp), and wires the
+// declaration with the property (FamilyProperty::stats,
+// properties/family_property.hpp); declared_stats() collects them all. The report summary
 // (reports/summary.hpp) aggregates by the declaration, never by the shape of
 // a statistic's name: an undeclared statistic is per instance only (printed
 // with its verdict, never summed, maximised or merged), whatever its name.
@@ -43,6 +44,7 @@ class StatDeclarations {
   // witnesses_of_max without a declared max statistic `of`, or an `of` on
   // another kind.
   StatDeclarations(std::initializer_list<PropertyStats> properties);
+  explicit StatDeclarations(const std::vector<PropertyStats>& properties);
 
   // Aggregate::none if `stat` of `property` is not declared.
   Aggregate how(const std::string& property, const std::string& stat) const;
@@ -59,7 +61,7 @@ class StatDeclarations {
   std::map<std::pair<std::string, std::string>, Entry> decls_;  // (property, statistic)
 };
 
-// Every property's declaration (properties/stat_aggregation.cpp lists them).
+// Every family property's declaration (FamilyProperty::stats).
 const StatDeclarations& declared_stats();
 
 }  // namespace collcheck

@@ -30,6 +30,7 @@ std::vector<FamilyProperty> tra_properties() {
   FamilyProperty formulas;
   formulas.name = prop::tra_formulas;
   formulas.check = [](FamilyContext& ctx) { return tra_formulas(simulation(ctx)); };
+  formulas.stats = kTraFormulasStats;
   return {delivery, formulas};
 }
 

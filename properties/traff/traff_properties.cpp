@@ -32,6 +32,7 @@ std::vector<FamilyProperty> traff_properties() {
   FamilyProperty bounds;
   bounds.name = prop::traff_bounds;
   bounds.check = [](FamilyContext& ctx) { return traff_bounds(tables(ctx)); };
+  bounds.stats = kTraffBoundsStats;
   return {conditions, bounds};
 }
 
