@@ -19,6 +19,7 @@
 #include "properties/exactly_once.hpp"
 #include "properties/flow/flow_common.hpp"
 #include "properties/flow/flow_interval.hpp"
+#include "properties/flow/word_pool.hpp"
 #include "properties/flow/flow_rotation.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
@@ -137,19 +138,23 @@ class FlowSimulator {
   uint64_t chunks() const { return chunks_; }
 
  private:
-  uint64_t* cell(std::vector<uint64_t>& st, Rank r, Block b, Block lo, Block width) const {
+  uint64_t* cell(PooledWords& st, Rank r, Block b, Block lo, Block width) const {
     return st.data() + (uint64_t{r} * width + (b - lo)) * cells_.words;
   }
 
   void run_chunk(Block lo, Block hi, bool step_local, std::vector<uint64_t>& volume, int& last_active) {
     const Block width = hi - lo;
-    // (No per-thread buffer reuse: while this thread waits inside a nested
-    // parallel_for, TBB may run another instance on it.)
-    std::vector<uint64_t> state(p_ * width * cells_.words);
+    // The state comes from the word pool (word_pool.hpp: reused across
+    // instances, not per thread: while this thread waits inside a nested
+    // parallel_for, TBB may run another instance on it). Its words are
+    // stale; each rank's slice is zeroed here, in parallel, before its
+    // cells are initialised.
+    PooledWords state(p_ * width * cells_.words);
     const CollectiveSpec& spec = s_.spec();
     tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p_)), [&](const auto& rr) {
       for (Rank r = rr.begin(); r != rr.end(); ++r) {
         uint64_t* c = cell(state, r, lo, lo, width);
+        std::fill(c, c + uint64_t{width} * cells_.words, uint64_t{0});
         for (Block b = lo; b < hi; ++b, c += cells_.words) cells_.init(c, spec.initial_contributor(r, b));
       }
     });
@@ -274,7 +279,7 @@ class FlowSimulator {
     judge_final(state, lo, hi);
   }
 
-  void judge_final(std::vector<uint64_t>& state, Block lo, Block hi);
+  void judge_final(PooledWords& state, Block lo, Block hi);
 
   const Schedule& s_;
   const Cells& cells_;
@@ -290,7 +295,7 @@ class FlowSimulator {
 };
 
 template <>
-void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block lo, Block hi) {
+void FlowSimulator<ExactCells>::judge_final(PooledWords& state, Block lo, Block hi) {
   const Block width = hi - lo;
   const CollectiveSpec& spec = s_.spec();
   const int last = std::max(0, steps_ - 1);
@@ -305,7 +310,7 @@ void FlowSimulator<ExactCells>::judge_final(std::vector<uint64_t>& state, Block 
 }
 
 template <>
-void FlowSimulator<FingerprintCells>::judge_final(std::vector<uint64_t>& state, Block lo, Block hi) {
+void FlowSimulator<FingerprintCells>::judge_final(PooledWords& state, Block lo, Block hi) {
   const Block width = hi - lo;
   const CollectiveSpec& spec = s_.spec();
   const int last = std::max(0, steps_ - 1);
