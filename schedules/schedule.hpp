@@ -36,12 +36,48 @@ struct Transfer {
 struct RankStep {
   std::vector<Transfer> sends;
   std::vector<Transfer> recvs;
+  // Empties both lists. The block sets' storage is kept (up to
+  // kSpareSets of them) for add_send/add_recv: a checker refills one
+  // RankStep per rank step after step, and a generator that appends through
+  // add_send/add_recv then allocates nothing once the storage is warm.
   void clear() {
-    sends.clear();
-    recvs.clear();
+    recycle(sends);
+    recycle(recvs);
   }
+  // Appends a transfer with an empty block set (recycled storage) to fill.
+  Transfer& add_send(Rank peer, Combine c) { return add(sends, peer, c); }
+  Transfer& add_recv(Rank peer, Combine c) { return add(recvs, peer, c); }
+  // Removes the last send / receive (e.g. one whose set came out empty).
+  void pop_send() { pop(sends); }
+  void pop_recv() { pop(recvs); }
   bool empty() const { return sends.empty() && recvs.empty(); }
-  friend bool operator==(const RankStep&, const RankStep&) = default;
+  // The transfers only (not the spare storage).
+  friend bool operator==(const RankStep& a, const RankStep& b) { return a.sends == b.sends && a.recvs == b.recvs; }
+
+ private:
+  static constexpr size_t kSpareSets = 8;
+  std::vector<BlockSet> spare_;
+  void keep(BlockSet&& b) {
+    if (spare_.size() >= kSpareSets) return;
+    b.clear();
+    spare_.push_back(std::move(b));
+  }
+  void recycle(std::vector<Transfer>& v) {
+    for (Transfer& t : v) keep(std::move(t.blocks));
+    v.clear();
+  }
+  void pop(std::vector<Transfer>& v) {
+    keep(std::move(v.back().blocks));
+    v.pop_back();
+  }
+  Transfer& add(std::vector<Transfer>& v, Rank peer, Combine c) {
+    v.push_back({peer, {}, c});
+    if (!spare_.empty()) {
+      v.back().blocks = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    return v.back();
+  }
 };
 
 // The lazy view. Implementations must be thread-safe for concurrent

@@ -20,8 +20,8 @@ class RingAllreduce final : public Schedule {
     const Combine c = rs ? Combine::reduce : Combine::copy;
     Block give = rs ? mod(x - t) : mod(x + 1 - t);
     Block take = rs ? mod(x - t - 1) : mod(x - t);
-    out.sends.push_back({right, BlockSet::single(give), c});
-    out.recvs.push_back({left, BlockSet::single(take), c});
+    out.add_send(right, c).blocks.insert(give);  // recycled storage: no allocation per transfer
+    out.add_recv(left, c).blocks.insert(take);
   }
 
  private:

@@ -99,18 +99,23 @@ BlockSet SwingBandwidthRing::last_step_send(Rank r, int s, std::vector<Rank> min
 void SwingBandwidthRing::rank_step(Rank r, int s, RankStep& out) const {
   out.clear();
   if (r >= m_ || s < 0 || s >= 2 * L_) return;
-  if (s < L_) {  // reduce-scatter
-    Rank q = pi(r, s, m_);
-    BlockSet give = rs_send(r, s), take = rs_send(q, s);
-    if (!give.empty()) out.sends.push_back({q, std::move(give), Combine::reduce});
-    if (!take.empty()) out.recvs.push_back({q, std::move(take), Combine::reduce});
-  } else {  // allgather, peers in reverse order
-    int t = 2 * L_ - 1 - s;
-    Rank q = pi(r, t, m_);
-    BlockSet give = rs_send(q, t), take = rs_send(r, t);
-    if (!give.empty()) out.sends.push_back({q, std::move(give), Combine::copy});
-    if (!take.empty()) out.recvs.push_back({q, std::move(take), Combine::copy});
-  }
+  // The reduce-scatter step s, or the allgather with the peers in reverse
+  // order (step 2L-1-s's exchange, the blocks going the other way).
+  const bool rs = s < L_;
+  const int t = rs ? s : 2 * L_ - 1 - s;
+  const Rank q = pi(r, t, m_);
+  const Combine c = rs ? Combine::reduce : Combine::copy;
+  rs_send_into(rs ? r : q, t, out.add_send(q, c).blocks);
+  if (out.sends.back().blocks.empty()) out.pop_send();
+  rs_send_into(rs ? q : r, t, out.add_recv(q, c).blocks);
+  if (out.recvs.back().blocks.empty()) out.pop_recv();
+}
+
+void SwingBandwidthRing::rs_send_into(Rank r, int s, BlockSet& into) const {
+  // Copy-assigning the cached set reuses `into`'s storage (RankStep keeps
+  // it from step to step): no allocation per transfer.
+  if (cache_ && r < m_ && s >= 0 && s < L_) into = cached_rs_send(r, s);
+  else into = rs_send(r, s);
 }
 
 std::unique_ptr<Schedule> make_swing_bandwidth(uint64_t p, SwingSendRule rule) {

@@ -175,6 +175,8 @@ class SwingBandwidthRing final : public Schedule {
   int swing_steps() const { return L_; }
   // The blocks rank r sends at reduce-scatter step s (after the dedup rule).
   BlockSet rs_send(Rank r, int s) const;
+  // rs_send(r, s) written into `into` (copy-assigned from the cache when there is one).
+  void rs_send_into(Rank r, int s, BlockSet& into) const;
 
  private:
   std::vector<Rank> listed(Rank r, int t) const;  // step t's set before de-duplication
