@@ -36,10 +36,12 @@ struct Transfer {
 struct RankStep {
   std::vector<Transfer> sends;
   std::vector<Transfer> recvs;
-  // Empties both lists. The block sets' storage is kept (up to
-  // kSpareSets of them) for add_send/add_recv: a checker refills one
-  // RankStep per rank step after step, and a generator that appends through
-  // add_send/add_recv then allocates nothing once the storage is warm.
+  // Empties both lists. Once a generator has appended through
+  // add_send/add_recv, the block sets' storage is kept (up to kSpareSets of
+  // them) for the next add_send/add_recv: a checker refills one RankStep per
+  // rank step after step, and such a generator then allocates nothing once
+  // the storage is warm. A RankStep only ever filled with push_back keeps
+  // nothing (no memory held for storage nobody takes back).
   void clear() {
     recycle(sends);
     recycle(recvs);
@@ -55,10 +57,11 @@ struct RankStep {
   friend bool operator==(const RankStep& a, const RankStep& b) { return a.sends == b.sends && a.recvs == b.recvs; }
 
  private:
-  static constexpr size_t kSpareSets = 8;
+  static constexpr size_t kSpareSets = 4;
   std::vector<BlockSet> spare_;
+  bool recycles_ = false;  // add_send/add_recv was used: keep storage on clear()
   void keep(BlockSet&& b) {
-    if (spare_.size() >= kSpareSets) return;
+    if (!recycles_ || spare_.size() >= kSpareSets) return;
     b.clear();
     spare_.push_back(std::move(b));
   }
@@ -71,6 +74,7 @@ struct RankStep {
     v.pop_back();
   }
   Transfer& add(std::vector<Transfer>& v, Rank peer, Combine c) {
+    recycles_ = true;
     v.push_back({peer, {}, c});
     if (!spare_.empty()) {
       v.back().blocks = std::move(spare_.back());
