@@ -33,15 +33,20 @@ struct Transfer {
   friend bool operator==(const Transfer&, const Transfer&) = default;
 };
 
+// Block sets whose storage a RankStep gave back on clear(), for the next
+// add_send/add_recv on this thread (at most kSpareBlockSets; the storage
+// moves between threads freely). Thread-local rather than a member so that
+// a RankStep stays as small as a stored schedule wants it.
+inline constexpr size_t kSpareBlockSets = 8;
+inline thread_local std::vector<BlockSet> spare_block_sets;
+
 struct RankStep {
   std::vector<Transfer> sends;
   std::vector<Transfer> recvs;
-  // Empties both lists. Once a generator has appended through
-  // add_send/add_recv, the block sets' storage is kept (up to kSpareSets of
-  // them) for the next add_send/add_recv: a checker refills one RankStep per
-  // rank step after step, and such a generator then allocates nothing once
-  // the storage is warm. A RankStep only ever filled with push_back keeps
-  // nothing (no memory held for storage nobody takes back).
+  // Empties both lists; the block sets' storage goes to this thread's
+  // spare_block_sets. A checker refills one RankStep per rank step after
+  // step, and a generator that appends through add_send/add_recv then
+  // allocates nothing once the storage is warm.
   void clear() {
     recycle(sends);
     recycle(recvs);
@@ -53,32 +58,27 @@ struct RankStep {
   void pop_send() { pop(sends); }
   void pop_recv() { pop(recvs); }
   bool empty() const { return sends.empty() && recvs.empty(); }
-  // The transfers only (not the spare storage).
-  friend bool operator==(const RankStep& a, const RankStep& b) { return a.sends == b.sends && a.recvs == b.recvs; }
+  friend bool operator==(const RankStep&, const RankStep&) = default;
 
  private:
-  static constexpr size_t kSpareSets = 4;
-  std::vector<BlockSet> spare_;
-  bool recycles_ = false;  // add_send/add_recv was used: keep storage on clear()
-  void keep(BlockSet&& b) {
-    if (!recycles_ || spare_.size() >= kSpareSets) return;
+  static void keep(BlockSet&& b) {
+    if (spare_block_sets.size() >= kSpareBlockSets || b.ranges().capacity() == 0) return;
     b.clear();
-    spare_.push_back(std::move(b));
+    spare_block_sets.push_back(std::move(b));
   }
-  void recycle(std::vector<Transfer>& v) {
+  static void recycle(std::vector<Transfer>& v) {
     for (Transfer& t : v) keep(std::move(t.blocks));
     v.clear();
   }
-  void pop(std::vector<Transfer>& v) {
+  static void pop(std::vector<Transfer>& v) {
     keep(std::move(v.back().blocks));
     v.pop_back();
   }
-  Transfer& add(std::vector<Transfer>& v, Rank peer, Combine c) {
-    recycles_ = true;
+  static Transfer& add(std::vector<Transfer>& v, Rank peer, Combine c) {
     v.push_back({peer, {}, c});
-    if (!spare_.empty()) {
-      v.back().blocks = std::move(spare_.back());
-      spare_.pop_back();
+    if (!spare_block_sets.empty()) {
+      v.back().blocks = std::move(spare_block_sets.back());
+      spare_block_sets.pop_back();
     }
     return v.back();
   }
