@@ -1,7 +1,7 @@
 #pragma once
 // A counterexample's root cause (properties/flow/root_cause.hpp) as JSON, one
 // encoding for the JSON report, the MPI shard messages (checker/shard_plan)
-// and the results store (checker/results_store): {"kind", "contributor",
+// and the results store (checker/sweep/results_store): {"kind", "contributor",
 // "step", "rank", "peer", "text"}, absent values null; an absent root cause
 // is null.
 #include <nlohmann/json.hpp>

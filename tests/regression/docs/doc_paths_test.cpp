@@ -1,4 +1,4 @@
-// The architecture page (docs/architecture.md) and the README's layout must
+// The architecture page (docs/architecture.md), docs/design.md and the README must
 // name files and folders that exist: every repository path they mention
 // (schedules/..., properties/..., checker/..., tests/..., docs/..., ...) is
 // checked against the source tree. Patterns with a placeholder (<family>,
@@ -44,8 +44,16 @@ bool exists_somehow(std::string p) {
   }
   const size_t wild = p.find_first_of("<*");
   if (wild != std::string::npos) {
-    const fs::path dir = kRoot / p.substr(0, p.rfind('/', wild) + 1);
-    return fs::is_directory(dir);
+    // The folder must exist, and a stem before the wildcard ("flow_interval.*")
+    // must start some file's name in it.
+    const size_t slash = p.rfind('/', wild);
+    const fs::path dir = kRoot / p.substr(0, slash + 1);
+    if (!fs::is_directory(dir)) return false;
+    const std::string stem = p.substr(slash + 1, wild - slash - 1);
+    if (stem.empty()) return true;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().filename().string().rfind(stem, 0) == 0) return true;
+    return false;
   }
   return fs::exists(kRoot / p);
 }
@@ -60,12 +68,15 @@ void expect_paths_exist(const std::string& doc) {
 
 TEST(DocPaths, ArchitecturePageNamesExistingFiles) { expect_paths_exist("docs/architecture.md"); }
 TEST(DocPaths, DesignPageNamesExistingFiles) { expect_paths_exist("docs/design.md"); }
+TEST(DocPaths, ReadmeNamesExistingFiles) { expect_paths_exist("README.md"); }
 
 TEST(DocPaths, TheCheckCanFail) {
   EXPECT_TRUE(exists_somehow("schedules/registry.cpp"));
   EXPECT_TRUE(exists_somehow("schedules/<family>/"));
   EXPECT_FALSE(exists_somehow("schedules/registry_old.cpp"));
   EXPECT_FALSE(exists_somehow("importers/msccl_xml.cpp"));
+  EXPECT_TRUE(exists_somehow("properties/flow/flow_interval.*"));
+  EXPECT_FALSE(exists_somehow("properties/flow_interval.*"));
   EXPECT_EQ(mentioned_paths("see `checker/sweep/sweep.cpp`, and schedules/family.hpp."),
             (std::set<std::string>{"checker/sweep/sweep.cpp", "schedules/family.hpp"}));
 }
