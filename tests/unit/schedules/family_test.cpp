@@ -91,8 +91,12 @@ TEST(FamilyResolve, Tra2Defaults) {
     const auto& made = static_cast<const Tra2&>(*registered_variant("tra2", "tra2").make(InstanceParams{p}));
     EXPECT_EQ(made.q(), q) << p;
     EXPECT_EQ(made.n(), n) << p;
-    if (q >= 2) EXPECT_EQ(made.r1(), r(q)) << p;
-    if (n >= 2) EXPECT_EQ(made.r2(), r(n)) << p;
+    if (q >= 2) {
+      EXPECT_EQ(made.r1(), r(q)) << p;
+    }
+    if (n >= 2) {
+      EXPECT_EQ(made.r2(), r(n)) << p;
+    }
   }
   InstanceParams given{24, 0, 0, 3, 2, 6};  // Q = 6, N = 4, r1 = 3, r2 = 2
   const auto t = tra::resolve(registered_variant("tra2", "tra2"), given);
@@ -216,7 +220,9 @@ TEST(FamilyQueries, EveryQueryIsReachableAndFamilyQueriesStayInTheirFamily) {
         if (q.applies_to(a, v)) fams.insert(a.family);
     EXPECT_FALSE(fams.empty()) << q.name << " applies to no registered variant";
     const bool generic = q.name == "smt-step-lower-bound" || q.name == "smt-translation-validation";
-    if (!generic) EXPECT_EQ(fams.size(), 1u) << q.name;
+    if (!generic) {
+      EXPECT_EQ(fams.size(), 1u) << q.name;
+    }
   }
   auto applies = [](const std::string& query, const char* algo, const char* variant) {
     for (const smt::Query& q : smt::queries())
