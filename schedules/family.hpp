@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "schedules/schedule.hpp"
+#include "schedules/symmetry.hpp"
 
 namespace collcheck {
 
@@ -70,11 +71,7 @@ struct Claim {
   std::string source;            // where the claim comes from
 };
 
-// The slot for issue 16: the group a variant's schedules are declared
-// equivariant under. `undeclared` everywhere today: the symmetry the checker
-// exploits (properties/flow/flow_rotation.hpp) is verified on every instance,
-// not declared, and no paper claim of one has been recorded yet.
-enum class SymmetryGroup { undeclared };
+
 
 struct VariantInfo {
   std::string name;
@@ -94,6 +91,11 @@ struct VariantInfo {
   // The instance options (CLI --n, --root, --radix, --radix2, --ppn, --dims) this
   // variant takes; giving any other is bad input, never silently ignored.
   std::vector<std::string> options;
+  // The group the variant's schedules are equivariant under by construction
+  // (schedules/symmetry.hpp), where it acts on the instance (e.g. even p for
+  // swing-dihedral); undeclared: every instance is enumerated (a translation
+  // invariance the checker can still verify rank by rank,
+  // properties/flow/flow_rotation.hpp, is not a declaration).
   SymmetryGroup symmetry = SymmetryGroup::undeclared;
   // Typed identity: the family and the family-local kind (the family's enum).
   FamilyId family = FamilyId::swing;

@@ -1,0 +1,148 @@
+#include "schedules/symmetry.hpp"
+
+#include <algorithm>
+
+#include "schedules/input_error.hpp"
+
+namespace collcheck {
+
+const char* to_string(SymmetryGroup g) {
+  switch (g) {
+    case SymmetryGroup::undeclared: return "undeclared";
+    case SymmetryGroup::translations: return "translations";
+    case SymmetryGroup::swing_dihedral: return "swing-dihedral";
+  }
+  return "?";
+}
+
+std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec,
+                                                Block h) {
+  const uint64_t p = spec.p, nb = spec.nblocks;
+  if (g == SymmetryGroup::undeclared) return "no symmetry group is declared";
+  if (p < 1 || nb < 1) return "the group needs p >= 1 and at least one block";
+  if (g == SymmetryGroup::swing_dihedral && p % 2 == 1 && p != 1)
+    return "the swing-dihedral group acts only on an even number of ranks (p = " + std::to_string(p) +
+           "): the parity of a rank is not defined modulo an odd p";
+  if (blocks == BlockAction::as_ranks && nb != p)
+    return "blocks act as ranks only with one block per rank (nblocks = " + std::to_string(nb) +
+           ", p = " + std::to_string(p) + ")";
+  if (blocks == BlockAction::shift && g != SymmetryGroup::translations)
+    return "a block shift is defined for the translations only";
+  switch (spec.kind) {
+    case Collective::allreduce: return std::nullopt;  // every rank starts with its own, ends with all
+    case Collective::allgather:
+    case Collective::reduce_scatter:
+      // owner(b) = b / (nb/p) must move with the ranks.
+      if (p == 1) return std::nullopt;
+      if (blocks == BlockAction::as_ranks) return std::nullopt;
+      if (blocks == BlockAction::shift && nb % p == 0 && h == nb / p) return std::nullopt;
+      return std::string("the group does not preserve which rank owns a block (") + to_string(spec.kind) + ")";
+    case Collective::broadcast:
+    case Collective::reduce:
+    case Collective::alltoall:
+      if (p == 1) return std::nullopt;
+      return std::string("no rank-transitive group preserves a ") + to_string(spec.kind) +
+             "'s pre- and postcondition (a root, or blocks indexed by source and destination)";
+  }
+  return "unknown collective";
+}
+
+GroupAction::GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec, Block h)
+    : group_(g), blocks_(blocks), p_(spec.p), nblocks_(spec.nblocks), h_(h) {
+  if (auto why = invalid(g, blocks, spec, h)) throw InputError(*why);
+}
+
+Rank GroupAction::rank(Rank r, Rank x) const {
+  if (x >= p_) return x;  // outside Z_p: left for the checker to flag
+  if (reflects(r)) return static_cast<Rank>((r + p_ - x) % p_);
+  return static_cast<Rank>((uint64_t{x} + r) % p_);
+}
+
+Rank GroupAction::inverse_rank(Rank r, Rank x) const {
+  if (x >= p_) return x;
+  if (reflects(r)) return static_cast<Rank>((r + p_ - x) % p_);  // a reflection is an involution
+  return static_cast<Rank>((uint64_t{x} + p_ - r % p_) % p_);
+}
+
+Block GroupAction::block(Rank r, Block b) const {
+  if (b >= nblocks_) return b;
+  switch (blocks_) {
+    case BlockAction::fixed: return b;
+    case BlockAction::as_ranks: return rank(r, b);
+    case BlockAction::shift: return static_cast<Block>((b + (uint64_t{r} * h_) % nblocks_) % nblocks_);
+  }
+  return b;
+}
+
+Block GroupAction::inverse_block(Rank r, Block b) const {
+  if (b >= nblocks_) return b;
+  switch (blocks_) {
+    case BlockAction::fixed: return b;
+    case BlockAction::as_ranks: return inverse_rank(r, b);
+    case BlockAction::shift:
+      return static_cast<Block>((b + nblocks_ - (uint64_t{r} * h_) % nblocks_) % nblocks_);
+  }
+  return b;
+}
+
+void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
+  if (blocks_ == BlockAction::fixed || in.empty()) {
+    out = in;
+    return;
+  }
+  const uint64_t nb = nblocks_;
+  thread_local std::vector<BlockSet::Range> img;
+  img.clear();
+  // [lo, lo + len) modulo nb, split where it wraps.
+  auto put = [&](uint64_t lo, uint64_t len) {
+    const uint64_t hi = lo + len;
+    if (hi <= nb) {
+      img.push_back({static_cast<Block>(lo), static_cast<Block>(hi)});
+      return;
+    }
+    if (lo < nb) img.push_back({static_cast<Block>(lo), static_cast<Block>(nb)});
+    img.push_back({0, static_cast<Block>(hi - nb)});
+  };
+  const bool reflect = blocks_ == BlockAction::as_ranks && reflects(r);
+  const uint64_t shift = blocks_ == BlockAction::as_ranks ? r % nb : (uint64_t{r} * h_) % nb;
+  for (const BlockSet::Range& rg : in.ranges()) {
+    const uint64_t lo = rg.lo, hi = std::min<uint64_t>(rg.hi, nb);
+    if (rg.hi > nb) img.push_back({static_cast<Block>(std::max<uint64_t>(lo, nb)), rg.hi});  // outside: kept
+    if (lo >= hi) continue;
+    if (reflect) put((r + nb - (hi - 1) % nb) % nb, hi - lo);  // {r - b : lo <= b < hi}
+    else put((lo + shift) % nb, hi - lo);
+  }
+  std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
+  out.clear();
+  for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+}
+
+void GroupAction::step(Rank r, const RankStep& in, RankStep& out) const {
+  out.clear();
+  for (const Transfer& t : in.sends) blocks(r, t.blocks, out.add_send(rank(r, t.peer), t.combine).blocks);
+  for (const Transfer& t : in.recvs) blocks(r, t.blocks, out.add_recv(rank(r, t.peer), t.combine).blocks);
+}
+
+std::string GroupAction::describe() const {
+  std::string g = group_ == SymmetryGroup::translations ? "translations (x -> x + r)"
+                  : group_ == SymmetryGroup::swing_dihedral ? "swing-dihedral (x -> x + r for even r, x -> r - x for odd r)"
+                                                            : "undeclared";
+  switch (blocks_) {
+    case BlockAction::fixed: return g + ", blocks fixed";
+    case BlockAction::as_ranks: return g + ", blocks as ranks";
+    case BlockAction::shift: return g + ", blocks shifted by " + std::to_string(h_) + " per rank";
+  }
+  return g;
+}
+
+void EquivariantSchedule::rank_step(Rank r, int s, RankStep& out) const {
+  if (r == 0) {
+    representative_step(s, out);
+    return;
+  }
+  thread_local RankStep rep;
+  representative_step(s, rep);
+  action().step(r, rep, out);
+}
+
+}  // namespace collcheck

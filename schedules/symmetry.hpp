@@ -1,0 +1,111 @@
+#pragma once
+// Certified symmetry (issue 16): a group acting on ranks and blocks under
+// which a schedule is equivariant, and the one way a generator earns the
+// right to be checked by its quotient: EquivariantSchedule.
+//
+// The groups. Each acts REGULARLY on the ranks Z_p: for every rank r there is
+// exactly one element g_r with g_r(0) = r, so an element is named by the rank
+// it sends rank 0 to, and rank 0 is a representative of the single rank orbit.
+//   translations   g_r(x) = x + r (mod p): the cyclic group (ring, Bruck,
+//                  Trivance, TRA: the Cayley-graph view of circulants).
+//   swing_dihedral g_r(x) = x + r for r even, r - x for r odd (mod p), p even
+//                  (or p = 1): the translations by even amounts and the
+//                  reflections x -> c - x with c odd, a dihedral group of order
+//                  p. Swing's peer function is equivariant under it (Swing,
+//                  NSDI'24, Sec. 3.1, Eq. 2): pi(r + 2, s) = pi(r, s) + 2 and
+//                  pi(1 - r, s) = 1 - pi(r, s) (rho(s) is odd, so r and pi(r, s)
+//                  have opposite parity); the smt query
+//                  smt-swing-peer-equivariance-all-even-p proves both for
+//                  every even p, rank and step at once.
+// Blocks move with the group in one of three ways (BlockAction):
+//   fixed     every element fixes every block (whole-vector exchanges);
+//   as_ranks  blocks are ranks (nblocks = p; block b is rank b's): g acts on b
+//             as on a rank;
+//   shift     translations only: b -> b + r*h (mod nblocks).
+// GroupAction::invalid says when a group does not act on (p, spec): the
+// parity of a rank is not defined mod an odd p; the collective's
+// precondition and postcondition must be invariant (allreduce under any block
+// action; allgather / reduce-scatter only if owner(g b) = g owner(b); rooted
+// collectives and all-to-all never).
+//
+// Certificate by construction. An EquivariantSchedule supplies rank 0's
+// transfers (representative_step) and a GroupAction; its rank_step is FINAL
+// and returns g_r applied to rank 0's step (every peer and block mapped, list
+// order and combine modes kept). Every rank's program is therefore the image
+// of the representative's through this one code path: equivariance holds by
+// construction, for every p, without enumerating a rank. What remains to be
+// shown is that the construction is the algorithm: that g_r of rank 0's
+// transfers are the transfers the paper's rule gives rank r. That is tested
+// exhaustively for small p against the direct per-rank generator
+// (tests/unit/schedules/symmetry_test.cpp, swing_equivariant_test.cpp) and,
+// for every p, follows from the peer function's equivariance (Z3) by
+// induction over the rule's recursion (schedules/swing/swing_equivariant.hpp).
+// A schedule read from a file, a mutant or a generator that is not an
+// EquivariantSchedule is never checked by a quotient.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schedules/schedule.hpp"
+
+namespace collcheck {
+
+enum class SymmetryGroup { undeclared, translations, swing_dihedral };
+const char* to_string(SymmetryGroup g);  // "undeclared", "translations", "swing-dihedral"
+
+enum class BlockAction { fixed, as_ranks, shift };
+
+class GroupAction {
+ public:
+  // Why `g` with `blocks` (and shift h) does not act on p ranks and `spec`'s
+  // collective (nullopt: it does).
+  static std::optional<std::string> invalid(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec,
+                                            Block h = 0);
+  // Throws InputError (schedules/input_error.hpp) if invalid.
+  GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec, Block h = 0);
+
+  SymmetryGroup group() const { return group_; }
+  BlockAction block_action() const { return blocks_; }
+  uint64_t p() const { return p_; }
+  uint32_t nblocks() const { return nblocks_; }
+  // g_r(x) and g_r^{-1}(x), for ranks and blocks.
+  Rank rank(Rank r, Rank x) const;
+  Rank inverse_rank(Rank r, Rank x) const;
+  Block block(Rank r, Block b) const;
+  Block inverse_block(Rank r, Block b) const;
+  // Whether g_r reverses the cyclic order of Z_p (the reflections).
+  bool reflects(Rank r) const { return group_ == SymmetryGroup::swing_dihedral && r % 2 == 1; }
+  // g_r of a block set (canonical); `out` may not alias `in`.
+  void blocks(Rank r, const BlockSet& in, BlockSet& out) const;
+  // g_r of a rank's step: every peer and block mapped, order and combine kept.
+  void step(Rank r, const RankStep& in, RankStep& out) const;
+  // Every element preserves the ring distance of Z_p (translations and
+  // reflections are the isometries of the cycle), so a property judged by
+  // ring distance (Swing's hop distance) is the same at every rank.
+  bool ring_isometries() const { return true; }
+  // e.g. "swing-dihedral (x -> x + r, r even; x -> r - x, r odd; blocks as ranks)".
+  std::string describe() const;
+
+ private:
+  SymmetryGroup group_;
+  BlockAction blocks_;
+  uint64_t p_;
+  uint32_t nblocks_;
+  Block h_;
+};
+
+// A schedule equivariant by construction (see the header comment).
+class EquivariantSchedule : public Schedule {
+ public:
+  // g_r(representative_step(s)): the one code path of every rank.
+  void rank_step(Rank r, int s, RankStep& out) const final;
+  // Rank 0's transfers at step s.
+  virtual void representative_step(int s, RankStep& out) const = 0;
+  virtual const GroupAction& action() const = 0;
+  // How the symmetry and its faithfulness to the algorithm are established,
+  // one sentence (reports print it as the instance's certificate).
+  virtual std::string certificate() const = 0;
+};
+
+}  // namespace collcheck
