@@ -29,6 +29,12 @@ namespace collcheck::smt {
 Verdict prove_swing_hop_distance(uint64_t p, unsigned timeout_ms, const std::vector<uint64_t>* distances = nullptr);
 // pi is an involution for every even p' in [2, p_max], p' symbolic.
 Verdict prove_swing_involution_all_even(uint64_t p_max, unsigned timeout_ms);
+// smt-swing-peer-equivariance-all-even-p: Eq. 2 commutes with every element of
+// the swing-dihedral group (schedules/symmetry.hpp) for EVERY even p, every
+// odd rho with |rho| < p (every Swing step) and every rank, at once (linear
+// integer arithmetic, p unbounded; p_max is not used). reflect_every_r
+// (mutation tests only): x -> r - x for every r, which must be refuted.
+Verdict prove_swing_peer_equivariance_all_even(uint64_t p_max, unsigned timeout_ms, bool reflect_every_r = false);
 
 // Trivance (Sec. 4.1, Lemma 4.2, Theorem 4.3), n = 3^s; distances[k] is the
 // generator's step-k distance (trivance_distances) unless given.

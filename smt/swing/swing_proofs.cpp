@@ -447,6 +447,7 @@ std::string instances_rs(const Ring& ring) {  // (r, s) pairs
 const char* arith(const Ring& ring) { return ring.pow2() ? "k-bit, mod 2^k by wrap-around" : "urem(x + bias*p, p)"; }
 
 constexpr const char* kInvolution = "smt-swing-involution";
+constexpr const char* kEquivariance = "smt-swing-peer-equivariance";
 constexpr const char* kUniquePaths = "smt-swing-unique-paths";
 constexpr const char* kPeerParity = "smt-swing-peer-parity";
 constexpr const char* kClosedForm = "smt-swing-reach-closed-form";
@@ -613,6 +614,49 @@ Verdict prove_swing_involution(uint64_t p, unsigned timeout_ms) {
     return c;
   };
   return prove_monolithic(kInvolution, p, timeout_ms, build, explain);
+}
+
+Verdict prove_swing_peer_equivariance(uint64_t p, unsigned timeout_ms) {
+  // g_r(x) = x + r (r even), r - x (r odd), mod p: the swing-dihedral group
+  // of schedules/symmetry.hpp. x + r < 2p and r - x + p < 2p fit the ring's
+  // width (>= bits(3p)); at p = 2^k the k-bit wrap-around is mod p.
+  auto g = [](const Ring& ring, const z3::expr& r, const z3::expr& x) {
+    return z3::ite(ring.odd(r), ring.mod(r - x, 1), ring.mod(x + r, 0));
+  };
+  auto build = [g](const Ring& ring, z3::solver& s) {
+    z3::expr r = ring.rank_var("r");
+    z3::expr x = ring.rank_var("x");
+    z3::expr st = ring.step_var("s");
+    z3::expr rho = ring.rho(st);
+    s.add(ring.in_range(r));
+    s.add(ring.in_range(x));
+    s.add(ring.step_range(st));
+    s.add(ring.pi(g(ring, r, x), rho) != g(ring, r, ring.pi(x, rho)));
+    return Encoded{"exists r, x < p, s < k: pi(g_r(x), s) != g_r(pi(x, s)), g_r(x) = x + r (r even), r - x (r odd)",
+                   arith(ring), u128_string(static_cast<unsigned __int128>(ring.p()) * ring.p() *
+                                            static_cast<unsigned>(ring.k())),
+                   {r, x, st}};
+  };
+  auto explain = [](const Ring& ring, const std::vector<uint64_t>& v, Verdict&) -> std::optional<Counterexample> {
+    const uint64_t p = ring.p();
+    const Rank r = static_cast<Rank>(v[0]), x = static_cast<Rank>(v[1]);
+    const int s = static_cast<int>(v[2]);
+    auto gr = [&](Rank y) { return static_cast<Rank>(r % 2 ? (r + p - y) % p : (y + r) % p); };
+    const Rank lhs = swing::pi(gr(x), s, p), rhs = gr(swing::pi(x, s, p));
+    if (lhs == rhs) return std::nullopt;
+    Counterexample c;
+    c.p = p;
+    c.rank = x;
+    c.step = s;
+    c.peer = swing::pi(x, s, p);
+    c.expected = "pi(g_" + std::to_string(r) + "(" + std::to_string(x) + "), " + std::to_string(s) + ") = g_" +
+                 std::to_string(r) + "(pi(" + std::to_string(x) + ", " + std::to_string(s) + ")) = " + std::to_string(rhs);
+    c.actual = std::to_string(lhs);
+    c.message = "Eq. 2's peer function is not equivariant under the swing-dihedral group at p = " + std::to_string(p) +
+                (p % 2 ? " (p odd: the parity of a rank is not defined mod p)" : "");
+    return c;
+  };
+  return prove_monolithic(kEquivariance, p, timeout_ms, build, explain);
 }
 
 Verdict prove_swing_unique_paths(uint64_t p, unsigned timeout_ms, Strategy strategy) {

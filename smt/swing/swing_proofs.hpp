@@ -8,6 +8,7 @@
 //
 // Properties (Verdict::property):
 //   smt-swing-involution        pi(pi(r,s),s) = r                  (holds iff p even)
+//   smt-swing-peer-equivariance pi(g(x),s) = g(pi(x,s)) for the swing-dihedral group (holds iff p even)
 //   smt-swing-unique-paths      Theorem A.5: distinct step sequences from r
 //                               reach distinct nodes               (holds iff p = 2^k)
 //   smt-swing-peer-parity       Lemma A.2: pi(r,s) != r and pi(r,s), r have
@@ -60,6 +61,11 @@ enum class Strategy {
 };
 
 Verdict prove_swing_involution(uint64_t p, unsigned timeout_ms);
+// smt-swing-peer-equivariance: pi(g(x), s) = g(pi(x, s)) for every element g
+// of the swing-dihedral group (schedules/symmetry.hpp): x -> x + r for even
+// r, x -> r - x for odd r, mod p. Holds iff p is even; the faithfulness
+// half of Swing's quotient certificate (schedules/swing/swing_equivariant.hpp).
+Verdict prove_swing_peer_equivariance(uint64_t p, unsigned timeout_ms);
 Verdict prove_swing_unique_paths(uint64_t p, unsigned timeout_ms, Strategy strategy = Strategy::automatic);
 Verdict prove_swing_peer_parity(uint64_t p, unsigned timeout_ms);
 Verdict prove_swing_reach_closed_form(uint64_t p, unsigned timeout_ms, Strategy strategy = Strategy::automatic);

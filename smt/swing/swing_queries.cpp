@@ -20,6 +20,7 @@
 // (the registry restricts a family's queries to it): they speak about
 // Eq. 2's pi on a ring of p ranks, which all variants use (the folding
 // variants on a smaller ring).
+#include <chrono>
 #include <string>
 
 #include "schedules/swing/swing_math.hpp"
@@ -55,6 +56,7 @@ Query wrap(std::string name, std::string summary, Verdict (*prove)(uint64_t, uns
   return q;
 }
 
+Verdict equivariance(uint64_t p, unsigned t) { return prove_swing_peer_equivariance(p, t); }
 Verdict unique_paths(uint64_t p, unsigned t) { return prove_swing_unique_paths(p, t); }
 Verdict closed_form(uint64_t p, unsigned t) { return prove_swing_reach_closed_form(p, t); }
 
@@ -155,10 +157,92 @@ Verdict prove_swing_involution_all_even(uint64_t p_max, unsigned timeout_ms) {
   });
 }
 
+// ---- peer equivariance for every even p (symbolic p, linear integers) -----------
+
+Verdict prove_swing_peer_equivariance_all_even(uint64_t p_max, unsigned timeout_ms, bool reflect_every_r) {
+  const char* name = "smt-swing-peer-equivariance-all-even-p";
+  (void)p_max;  // the statement is for every even p; the instance's p only picks the run
+  return guarded(name, [&](z3::context& c, Verdict& v) {
+    // Linear integer arithmetic, p unbounded: p = 2u >= 2, r, x in [0, p),
+    // rho any odd integer with |rho| < p (every Swing step s with 2^s < p:
+    // |rho(s)| = (2^(s+1) + (-1)^s) / 3 <= 2^s). Parities are booleans: p is
+    // even, so reducing mod p keeps a parity; g_r(y) has parity y xor r (y + r
+    // and r - y alike); pi flips it (rho odd). mod p of a value in (-p, 2p)
+    // by conditional addition / subtraction of p (linear).
+    z3::expr P = c.int_const("p"), u = c.int_const("u"), r = c.int_const("r"), x = c.int_const("x");
+    z3::expr rho = c.int_const("rho"), t = c.int_const("t");
+    z3::expr ro = c.bool_const("r_odd"), xo = c.bool_const("x_odd");
+    z3::expr ra = c.int_const("r_half"), xa = c.int_const("x_half");
+    auto modp = [&](const z3::expr& y) { return z3::ite(y < 0, y + P, z3::ite(y >= P, y - P, y)); };
+    struct Val {
+      z3::expr v;
+      z3::expr odd;
+    };
+    auto pi = [&](const Val& y) -> Val { return {modp(z3::ite(y.odd, y.v - rho, y.v + rho)), !y.odd}; };
+    // (reflect_every_r, for the mutation test: x -> r - x for every r, not a
+    // group under which Eq. 2 is equivariant.)
+    const z3::expr reflect = reflect_every_r ? c.bool_val(true) : ro;
+    auto g = [&](const Val& y) -> Val { return {modp(z3::ite(reflect, r - y.v, y.v + r)), y.odd != ro}; };
+    z3::solver sol(c);
+    z3::params prm(c);
+    prm.set("timeout", timeout_ms);
+    sol.set(prm);
+    sol.add(P == 2 * u && u >= 1);
+    sol.add(r >= 0 && r < P && x >= 0 && x < P);
+    sol.add(r == 2 * ra + z3::ite(ro, c.int_val(1), c.int_val(0)));
+    sol.add(x == 2 * xa + z3::ite(xo, c.int_val(1), c.int_val(0)));
+    sol.add(rho == 2 * t + 1 && rho > -P && rho < P);
+    const Val X{x, xo};
+    const Val lhs = pi(g(X)), rhs = g(pi(X));
+    sol.add(lhs.v != rhs.v || lhs.odd != rhs.odd);
+    v.stats["query"] = "exists even p >= 2, r, x < p, odd rho with |rho| < p: pi(g_r(x)) != g_r(pi(x)) "
+                       "(value or parity), pi(y) = y + rho (y even), y - rho (y odd) mod p, "
+                       "g_r(y) = y + r (r even), r - y (r odd) mod p";
+    v.stats["encoding"] = "QF_LIA, p unbounded, parities as booleans, mod p by conditional add/subtract";
+    const auto started = std::chrono::steady_clock::now();
+    const z3::check_result res = sol.check();
+    v.stats["solver_seconds"] =
+        std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    if (res == z3::unsat) {
+      v.status = Status::holds;
+      return;
+    }
+    if (res == z3::unknown) {
+      v.status = Status::unknown;
+      v.stats["reason_unknown"] = sol.reason_unknown();
+      return;
+    }
+    // sat: replay concretely on the model's p (it must be a real violation).
+    z3::model m = sol.get_model();
+    auto val = [&](const z3::expr& e) { return m.eval(e, true).get_numeral_int64(); };
+    const uint64_t pp = static_cast<uint64_t>(val(P));
+    const int64_t rr = val(r), xx = val(x), rh = val(rho);
+    auto md = [&](int64_t y) { return static_cast<uint64_t>(((y % int64_t(pp)) + int64_t(pp)) % int64_t(pp)); };
+    auto cpi = [&](int64_t y) { return md(y % 2 ? y - rh : y + rh); };
+    auto cg = [&](int64_t y) { return md(rr % 2 || reflect_every_r ? rr - y : y + rr); };
+    Counterexample cx;
+    cx.p = pp;
+    cx.rank = static_cast<Rank>(xx);
+    cx.expected = "pi(g_r(x)) = g_r(pi(x)) with r = " + std::to_string(rr) + ", rho = " + std::to_string(rh);
+    cx.actual = std::to_string(cpi(int64_t(cg(xx)))) + " != " + std::to_string(cg(int64_t(cpi(xx))));
+    cx.message = "Eq. 2 is not swing-dihedral equivariant at p = " + std::to_string(pp);
+    if (cpi(int64_t(cg(xx))) == cg(int64_t(cpi(xx)))) {
+      v.status = Status::unknown;
+      v.stats["error"] = "the solver's model does not replay (encoding bug)";
+      return;
+    }
+    v.fail(std::move(cx));
+  });
+}
+
 std::vector<Query> swing_queries() {
   std::vector<Query> out;
   out.push_back(wrap("smt-swing-involution", "pi(pi(r,s),s) = r for every r, s (Eq. 2; holds iff p even)",
                      prove_swing_involution));
+  out.push_back(wrap("smt-swing-peer-equivariance",
+                     "pi(g(x),s) = g(pi(x,s)) for g in the swing-dihedral group, x -> x + r (r even), r - x (r odd) "
+                     "(holds iff p even; certifies the quotient of schedules/swing/swing_equivariant.hpp)",
+                     equivariance));
   out.push_back(wrap("smt-swing-unique-paths",
                      "Theorem A.5: distinct step sequences from r reach distinct nodes (holds iff p = 2^k)",
                      unique_paths));
@@ -175,6 +259,19 @@ std::vector<Query> swing_queries() {
       Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-hop-distance", i));
       return prove_swing_hop_distance(i.p, ctx.timeout_ms, nullptr);
     };
+    out.push_back(std::move(q));
+  }
+  {
+    Query q;
+    q.name = "smt-swing-peer-equivariance-all-even-p";
+    q.summary = "symbolic p: Eq. 2 is swing-dihedral equivariant for EVERY even p, every step and rank at once "
+                "(linear integer arithmetic, p unbounded; the instance's p is ignored); certifies the Swing quotient";
+    q.unsupported = [](const InstanceParams&) -> std::optional<std::string> { return std::nullopt; };
+    q.run = [](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
+      Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-peer-equivariance-all-even-p", i));
+      return prove_swing_peer_equivariance_all_even(i.p, ctx.timeout_ms, false);
+    };
+    q.by_default = false;
     out.push_back(std::move(q));
   }
   {

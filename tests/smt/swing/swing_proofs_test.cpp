@@ -3,6 +3,7 @@
 // swing::pi / swing::rho, and for small p compared with the brute-force
 // lexicographically smallest violation.
 #include "smt/swing/swing_proofs.hpp"
+#include "smt/parametric_proofs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -363,6 +364,42 @@ TEST(SwingProofs, OutOfRangePIsSkipped) {
       EXPECT_FALSE(v.counterexample.has_value());
     }
   }
+}
+
+}  // namespace
+}  // namespace collcheck::smt
+
+// ---- the swing-dihedral equivariance of Eq. 2 (the Swing quotient's certificate)
+
+namespace collcheck::smt {
+namespace {
+
+TEST(SwingPeerEquivariance, HoldsPerEvenPAndFailsForOddP) {
+  for (uint64_t p : {2u, 4u, 6u, 10u, 64u, 100u}) {
+    Verdict v = prove_swing_peer_equivariance(p, 60000);
+    EXPECT_EQ(v.status, Status::holds) << p;
+  }
+  for (uint64_t p : {3u, 5u, 9u}) {
+    Verdict v = prove_swing_peer_equivariance(p, 60000);
+    ASSERT_EQ(v.status, Status::violated) << p;
+    ASSERT_TRUE(v.counterexample);
+    EXPECT_NE(v.counterexample->message.find("p odd"), std::string::npos);
+  }
+}
+
+TEST(SwingPeerEquivariance, HoldsForEveryEvenPSymbolically) {
+  Verdict v = prove_swing_peer_equivariance_all_even(2, 60000);
+  EXPECT_EQ(v.status, Status::holds) << v.stats["reason_unknown"];
+  EXPECT_EQ(v.stats.at("encoding").rfind("QF_LIA, p unbounded", 0), 0u);
+}
+
+// A group Eq. 2 does not commute with (x -> r - x for even r too) is refuted,
+// with a counterexample that replays concretely.
+TEST(SwingPeerEquivariance, SymbolicQueryRefutesAWrongGroup) {
+  Verdict v = prove_swing_peer_equivariance_all_even(2, 60000, true);
+  ASSERT_EQ(v.status, Status::violated) << v.stats["error"];
+  ASSERT_TRUE(v.counterexample);
+  EXPECT_NE(v.counterexample->message.find("not swing-dihedral equivariant"), std::string::npos);
 }
 
 }  // namespace
