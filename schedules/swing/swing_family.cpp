@@ -8,6 +8,7 @@
 #include "schedules/fold.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
 #include "schedules/swing/swing_bandwidth_contiguous.hpp"
+#include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_latency.hpp"
 #include "schedules/swing/swing_math.hpp"
 #include "schedules/swing/swing_odd_extra_node.hpp"
@@ -67,8 +68,8 @@ VariantInfo swing_bandwidth() {
   v.reference = "Swing NSDI'24 Sec. 3.1.1, Listing 1, Sec. 3.2, App. A.2";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) -> std::unique_ptr<Schedule> {
-    if (i.p % 2 == 0 || i.p == 1) return make_swing_bandwidth(i.p);
-    return fold_onto(i.p, make_swing_bandwidth(i.p - 1));
+    if (i.p % 2 == 0 || i.p == 1) return swing_equivariant(make_swing_bandwidth(i.p), BlockAction::as_ranks);
+    return fold_onto(i.p, swing_equivariant(make_swing_bandwidth(i.p - 1), BlockAction::as_ranks));
   };
   v.claim = [](const InstanceParams& i) {
     if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
@@ -79,6 +80,7 @@ VariantInfo swing_bandwidth() {
                  "the paper's own odd-p scheme is variant paper-odd"};
   };
   v.kind = static_cast<int>(VariantKind::bandwidth);
+  v.symmetry = SymmetryGroup::swing_dihedral;  // even p; odd p folds onto an equivariant ring of p-1
   return v;
 }
 
@@ -106,7 +108,10 @@ VariantInfo swing_paper_reading(const std::string& name, SwingSendRule rule, std
     v.restriction = "p even";
     v.violates = p_even;
   }
-  v.make = [rule](const InstanceParams& i) { return make_swing_bandwidth(i.p, rule); };
+  v.make = [rule](const InstanceParams& i) {
+    return swing_equivariant(make_swing_bandwidth(i.p, rule), BlockAction::as_ranks);
+  };
+  v.symmetry = SymmetryGroup::swing_dihedral;
   v.claim = [](const InstanceParams& i) { return swing_bw_even_claim(i.p); };
   v.kind = static_cast<int>(VariantKind::paper_reading);
   return v;
@@ -217,6 +222,7 @@ VariantInfo swing_latency() {
   v.reference = "Swing NSDI'24 Sec. 3.1.2; fold: Sec. 2.3.2";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_swing_latency(i.p); };
+  v.symmetry = SymmetryGroup::swing_dihedral;  // powers of two; others fold onto an equivariant ring
   v.claim = [](const InstanceParams& i) {
     int k = floor_log2(i.p);
     if (swing::is_pow2(i.p))
@@ -241,6 +247,7 @@ VariantInfo swing_latency_paper() {
                     "even non-powers of two: contributions counted twice (minimal p = 6)";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_swing_latency_paper(i.p); };
+  v.symmetry = SymmetryGroup::swing_dihedral;  // even p (odd p: Eq. 2 is not an involution, enumerated)
   v.claim = [](const InstanceParams& i) {
     int L = ceil_log2(i.p);
     return Claim{L, static_cast<uint64_t>(L), "ceil(log2 p)", "ceil(log2 p) vectors",

@@ -1,6 +1,7 @@
 #include "schedules/swing/swing_latency.hpp"
 
 #include "schedules/fold.hpp"
+#include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_math.hpp"
 
 namespace collcheck {
@@ -17,11 +18,11 @@ void SwingLatencyRing::rank_step(Rank r, int s, RankStep& out) const {
 }
 
 std::unique_ptr<Schedule> make_swing_latency(uint64_t p) {
-  return fold_onto(p, std::make_unique<SwingLatencyRing>(pow2_floor(p)));
+  return fold_onto(p, swing_equivariant(std::make_unique<SwingLatencyRing>(pow2_floor(p)), BlockAction::fixed));
 }
 
 std::unique_ptr<Schedule> make_swing_latency_paper(uint64_t p) {
-  return std::make_unique<SwingLatencyRing>(p);
+  return swing_equivariant(std::make_unique<SwingLatencyRing>(p), BlockAction::fixed);
 }
 
 }  // namespace collcheck

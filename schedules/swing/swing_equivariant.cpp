@@ -1,0 +1,31 @@
+#include "schedules/swing/swing_equivariant.hpp"
+
+namespace collcheck {
+
+SwingEquivariant::SwingEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks)
+    : direct_(std::move(direct)), action_(SymmetryGroup::swing_dihedral, blocks, direct_->spec()) {}
+
+void SwingEquivariant::representative_step(int s, RankStep& out) const {
+  std::call_once(once_, [&] {
+    rep_.resize(static_cast<size_t>(std::max(0, direct_->num_steps())));
+    for (int t = 0; t < direct_->num_steps(); ++t) direct_->rank_step(0, t, rep_[static_cast<size_t>(t)]);
+  });
+  if (s < 0 || s >= static_cast<int>(rep_.size())) {
+    out.clear();
+    return;
+  }
+  out = rep_[static_cast<size_t>(s)];
+}
+
+std::string SwingEquivariant::certificate() const {
+  return "construction (every rank's transfers are g_r of rank 0's, schedules/symmetry.hpp) + Eq. 2's "
+         "equivariance for every even p (smt-swing-peer-equivariance-all-even-p), tested against the direct per-rank "
+         "generator for even p <= 256";
+}
+
+std::unique_ptr<Schedule> swing_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks) {
+  if (GroupAction::invalid(SymmetryGroup::swing_dihedral, blocks, direct->spec())) return direct;
+  return std::make_unique<SwingEquivariant>(std::move(direct), blocks);
+}
+
+}  // namespace collcheck
