@@ -479,7 +479,8 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
   const RankZeroSize z = rank_zero_size(s);
   MemoryEstimate gen = generic_estimate(s, o, e, z);
-  if (o.use_symmetry && o.exactness != Exactness::fingerprint && flow::probe_rotation(s) &&
+  const bool symmetric = dynamic_cast<const EquivariantSchedule*>(&s) != nullptr || flow::probe_rotation(s);
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && symmetric &&
       flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget) {
     MemoryEstimate rot = rotation_estimate(s, z);
     rot.fallback_bytes = gen.bytes;
@@ -560,6 +561,31 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
     out.stats["memory_estimate_bytes"] = std::to_string(m.bytes);
     return out;
   };
+  // A schedule equivariant by construction (schedules/symmetry.hpp): rank 0
+  // alone, by the certified quotient (flow_rotation.hpp, run_quotient). It
+  // declines (and the instance is enumerated, saying why) where the
+  // quotient argument does not cover a step.
+  std::string quotient_declined;
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint) {
+    if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s)) {
+      if (flow::rotation_state_bytes(s.p(), s.num_blocks()) > o.memory_budget)
+        quotient_declined = "rank 0's exact state exceeds the memory budget";
+      else if (o.max_memory && rotation_estimate(s, z).bytes > o.max_memory)
+        quotient_declined = "rank 0's exact state exceeds --max-memory";
+      else if (auto q = flow::run_quotient(*eq, hook, &quotient_declined)) {
+        InstanceCheck out = assemble(s, std::move(q->verdicts), q->cost, claim, hook, "exact");
+        out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +
+                              "; certificate: " + eq->certificate() + "; rank 0 simulated with p-bit sets";
+        return out;
+      }
+    }
+  }
+  // Every enumerated result of an equivariant schedule says why the
+  // quotient did not decide it.
+  auto declined = [&](InstanceCheck out) {
+    if (!quotient_declined.empty()) out.stats["quotient_declined"] = quotient_declined;
+    return out;
+  };
   // The symmetry method never runs with a step hook (run_rotation declines);
   // above --max-memory it is not refused but left to the generic estimate
   // below, which may still fit by chunking.
@@ -572,7 +598,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
         out.stats["method"] = kRotationMethod;
         out.stats["invariance_checks"] = std::to_string(rot->invariance_checks);
         out.stats["block_shift"] = std::to_string(*h);
-        return out;
+        return declined(std::move(out));
       }
     }
   }
@@ -581,26 +607,26 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // the dense cells or is asked for (--state intervals); over the dense
   // limit with scattered transfers interval_plan throws (bad input).
   if (auto plan = interval_plan(s, o, e)) {
-    if (o.max_memory && plan->memory_bytes > o.max_memory) return refused({plan->memory_bytes, plan->how});
+    if (o.max_memory && plan->memory_bytes > o.max_memory) return declined(refused({plan->memory_bytes, plan->how}));
     // The plan is an estimate from rank 0; the run itself stops (refused,
     // nothing judged) if the pieces outgrow --max-memory.
     IntervalResult r = run_intervals(s, fingerprint_weights(o.seed, s.p()), hook, o.max_memory);
     if (r.aborted) {
       InstanceCheck out;
       out.refused = std::string(kRefusedPrefix) + " while running: " + *r.aborted;
-      return out;
+      return declined(std::move(out));
     }
     InstanceCheck out = assemble(s, std::move(r.verdicts), r.cost, claim, hook, fingerprint_mode);
     out.stats["method"] = kIntervalMethod;
     out.stats["max_pieces_per_rank"] = std::to_string(r.max_pieces);
-    return out;
+    return declined(std::move(out));
   }
   if (o.max_memory) {
     const MemoryEstimate m = generic_estimate(s, o, e, z);
-    if (m.bytes > o.max_memory) return refused(m);
+    if (m.bytes > o.max_memory) return declined(refused(m));
   }
-  if (e == Exactness::exact) return run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
-  return run_with(s, FingerprintCells(o.seed, s.p()), claim, hook, o, fingerprint_mode);
+  if (e == Exactness::exact) return declined(run_with(s, ExactCells(s.p()), claim, hook, o, "exact"));
+  return declined(run_with(s, FingerprintCells(o.seed, s.p()), claim, hook, o, fingerprint_mode));
 }
 
 }  // namespace

@@ -78,12 +78,20 @@ struct StepHook {
   using RankCheck = std::function<void(const StepView& sv, Rank r, Verdict& v)>;
   std::string property;                   // the verdict's catalog name
   std::function<RankCheck(int step)> at_step;  // an empty RankCheck: nothing judged at that step
+  // true: the RankCheck judges rank r only by the distances on Z_p (p the
+  // instance's) between r and its peers, so it says the same at ranks
+  // related by an isometry of Z_p; a quotient (properties/flow/
+  // flow_rotation.hpp, run_quotient) may then judge rank 0 alone.
+  bool invariant_under_ring_isometries = false;
   explicit operator bool() const { return static_cast<bool>(at_step); }
 };
 
 // The symmetry-based check (flow_rotation.hpp) is exact: its mode is "exact"
 // and stats["method"] says how it ran (the generic simulation sets no
 // "method").
+// The certified quotient (run_quotient): stats["method"] starts with this,
+// followed by the group and the certificate.
+inline constexpr const char* kQuotientMethod = "quotient";
 inline constexpr const char* kRotationMethod =
     "symmetry: translation invariance verified on every rank and step, rank 0 simulated with p-bit sets";
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <tuple>
 
 #include "properties/causality.hpp"
@@ -236,8 +237,50 @@ uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks) {
   return 3 * uint64_t{nblocks} * words * 8 + p * sizeof(RankStep);
 }
 
-std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const StepHook& hook) {
-  if (hook) return std::nullopt;  // a step hook may judge each rank differently (Swing); not covered here
+namespace {
+
+inline uint64_t bitrev64(uint64_t x) {
+  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+  return __builtin_bswap64(x);
+}
+
+// How the rank-0 simulation sees the other ranks: rank 0's step and its
+// peers' (ops[0], ops[q]; false: the schedule is not symmetric at this step,
+// give up), where a peer's cell comes from (g_q^{-1} of a block) and how a
+// contribution set moves (g_q on p-bit sets).
+struct RankZeroView {
+  std::function<bool(int st, std::vector<RankStep>& ops, const std::vector<Rank>& kept)> peers_step;
+  std::function<Block(Rank q, Block b)> source_block;
+  std::function<void(Rank q, const uint64_t* src, uint64_t* dst)> contributors;
+  bool translations = true;  // receive orders rotate with the ranks (recount_doubles applies)
+};
+
+}  // namespace
+
+void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c) {
+  // dst bit y = src bit (c - y) mod p: reverse (bit z <- bit p-1-z), then
+  // rotate by c + 1 ((y - c - 1) mod p reversed is (c - y) mod p).
+  const size_t words = (p + 63) / 64;
+  std::vector<uint64_t> rev(words);
+  const uint64_t sh = 64 * words - p;  // the full reversal puts bit z at 64*words-1-z
+  for (size_t w = 0; w < words; ++w) {
+    const uint64_t lo = bitrev64(src[words - 1 - w]);
+    const uint64_t hi = w + 1 < words ? bitrev64(src[words - 2 - w]) : 0;
+    rev[w] = sh ? (lo >> sh) | (hi << (64 - sh)) : lo;
+  }
+  rotate_bits(dst, rev.data(), p, (c + 1) % p);
+}
+
+namespace {
+
+std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const RankZeroView& view, const StepHook& hook,
+                                                 std::string* declined) {
+  auto decline = [&](std::string why) -> std::optional<RotationResult> {
+    if (declined) *declined = std::move(why);
+    return std::nullopt;
+  };
   const uint64_t p = s.p();
   const uint32_t nb = s.num_blocks();
   const int steps = s.num_steps();
@@ -252,16 +295,8 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
   Verdicts flow;  // rank 0's verdicts (scaled by p at the end)
   uint64_t volume0 = 0;
   int last_active = -1;
-  // Only rank 0 and its peers of the current step are kept; every other
-  // rank's step is generated, compared with rank 0's rotation and dropped
-  // while it is still in cache.
   std::vector<RankStep> ops(p);
   std::vector<Rank> kept;
-  struct Local {
-    RankStep step;
-    std::vector<BlockSet::Range> scratch;
-  };
-  tbb::enumerable_thread_specific<Local> local;
   std::vector<uint64_t> inbox, saved;  // received cells; receiving cells before the step
   uint64_t eo_violations = 0;          // exactly-once reports over all ranks
   std::vector<const Transfer*> order;
@@ -275,40 +310,33 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
         if (t.peer < p && t.peer != 0) kept.push_back(t.peer);
     std::sort(kept.begin(), kept.end());
     kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-    std::atomic<bool> invariant{true};
-    tbb::parallel_for(tbb::blocked_range<Rank>(1, static_cast<Rank>(p)), [&](const auto& rr) {
-      Local& l = local.local();
-      for (Rank r = rr.begin(); r != rr.end() && invariant.load(std::memory_order_relaxed); ++r) {
-        const bool keep = std::binary_search(kept.begin(), kept.end(), r);
-        RankStep& mine = keep ? ops[r] : l.step;
-        s.rank_step(r, st, mine);
-        if (!rotated_equal(ops[0], mine, r, h, p, nb, l.scratch)) invariant = false;
-      }
-    });
-    if (!invariant.load()) return std::nullopt;
+    if (!view.peers_step(st, ops, kept)) return decline("some rank is not the image of rank 0");
     // Two receives of one block in one step: the generic checker applies them
-    // in the order of the peers' rank numbers, and rotation does not
-    // preserve that order. With a copy involved the value depends on it:
-    // decline. Reduces commute (the value is the union, "counted twice" is
-    // set iff any two operands overlap), only the NUMBER of exactly-once
-    // reports depends on the order; it is recounted below per order.
+    // in the order of the peers' rank numbers, which the group does not
+    // preserve. With a copy involved the value depends on it: decline.
+    // Reduces commute (the value is the union, "counted twice" is set iff
+    // any two operands overlap), only the NUMBER of exactly-once reports
+    // depends on the order; under translations it is recounted below per
+    // order, under reflections the quotient declines.
     bool reduces_overlap = false;
     const auto& rv = ops[0].recvs;
     for (size_t i = 0; i < rv.size(); ++i)
       for (size_t j = i + 1; j < rv.size(); ++j)
         if (rv[i].blocks.intersects(rv[j].blocks)) {
           if (rv[i].combine != Combine::reduce || rv[j].combine != Combine::reduce || rv[i].peer == rv[j].peer)
-            return std::nullopt;
+            return decline("rank 0 receives one block twice in one step with a copy involved");
+          if (!view.translations) return decline("rank 0 receives one block twice in one step");
           reduces_overlap = true;
         }
-    res.invariance_checks += p;
 
-    // Step-local properties at rank 0 (rank r's are their rotations).
+    // Step-local properties at rank 0 (rank r's are their images).
     StepView sv{st, p, s.ports(), nb, &ops};
     if (!ops[0].empty()) last_active = st;
     check_matching(sv, 0, flow[kMatching]);
     check_ports(sv, 0, flow[kPorts]);
     check_receive_races(sv, 0, flow[kCausality]);
+    if (hook)
+      if (StepHook::RankCheck rc = hook.at_step(st)) rc(sv, 0, flow[kHook]);
     for (const Transfer& t : ops[0].sends) volume0 += t.blocks.size();
 
     // Rank 0's sends: causality (a), the sender holds every block it sends.
@@ -321,8 +349,8 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
         }
       }
     // Rank 0's receives, in the generic checker's canonical order. Peer q's
-    // cell b before the step is rank 0's cell b - q*h rotated by q; all
-    // sources are read before any receive is applied.
+    // cell b before the step is g_q of rank 0's cell g_q^{-1}(b); all sources
+    // are read before any receive is applied.
     canonical_receive_order(ops[0].recvs, order);
     std::erase_if(order, [&](const Transfer* t) {
       return t->peer >= p || t->peer == 0 || !find_transfer(ops[t->peer].sends, 0, t->blocks, t->combine);
@@ -332,10 +360,9 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
     inbox.assign(total * W, 0);
     uint64_t* in = inbox.data();
     for (const Transfer* t : order) {
-      const uint64_t back = nb - (uint64_t{t->peer} * h) % nb;
       t->blocks.for_each([&](Block b) {
-        const uint64_t* src = cell(static_cast<Block>((b + back) % nb));
-        rotate_bits(in, src, p, t->peer);
+        const uint64_t* src = cell(view.source_block(t->peer, b));
+        view.contributors(t->peer, src, in);
         in[cells.bits] = src[cells.bits];
         in += W;
       });
@@ -371,8 +398,8 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
   const int last = std::max(0, steps - 1);
   for (Block b = 0; b < nb; ++b) judge_exact_cell(flow[kPostcondition], spec, p, 0, last, b, cell(b), cells.bits, full);
 
-  for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition}) {
-    flow[i].checks *= p;  // every rank does rank 0's checks, rotated
+  for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHook}) {
+    flow[i].checks *= p;  // every rank does rank 0's checks, mapped
     flow[i].violations = i == kExactlyOnce ? eo_violations : flow[i].violations * p;
     res.verdicts[i] = flow[i];
   }
@@ -381,6 +408,70 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
   res.cost.max_volume_rank = 0;
   res.cost.total_volume = volume0 * p;
   return res;
+}
+
+}  // namespace
+
+std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const StepHook& hook) {
+  if (hook) return std::nullopt;  // a step hook may judge each rank differently; not covered here
+  const uint64_t p = s.p();
+  const uint32_t nb = s.num_blocks();
+  struct Local {
+    RankStep step;
+    std::vector<BlockSet::Range> scratch;
+  };
+  tbb::enumerable_thread_specific<Local> local;
+  uint64_t checks = 0;
+  RankZeroView view;
+  // Nothing assumed: every rank's step is generated and compared with rank
+  // 0's rotation; rank 0's peers are kept, every other rank's dropped while
+  // it is still in cache.
+  view.peers_step = [&](int st, std::vector<RankStep>& ops, const std::vector<Rank>& kept) {
+    std::atomic<bool> invariant{true};
+    tbb::parallel_for(tbb::blocked_range<Rank>(1, static_cast<Rank>(p)), [&](const auto& rr) {
+      Local& l = local.local();
+      for (Rank r = rr.begin(); r != rr.end() && invariant.load(std::memory_order_relaxed); ++r) {
+        const bool keep = std::binary_search(kept.begin(), kept.end(), r);
+        RankStep& mine = keep ? ops[r] : l.step;
+        s.rank_step(r, st, mine);
+        if (!rotated_equal(ops[0], mine, r, h, p, nb, l.scratch)) invariant = false;
+      }
+    });
+    checks += p;
+    return invariant.load();
+  };
+  view.source_block = [&](Rank q, Block b) {
+    return static_cast<Block>((b + nb - (uint64_t{q} * h) % nb) % nb);
+  };
+  view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) { rotate_bits(dst, src, p, q); };
+  view.translations = true;
+  auto res = simulate_rank_zero(s, view, hook, nullptr);
+  if (res) res->invariance_checks = checks;
+  return res;
+}
+
+std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined) {
+  const GroupAction& g = s.action();
+  if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries())) {
+    if (declined) *declined = "the step hook " + hook.property + " may judge the ranks of an orbit differently";
+    return std::nullopt;
+  }
+  const uint64_t p = s.p();
+  RankZeroView view;
+  // Certified by construction: rank 0's peers are generated (through the
+  // schedule's one code path, g_q of rank 0's step) because rank 0's
+  // matching reads them; no other rank is.
+  view.peers_step = [&](int st, std::vector<RankStep>& ops, const std::vector<Rank>& kept) {
+    for (Rank q : kept) s.rank_step(q, st, ops[q]);
+    return true;
+  };
+  view.source_block = [&](Rank q, Block b) { return g.inverse_block(q, b); };
+  view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) {
+    if (g.reflects(q)) reflect_bits(dst, src, p, q);
+    else rotate_bits(dst, src, p, q);
+  };
+  view.translations = g.group() == SymmetryGroup::translations;
+  return simulate_rank_zero(s, view, hook, declined);
 }
 
 }  // namespace collcheck::flow

@@ -48,6 +48,7 @@
 #include "properties/cost.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/schedule.hpp"
+#include "schedules/symmetry.hpp"
 
 namespace collcheck::flow {
 
@@ -63,6 +64,10 @@ bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, 
 // The block shift under which ranks 1 and p-1 look like rotations of rank 0
 // in every step (a cheap necessary condition), if any; p >= 3 only.
 std::optional<Block> probe_rotation(const Schedule& s);
+
+// Reflects a p-bit set: bit x -> bit (c - x) mod p (the swing-dihedral
+// group's odd elements, schedules/symmetry.hpp).
+void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c);
 
 // Rotates a p-bit set left by q (bit x -> bit (x + q) mod p); `words` =
 // ceil(p/64), bits >= p are zero in `src` and left zero in `dst`.
@@ -82,5 +87,29 @@ struct RotationResult {
 // nullopt as soon as some rank is not the rotation of rank 0 (the caller then
 // runs the generic simulation).
 std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const StepHook& hook);
+
+// The certified quotient (issue 16): an EquivariantSchedule
+// (schedules/symmetry.hpp) is equivariant by construction, so the rank-0
+// simulation above runs without generating any rank but rank 0 and its
+// peers. The argument is the same with the group in place of rotations:
+// the contribution set of (g_r(x), g_r(b)) is g_r of (x, b)'s (the collective's
+// pre- and postcondition are invariant, GroupAction::invalid), so a rank
+// receiving block b from q receives g_q of rank 0's cell g_q^{-1}(b); every
+// violation at rank r is g_r of one at rank 0 at the same step, and counts
+// scale by p (the action on ranks is regular). The quotient form of each
+// property:
+//   matching, ports, receive races, claimed cost: rank 0's transfers against
+//     its peers' (g_q of rank 0's), rank 0's volume (every rank sends as much);
+//   causality, exactly-once (exact multiplicity), postcondition: rank 0's
+//     row of cells simulated exactly (p-bit sets), the peer's cells mapped
+//     by the group (rotations, reflections: reflect_bits);
+//   a step hook only if it declares that it judges a rank by ring distances
+//     alone (StepHook::invariant_under_ring_isometries) and the group's
+//     elements are isometries of Z_p.
+// Declines (nullopt, `declined` says why; the caller enumerates) where the
+// argument does not cover the step: one block received twice by rank 0 in
+// one step under reflections (the generic checker's order of applying them
+// is by peer rank, which reflections reverse), or with a copy.
+std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined);
 
 }  // namespace collcheck::flow

@@ -16,6 +16,12 @@ std::vector<FamilyProperty> swing_properties() {
   hops.step_hook = [](const VariantInfo& v, const InstanceParams& ip) {
     StepHook h;
     h.property = prop::swing_hops;
+    // check_swing_hops judges a rank by ring distances on a ring of
+    // claim.ring ranks; when that ring is the instance's (no fold step: a
+    // claim at step 0 on p ranks, the same ring at every step), every
+    // isometry of Z_p preserves the verdict at a rank (p = 1: nothing to judge).
+    const std::optional<swing::HopClaim> first = swing::hop_claim(v, ip, 0);
+    h.invariant_under_ring_isometries = (first && first->ring == ip.p) || ip.p == 1;
     h.at_step = [vp = &v, ip](int step) -> StepHook::RankCheck {
       const std::optional<swing::HopClaim> claim = swing::hop_claim(*vp, ip, step);
       if (!claim) return {};
