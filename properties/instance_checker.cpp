@@ -545,6 +545,26 @@ InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHo
 
 namespace {
 
+// "" if both lists judge the same properties alike (status, checks,
+// violations, minimal counterexample), else the first difference.
+std::string verdict_difference(const std::vector<Verdict>& a, const std::vector<Verdict>& b) {
+  if (a.size() != b.size()) return std::to_string(a.size()) + " verdicts against " + std::to_string(b.size());
+  auto where = [](const Verdict& v) {
+    return v.counterexample ? v.counterexample->location() + " " + v.counterexample->expected + " / " +
+                                  v.counterexample->actual
+                            : std::string("no counterexample");
+  };
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Verdict &x = a[i], &y = b[i];
+    if (x.property != y.property || x.status != y.status || x.checks != y.checks || x.violations != y.violations ||
+        where(x) != where(y))
+      return x.property + ": quotient " + to_string(x.status) + " (" + std::to_string(x.violations) + " of " +
+             std::to_string(x.checks) + ", " + where(x) + "), enumerated " + to_string(y.status) + " (" +
+             std::to_string(y.violations) + " of " + std::to_string(y.checks) + ", " + where(y) + ")";
+  }
+  return "";
+}
+
 InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
@@ -576,6 +596,21 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
         InstanceCheck out = assemble(s, std::move(q->verdicts), q->cost, claim, hook, "exact");
         out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +
                               "; certificate: " + eq->certificate() + "; rank 0 simulated with p-bit sets";
+        // A refutation by the quotient is re-checked by enumeration while p
+        // is small enough for exact mode (--exact-max-p): the counterexample
+        // is already concrete (rank 0 is the identity's rank), and both
+        // checkers must report the same properties, counts and minimal
+        // counterexamples. A disagreement is a defect of collcheck: the
+        // enumerated verdicts are reported, and the disagreement with them.
+        const bool refuted = std::any_of(out.verdicts.begin(), out.verdicts.end(),
+                                         [](const Verdict& v) { return v.status == Status::violated; });
+        if (!refuted || s.p() > o.exact_max_p) return out;
+        InstanceCheck enumerated = run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
+        if (std::string diff = verdict_difference(out.verdicts, enumerated.verdicts); !diff.empty()) {
+          enumerated.stats["quotient_disagreed"] = diff;
+          return enumerated;
+        }
+        out.stats["quotient_rechecked"] = "the enumerated exact check agrees";
         return out;
       }
     }

@@ -240,7 +240,8 @@ void write_verdict_matrix(std::ostringstream& o, const Report& r, const std::vec
   o << "</table></div>\n";
 }
 
-// Which p were checked, which skipped and why, per (algorithm, variant).
+// Which p were checked, which skipped and why, and which method decided
+// the checked ones (quotient, intervals, enumeration), per (algorithm, variant).
 void write_coverage(std::ostringstream& o, const std::vector<Group>& groups) {
   o << "<h2>Coverage</h2>\n<ul class=\"coverage\">\n";
   for (const Group& g : groups) {
@@ -251,6 +252,8 @@ void write_coverage(std::ostringstream& o, const std::vector<Group>& groups) {
       << checked.size() << " instance" << (checked.size() == 1 ? "" : "s") << ")";
     for (const auto& [reason, ps] : g.skip_reasons)
       o << "; <span class=\"skipped\">skipped p=" << esc(format_p_list(ps)) << ": " << esc(reason) << "</span>";
+    for (const auto& [method, ps] : g.methods)
+      o << "; <span class=\"method\">decided at p=" << esc(format_p_list(ps)) << " by " << esc(method) << "</span>";
     o << "</li>\n";
   }
   o << "</ul>\n";

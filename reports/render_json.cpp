@@ -2,7 +2,8 @@
 // plus "status" and "deployment" (the verdict line and its parts:
 // unexpected violations, undecided, expected refutations of paper readings),
 // every instance with every verdict (property, status, checks, violations,
-// mode, stats, counterexample), and a "groups" summary per (algorithm,
+// mode, stats, counterexample) and the method that decided it
+// ("decided_by", null if skipped), and a "groups" summary per (algorithm,
 // variant) with its distributions and witnesses over the sweep. Absent optional values are null, never omitted,
 // so consumers can rely on the key set. Keys come out sorted (nlohmann's
 // default object), which keeps the output byte-for-byte reproducible.
@@ -58,6 +59,7 @@ json instance_json(const InstanceResult& i) {
               {"skip_reason", i.skip_reason.empty() ? json(nullptr) : json(i.skip_reason)},
               {"seconds", i.seconds},
               {"stats", json(i.stats)},
+              {"decided_by", decided_by(i).empty() ? json(nullptr) : json(decided_by(i))},
               {"verdicts", verdicts}};
 }
 

@@ -142,6 +142,12 @@ std::string render_markdown(const Report& r) {
       skipped << "- " << md_code(g.label()) << " p=" << format_p_list(ps) << ": " << md_text(reason) << "\n";
   if (!skipped.str().empty()) o << "## Skipped\n\n" << skipped.str() << "\n";
 
+  std::ostringstream decided;
+  for (const Group& g : groups)
+    for (const auto& [method, ps] : g.methods)
+      decided << "- " << md_code(g.label()) << " p=" << format_p_list(ps) << ": " << md_text(method) << "\n";
+  if (!decided.str().empty()) o << "## Decided by\n\n" << decided.str() << "\n";
+
   if (!r.notes.empty()) {
     o << "## Notes\n\n";
     for (const std::string& n : r.notes) o << "- " << md_text(n) << "\n";

@@ -1,7 +1,8 @@
 // Text renderer: the terminal summary. A header line (tool version, kind,
 // mode, seed, threads, seconds), then one line per (algorithm, variant) group
 // with its status, p-range and counts, followed by the minimal counterexample
-// of every violated property; with `verbose`, one line per instance row (each
+// of every violated property, the skip reasons and the method that decided
+// the checked instances ("decided at p=... by quotient: ..."); with `verbose`, one line per instance row (each
 // property's status, its counterexample's location and stats; runs of
 // holding instances and skipped ones share a line, summary.hpp's
 // instance_rows). Ends with the notes, the verdict line "VERDICT: ..."
@@ -72,6 +73,8 @@ void write_group(std::ostringstream& o, const Group& g, bool verbose) {
       o << "  " << ps.property << " unknown at p=" << format_p_list(ps.unknown_p) << "\n";
   for (const auto& [reason, ps] : g.skip_reasons)
     o << "  skipped p=" << format_p_list(ps) << ": " << reason << "\n";
+  for (const auto& [method, ps] : g.methods)
+    o << "  decided at p=" << format_p_list(ps) << " by " << method << "\n";
   for (const auto& [property, line] : distribution_lines(g))
     o << "  " << property << " over the sweep: " << line << "\n";
 

@@ -124,6 +124,13 @@ static PropertySummary& find_or_add(std::vector<PropertySummary>& v, const std::
   return v.back();
 }
 
+std::string decided_by(const InstanceResult& i) {
+  if (effective_status(i) == Status::skipped) return "";
+  if (auto m = i.stats.find("method"); m != i.stats.end() && !m->second.empty()) return m->second;
+  auto mode = i.stats.find("mode");
+  return mode == i.stats.end() || mode->second.empty() ? "enumerated" : "enumerated, " + mode->second;
+}
+
 std::vector<Group> group_instances(const Report& r) { return group_instances(r, declared_stats()); }
 
 std::vector<Group> group_instances(const Report& r, const StatDeclarations& decls) {
@@ -156,6 +163,14 @@ std::vector<Group> group_instances(const Report& r, const StatDeclarations& decl
         if (it == g.skip_reasons.end()) {
           g.skip_reasons.push_back({reason, {}});
           it = std::prev(g.skip_reasons.end());
+        }
+        it->second.push_back(i->p);
+      } else {
+        const std::string method = decided_by(*i);
+        auto it = std::find_if(g.methods.begin(), g.methods.end(), [&](const auto& e) { return e.first == method; });
+        if (it == g.methods.end()) {
+          g.methods.push_back({method, {}});
+          it = std::prev(g.methods.end());
         }
         it->second.push_back(i->p);
       }

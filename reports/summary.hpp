@@ -53,6 +53,10 @@ struct Group {
   std::vector<PropertySummary> properties;    // every property seen, first-seen order
   // Distinct skip reasons, first-seen order, with the p they apply to.
   std::vector<std::pair<std::string, std::vector<uint64_t>>> skip_reasons;
+  // Which method decided the instances that were checked (decided_by), each
+  // distinct method with its p, first-seen order: a reader judges the
+  // evidence (a quotient names its group and certificate).
+  std::vector<std::pair<std::string, std::vector<uint64_t>>> methods;
 
   // Declared refuted on purpose (Report::expected_refutations): a paper
   // reading, not a deployable variant.
@@ -63,6 +67,12 @@ struct Group {
   uint64_t n(Status s) const;
   std::vector<const PropertySummary*> violated_properties() const;
 };
+
+// The method that decided an instance, "" if it was skipped: the instance's
+// stats "method" when the checker named one ("quotient: <group>; certificate:
+// ...", "symmetry: ...", "intervals: ..."), otherwise "enumerated" with the
+// bookkeeping mode ("enumerated, exact").
+std::string decided_by(const InstanceResult& i);
 
 inline constexpr int status_index(Status s) { return static_cast<int>(s); }
 

@@ -266,7 +266,10 @@ std::vector<Query> swing_queries() {
     q.name = "smt-swing-peer-equivariance-all-even-p";
     q.summary = "symbolic p: Eq. 2 is swing-dihedral equivariant for EVERY even p, every step and rank at once "
                 "(linear integer arithmetic, p unbounded; the instance's p is ignored); certifies the Swing quotient";
-    q.unsupported = [](const InstanceParams&) -> std::optional<std::string> { return std::nullopt; };
+    q.unsupported = [](const InstanceParams& i) -> std::optional<std::string> {
+      if (i.p < 2) return "p = 1 has no steps (the statement itself covers every even p)";
+      return std::nullopt;
+    };
     q.run = [](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
       Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-peer-equivariance-all-even-p", i));
       return prove_swing_peer_equivariance_all_even(i.p, ctx.timeout_ms, false);

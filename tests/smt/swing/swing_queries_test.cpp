@@ -92,7 +92,7 @@ TEST(SwingQueries, RegisteredForSwingOnly) {
       EXPECT_FALSE(q.applies_to(test::registered_algorithm("ring"), test::registered_variant("ring", "bandwidth"))) << q.name;
       EXPECT_TRUE(q.unsupported(InstanceParams{1}).has_value()) << q.name << ": p = 1 has no steps";
     }
-  EXPECT_EQ(n, 6);
+  EXPECT_EQ(n, 8);
 }
 
 }  // namespace

@@ -907,3 +907,49 @@ TEST(InstanceRows, ALongSweepIsAFewRowsInHtmlAndVerboseText) {
 
 }  // namespace
 }  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+// --- which method decided each instance (issue 16) --------------------------
+
+TEST(DecidedBy, EveryFormatNamesTheMethodPerInstance) {
+  Report r;
+  const std::string quotient = "quotient: swing-dihedral <g>; certificate: construction & \"z3\"";
+  auto with = [](InstanceResult i, std::map<std::string, std::string> stats) {
+    i.stats = std::move(stats);
+    return i;
+  };
+  r.instances.push_back(with(instance("swing", "bandwidth", 4, Status::holds, {holds("exactly-once")}),
+                             {{"mode", "exact"}, {"method", quotient}}));
+  r.instances.push_back(with(instance("swing", "bandwidth", 5, Status::holds, {holds("exactly-once")}),
+                             {{"mode", "exact"}}));
+  r.instances.push_back(with(instance("swing", "bandwidth", 6, Status::holds, {holds("exactly-once")}),
+                             {{"mode", "exact"}, {"method", quotient}}));
+  r.instances.push_back(instance("swing", "bandwidth", 7, Status::skipped, {}));
+  EXPECT_EQ(reports_detail::decided_by(r.instances[0]), quotient);
+  EXPECT_EQ(reports_detail::decided_by(r.instances[1]), "enumerated, exact");
+  EXPECT_EQ(reports_detail::decided_by(r.instances[3]), "");
+
+  const std::string text = render(r, Format::text, false);
+  EXPECT_NE(text.find("  decided at p=4, 6 by " + quotient + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  decided at p=5 by enumerated, exact\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("decided at p=7"), std::string::npos) << text;  // skipped: nothing decided it
+
+  const std::string md = render(r, Format::markdown, false);
+  EXPECT_NE(md.find("## Decided by"), std::string::npos) << md;
+  EXPECT_NE(md.find("p=5: enumerated, exact"), std::string::npos) << md;
+
+  const std::string html = render(r, Format::html, false);
+  EXPECT_NE(html.find("decided at p=4, 6 by quotient: swing-dihedral &lt;g&gt;"), std::string::npos) << html;
+
+  const json j = json::parse(render(r, Format::json, false));
+  std::map<uint64_t, json> by_p;
+  for (const json& i : j.at("instances")) by_p[i.at("p").get<uint64_t>()] = i.at("decided_by");
+  EXPECT_EQ(by_p.at(4), quotient);
+  EXPECT_EQ(by_p.at(5), "enumerated, exact");
+  EXPECT_TRUE(by_p.at(7).is_null());
+}
+
+}  // namespace
+}  // namespace collcheck

@@ -7,6 +7,8 @@
 //     paper readings collcheck refutes alike;
 //   * a defect in the representative is found by the quotient, exactly as
 //     enumeration finds it in the same schedule;
+//   * a refutation by the quotient is re-checked by enumeration up to
+//     --exact-max-p, and only there;
 //   * what the quotient declines is enumerated, and says why.
 #include <gtest/gtest.h>
 
@@ -69,6 +71,7 @@ void compare_declared_variants(uint64_t lo, uint64_t hi, uint64_t stride = 1) {
         const std::string what = a.name + "/" + v.name + " p=" + std::to_string(p);
         InstanceCheck q = check(*s, &claim, hook, true), e = check(*s, &claim, hook, false);
         EXPECT_FALSE(by_quotient(e)) << what;
+        EXPECT_EQ(q.stats.count("quotient_disagreed"), 0u) << what << ": " << q.stats["quotient_disagreed"];
         test::expect_same_verdicts(q, e, what);
         EXPECT_EQ(q.stats.at("steps"), e.stats.at("steps")) << what;
         EXPECT_EQ(q.stats.at("max_volume_blocks"), e.stats.at("max_volume_blocks")) << what;
@@ -135,6 +138,30 @@ TEST(Quotient, MethodNamesGroupAndCertificate) {
   EXPECT_EQ(m.rfind("quotient: swing-dihedral", 0), 0u) << m;
   EXPECT_NE(m.find("certificate: construction"), std::string::npos) << m;
   EXPECT_NE(m.find("swing-peer-equivariance"), std::string::npos) << m;
+}
+
+TEST(Quotient, RefutationsAreRecheckedByEnumerationUpToExactMaxP) {
+  const VariantInfo& v = *find_algorithm("swing")->find_variant("paper-listing1");
+  InstanceParams ip;
+  ip.p = 24;
+  auto s = v.make(ip);
+  CheckOptions o;
+  o.exactness = Exactness::exact;
+  InstanceCheck c = check_schedule(*s, nullptr, family_step_hook(v, ip), o);
+  ASSERT_TRUE(by_quotient(c));
+  ASSERT_EQ(combined_status(c.verdicts), Status::violated);
+  EXPECT_EQ(c.stats.at("quotient_rechecked"), "the enumerated exact check agrees");
+  o.exact_max_p = 16;  // above it: the quotient's verdict alone
+  c = check_schedule(*s, nullptr, family_step_hook(v, ip), o);
+  ASSERT_TRUE(by_quotient(c));
+  EXPECT_EQ(combined_status(c.verdicts), Status::violated);
+  EXPECT_EQ(c.stats.count("quotient_rechecked"), 0u);
+  // A holding instance is not re-checked.
+  const VariantInfo& d = *find_algorithm("swing")->find_variant("bandwidth");
+  auto h = d.make(ip);
+  c = check_schedule(*h, nullptr, family_step_hook(d, ip), CheckOptions{});
+  ASSERT_TRUE(by_quotient(c));
+  EXPECT_EQ(c.stats.count("quotient_rechecked"), 0u);
 }
 
 TEST(Quotient, AHookThatMayJudgeRanksDifferentlyIsEnumerated) {
