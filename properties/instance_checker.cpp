@@ -641,7 +641,15 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // Fingerprint mode: interval bookkeeping when it predicts less work than
   // the dense cells or is asked for (--state intervals); over the dense
   // limit with scattered transfers interval_plan throws (bad input).
-  if (auto plan = interval_plan(s, o, e)) {
+  std::optional<IntervalPlan> plan;
+  try {
+    plan = interval_plan(s, o, e);
+  } catch (const InputError& refused_outright) {  // say why the quotient did not decide it either
+    if (quotient_declined.empty()) throw;
+    throw InputError(std::string(refused_outright.what()) + "; the certified quotient declined: " + quotient_declined +
+                     " (raise --memory-gib)");
+  }
+  if (plan) {
     if (o.max_memory && plan->memory_bytes > o.max_memory) return declined(refused({plan->memory_bytes, plan->how}));
     // The plan is an estimate from rank 0; the run itself stops (refused,
     // nothing judged) if the pieces outgrow --max-memory.

@@ -247,13 +247,13 @@ std::vector<pid_t> children(pid_t parent) {
 }
 
 TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
-  // One large instance (p = 5000, a few seconds, so that a fast machine still
+  // One large instance (p = 5001, a few seconds; odd, so enumerated: the even p are decided by the quotient in milliseconds, so that a fast machine still
   // leaves a wide window) and 24 tiny ones. The plan gives
   // the largest job to rank 0 and, its load being larger than all the others
   // together, every tiny one to rank 1. Rank 1's results must be in the
-  // store while rank 0 is still checking p = 5000: they are recorded as they
+  // store while rank 0 is still checking p = 5001: they are recorded as they
   // arrive, not when the sweep ends.
-  const std::string sweep = "verify --algo swing --p 1..24,5000 --threads 1 -q";
+  const std::string sweep = "verify --algo swing --p 1..24,5001 --threads 1 -q";
   const std::string db = fresh("arrive");
   const pid_t pid = spawn(mpirun(2) + COLLCHECK_BINARY + " " + sweep + " --format json --db " + db,
                           temp_path("arrive.out"));
@@ -266,7 +266,7 @@ TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
       break;
     }
     if (query(db, "SELECT count(*) FROM instances WHERE p <= 24", true) == 24 &&
-        query(db, "SELECT count(*) FROM instances WHERE p = 5000", true) == 0 &&
+        query(db, "SELECT count(*) FROM instances WHERE p = 5001", true) == 0 &&
         query(db, "SELECT count(*) FROM sweeps WHERE finished IS NULL", true) == 1) {
       seen = true;
       break;
@@ -276,7 +276,7 @@ TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
   ASSERT_TRUE(seen) << "rank 1's instances were not recorded while rank 0 was busy (the sweep "
                     << (done ? "ended" : "did not end") << ")\n"
                     << read_file(temp_path("arrive.out.err"));
-  // SIGKILL both ranks: only the instance in flight (p = 5000) is lost.
+  // SIGKILL both ranks: only the instance in flight (p = 5001) is lost.
   const std::vector<pid_t> ranks = children(pid);
   EXPECT_EQ(ranks.size(), 2u);
   for (pid_t c : ranks) kill(c, SIGKILL);
