@@ -7,39 +7,6 @@
 
 namespace collcheck {
 
-std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p) {
-  if (dims.empty()) return std::string("needs a torus shape (--dims, e.g. 3x3)");
-  if (dims.size() > 16) return "at most 16 dimensions, got " + std::to_string(dims.size());
-  uint64_t prod = 1;
-  std::string shape;
-  for (uint32_t d : dims) {
-    shape += (shape.empty() ? "" : "x") + std::to_string(d);
-    if (d < 1) return std::string("a torus dimension must be >= 1, got 0");
-  }
-  for (uint32_t d : dims) {
-    prod *= d;  // d >= 1 and prod <= 2^31 before, so no overflow
-    if (prod > (uint64_t{1} << 31)) return "the torus " + shape + " has more than 2^31 nodes";
-  }
-  if (prod != p) return "the torus " + shape + " has " + std::to_string(prod) + " nodes, not p = " + std::to_string(p);
-  return std::nullopt;
-}
-
-std::vector<std::vector<TorusStep>> trivance_torus_plan(const std::vector<int>& ring_steps) {
-  const int D = static_cast<int>(ring_steps.size());
-  int T = 0;
-  for (int s : ring_steps) T += s;
-  std::vector<std::vector<TorusStep>> plan(D);
-  for (int c = 0; c < D; ++c) {
-    std::vector<int> done(D, 0);
-    while (static_cast<int>(plan[c].size()) < T)
-      for (int i = 0; i < D; ++i) {
-        const int d = (c + i) % D;
-        if (done[d] < ring_steps[d]) plan[c].push_back({d, done[d]++});
-      }
-  }
-  return plan;
-}
-
 TrivanceTorus::TrivanceTorus(std::vector<uint32_t> dims, Kind kind) : dims_(std::move(dims)), kind_(kind) {
   uint64_t p = 1;
   for (uint32_t d : dims_) p = std::min<uint64_t>(p * d, uint64_t{1} << 32);  // saturates: no overflow
@@ -84,7 +51,7 @@ TrivanceTorus::TrivanceTorus(std::vector<uint32_t> dims, Kind kind) : dims_(std:
     held_.push_back(std::move(held));
   }
   for (int s : S_) T_ += s;
-  plan_ = trivance_torus_plan(S_);
+  plan_ = torus_round_robin_plan(S_);
   progress_.assign(D, {});
   for (int c = 0; c < D; ++c) {
     std::vector<int> done(D, 0);
@@ -95,17 +62,9 @@ TrivanceTorus::TrivanceTorus(std::vector<uint32_t> dims, Kind kind) : dims_(std:
   }
 }
 
-std::vector<uint32_t> TrivanceTorus::coords(Rank r) const {
-  std::vector<uint32_t> x(dims_.size());
-  for (size_t d = 0; d < dims_.size(); ++d) x[d] = static_cast<uint32_t>((r / stride_[d]) % dims_[d]);
-  return x;
-}
+std::vector<uint32_t> TrivanceTorus::coords(Rank r) const { return torus_coords(dims_, r); }
 
-Rank TrivanceTorus::rank_of(const std::vector<uint32_t>& x) const {
-  uint64_t r = 0;
-  for (size_t d = 0; d < dims_.size(); ++d) r += x[d] * stride_[d];
-  return static_cast<Rank>(r);
-}
+Rank TrivanceTorus::rank_of(const std::vector<uint32_t>& x) const { return torus_rank(dims_, x); }
 
 void TrivanceTorus::rank_step(Rank r, int s, RankStep& out) const {
   out.clear();

@@ -62,25 +62,10 @@
 #include <vector>
 
 #include "schedules/schedule.hpp"
+#include "schedules/torus_shape.hpp"
 #include "schedules/trivance/trivance_bandwidth.hpp"
 
 namespace collcheck {
-
-// Why `dims` is not a torus of p nodes (nullopt if it is): empty, a side < 1,
-// more than 16 dimensions, a product above 2^31, or a product != p.
-std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p);
-
-// One step of one collective: ring step `ring_step` of dimension `dim`, or
-// idle (dim < 0).
-struct TorusStep {
-  int dim = -1;
-  int ring_step = -1;
-};
-
-// The dimension plan: plan[c][j] for the D collectives and T = sum S_d steps,
-// given S_d per dimension (round robin from dimension c, exhausted dimensions
-// skipped; S_d all equal: plan[c][j] = ((c + j) mod D, floor(j / D))).
-std::vector<std::vector<TorusStep>> trivance_torus_plan(const std::vector<int>& ring_steps);
 
 class TrivanceTorus final : public Schedule {
  public:

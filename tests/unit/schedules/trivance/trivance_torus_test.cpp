@@ -105,7 +105,7 @@ TEST(TrivanceTorusKnownAnswers, StepCounts) {
 
 TEST(TrivanceTorusPlan, DimensionSwitchingAndUnequalSides) {
   // Equal step counts: collective c in step j on dimension (c + j) mod D, ring step floor(j / D).
-  const auto plan = trivance_torus_plan({2, 2, 2});
+  const auto plan = torus_round_robin_plan({2, 2, 2});
   for (int c = 0; c < 3; ++c)
     for (int j = 0; j < 6; ++j) {
       EXPECT_EQ(plan[c][j].dim, (c + j) % 3);
@@ -113,7 +113,7 @@ TEST(TrivanceTorusPlan, DimensionSwitchingAndUnequalSides) {
     }
   // 3x9 (S = 1, 2): T = 3; in step 2 both collectives need dimension 1 (the
   // documented collision: a collision-free plan needs D * S_max = 4 steps).
-  const auto u = trivance_torus_plan({1, 2});
+  const auto u = torus_round_robin_plan({1, 2});
   ASSERT_EQ(u[0].size(), 3u);
   EXPECT_EQ(u[0][0].dim, 0);
   EXPECT_EQ(u[0][1].dim, 1);

@@ -1,0 +1,54 @@
+#include "schedules/torus_shape.hpp"
+
+namespace collcheck {
+
+std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p) {
+  if (dims.empty()) return std::string("needs a torus shape (--dims, e.g. 3x3)");
+  if (dims.size() > 16) return "at most 16 dimensions, got " + std::to_string(dims.size());
+  uint64_t prod = 1;
+  std::string shape;
+  for (uint32_t d : dims) {
+    shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    if (d < 1) return std::string("a torus dimension must be >= 1, got 0");
+  }
+  for (uint32_t d : dims) {
+    prod *= d;  // d >= 1 and prod <= 2^31 before, so no overflow
+    if (prod > (uint64_t{1} << 31)) return "the torus " + shape + " has more than 2^31 nodes";
+  }
+  if (prod != p) return "the torus " + shape + " has " + std::to_string(prod) + " nodes, not p = " + std::to_string(p);
+  return std::nullopt;
+}
+
+std::vector<std::vector<TorusStep>> torus_round_robin_plan(const std::vector<int>& ring_steps) {
+  const int D = static_cast<int>(ring_steps.size());
+  int T = 0;
+  for (int s : ring_steps) T += s;
+  std::vector<std::vector<TorusStep>> plan(D);
+  for (int c = 0; c < D; ++c) {
+    std::vector<int> done(D, 0);
+    while (static_cast<int>(plan[c].size()) < T)
+      for (int i = 0; i < D; ++i) {
+        const int d = (c + i) % D;
+        if (done[d] < ring_steps[d]) plan[c].push_back({d, done[d]++});
+      }
+  }
+  return plan;
+}
+
+std::vector<uint32_t> torus_coords(const std::vector<uint32_t>& dims, Rank r) {
+  std::vector<uint32_t> x(dims.size());
+  uint64_t rest = r;
+  for (size_t d = dims.size(); d-- > 0;) {
+    x[d] = static_cast<uint32_t>(rest % dims[d]);
+    rest /= dims[d];
+  }
+  return x;
+}
+
+Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& x) {
+  uint64_t r = 0;
+  for (size_t d = 0; d < dims.size(); ++d) r = r * dims[d] + x[d];
+  return static_cast<Rank>(r);
+}
+
+}  // namespace collcheck

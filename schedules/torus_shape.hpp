@@ -1,0 +1,35 @@
+#pragma once
+// What every torus algorithm shares (trivance-torus, Swing on tori): the
+// shape check, row-major node numbering (as MPI_Cart_create: rank(v) =
+// (..(v_0 n_1 + v_1) n_2 + ..)) and the round-robin dimension plan.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schedules/schedule.hpp"
+
+namespace collcheck {
+
+// Why `dims` is not a torus of p nodes (nullopt if it is): empty, a side < 1,
+// more than 16 dimensions, a product above 2^31, or a product != p.
+std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p);
+
+// Row-major coordinates of rank r, and back.
+std::vector<uint32_t> torus_coords(const std::vector<uint32_t>& dims, Rank r);
+Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& x);
+
+// One step of one collective: step `ring_step` of dimension `dim` (its
+// sigma), or idle (dim < 0).
+struct TorusStep {
+  int dim = -1;
+  int ring_step = -1;
+};
+
+// The dimension plan: plan[c][j] for D collectives, collective c starting on
+// dimension c, and T = sum S_d steps given S_d per dimension: round robin
+// from dimension c, a dimension whose S_d steps are done skipped. With every
+// S_d equal, plan[c][j] = ((c + j) mod D, floor(j / D)): the omega(s) and
+// sigma(s) of Swing's Sec. 4.1 and Trivance's Sec. 5.
+std::vector<std::vector<TorusStep>> torus_round_robin_plan(const std::vector<int>& ring_steps);
+
+}  // namespace collcheck
