@@ -11,6 +11,7 @@ const std::vector<PropertyInfo>& property_catalog() {
       {prop::postcondition, "when the schedule ends every required (rank, block) holds exactly the collective's result", true},
       {prop::cost, "measured steps and per-rank volume equal the algorithm's claimed formulas", true},
       {prop::swing_hops, "Swing: at step s every rank talks to a peer at ring distance delta(s) (Sec. 3.1.1)", false},
+      {prop::swing_torus_ports, "Swing on a torus: every send runs along one torus dimension, and the 2D collectives leave each node on 2D distinct ports (dimension, direction; minimal routing, a tie at d/2 broken by the algorithm's own sign) at every step of a square torus and in the first D log2(d_min) steps of a non-square one (Sec. 4.1, 4.2); later port sharing is measured", false},
       {prop::traff_conditions, "Träff: the four correctness conditions of Sec. 2 on every rank's receive/send tables (Algorithms 2-6; check-file --schedule-format traff-table for tables from a file)", false},
       {prop::traff_bounds, "Träff: at most q-1 recursive ALLBLOCKS calls per rank (Lemma 5) and at most 4 send-schedule violations (Theorem 3), with their distributions", false},
       {prop::alltoall_delivery, "TRA/TRA2: a buffer simulation of the paper's three phases on every rank, with tokens naming source rank and block index, delivers block i of rank j as block j of rank i, every token exactly once; K and D counted per round", false},

@@ -202,9 +202,9 @@ int worker_threads(const po::variables_map& vm) {
   return t;
 }
 
-SweepTarget single_target(const std::string& algo, const std::string& variant) {
+SweepTarget single_target(const std::string& algo, const std::string& variant, bool torus) {
   if (algo == "all" || variant == "all") throw InputError("this command takes one algorithm and one variant");
-  return resolve_targets(algo, variant).front();
+  return resolve_targets(algo, variant, torus).front();
 }
 
 }  // namespace collcheck

@@ -64,6 +64,6 @@ CheckOptions check_options(const boost::program_options::variables_map& vm);
 int worker_threads(const boost::program_options::variables_map& vm);
 
 // The one (algorithm, variant) a command that takes no 'all' names.
-SweepTarget single_target(const std::string& algo, const std::string& variant);
+SweepTarget single_target(const std::string& algo, const std::string& variant, bool torus = false);
 
 }  // namespace collcheck

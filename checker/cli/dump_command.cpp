@@ -70,7 +70,7 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))) throw InputError("dump needs --algo and --p");
-  SweepTarget t = single_target(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  SweepTarget t = single_target(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   {
     std::vector<SweepTarget> one{t};
     apply_instance_options(vm, one);

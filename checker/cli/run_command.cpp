@@ -110,7 +110,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   }
 
   SweepRequest req;
-  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, req.targets);
   req.ps = instance_ps(vm, "run needs --algo and --p");
   req.skip_restricted = vm.count("skip-restricted") > 0;

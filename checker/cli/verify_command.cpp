@@ -66,7 +66,7 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   if (vm.count("db"))
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
   SweepRequest req;
-  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>());
+  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, req.targets);
   // --estimate plans sweeps beyond one run's 2^20 p values (checker/sweep/estimate.hpp).
   req.ps = vm.count("estimate") && vm.count("p") && !vm.count("dims")

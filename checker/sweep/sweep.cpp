@@ -18,7 +18,7 @@
 
 namespace collcheck {
 
-std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::string& variant) {
+std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::string& variant, bool torus) {
   std::vector<SweepTarget> out;
   std::vector<const AlgorithmInfo*> algos;
   if (algo == "all") {
@@ -35,10 +35,17 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
   for (const AlgorithmInfo* a : algos) {
     // --algo all leaves out the torus algorithms: they need --dims, which no other algorithm takes.
     if (algos.size() > 1 && a->default_variant().takes("dims")) continue;
+    // The variants --dims selects (or, without it, leaves out); all of them
+    // if none would remain.
+    std::vector<const VariantInfo*> shaped;
+    for (const auto& v : a->variants)
+      if (v.takes("dims") == torus) shaped.push_back(&v);
+    if (shaped.empty())
+      for (const auto& v : a->variants) shaped.push_back(&v);
     if (variant.empty() || variant == "default") {
-      out.push_back({a, &a->default_variant()});
+      out.push_back({a, shaped.front()});
     } else if (variant == "all") {
-      for (const auto& v : a->variants) out.push_back({a, &v});
+      for (const VariantInfo* v : shaped) out.push_back({a, v});
     } else {
       const VariantInfo* v = a->find_variant(variant);
       if (!v) {

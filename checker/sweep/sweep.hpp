@@ -79,8 +79,12 @@ struct SweepJob {
 std::vector<SweepJob> sweep_jobs(const SweepRequest& req);
 
 // Resolves --algo / --variant ("all" allowed for both) into targets; throws
-// InputError for unknown names.
-std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::string& variant);
+// InputError for unknown names. `torus` says whether --dims was given: an
+// algorithm with both ring and torus variants (Swing) then defaults to its
+// first variant that takes --dims, and "all" means its torus variants;
+// without --dims, its default and "all" leave the torus variants out. An
+// algorithm whose variants all take --dims (trivance-torus) keeps them all.
+std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::string& variant, bool torus = false);
 
 // Throws InputError if `targets` x `ps` (x radices or shapes) is more than
 // 2^20 instances: the limit of one verify, run or prove, checked before

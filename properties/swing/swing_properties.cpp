@@ -1,10 +1,12 @@
 // The Swing family's properties (properties/family_property.hpp):
 // swing-hop-distance, a step hook: at every step the family's claim
 // (swing::hop_claim, schedules/swing/swing_family.hpp) is judged on every
-// rank by check_swing_hops.
+// rank by check_swing_hops; swing-torus-ports, after the engine, on the
+// torus variants' own schedules (swing_torus_ports.hpp).
 #include "properties/catalog.hpp"
 #include "properties/family_property.hpp"
 #include "properties/swing/swing_hop_distance.hpp"
+#include "properties/swing/swing_torus_ports.hpp"
 #include "schedules/swing/swing_family.hpp"
 
 namespace collcheck {
@@ -29,7 +31,10 @@ std::vector<FamilyProperty> swing_properties() {
     };
     return h;
   };
-  return {hops};
+  FamilyProperty ports;
+  ports.name = prop::swing_torus_ports;
+  ports.check = [](FamilyContext& ctx) { return swing_torus_ports(*ctx.variant.make(ctx.params)); };
+  return {hops, ports};
 }
 
 }  // namespace collcheck

@@ -12,6 +12,7 @@
 #include "schedules/swing/swing_latency.hpp"
 #include "schedules/swing/swing_math.hpp"
 #include "schedules/swing/swing_odd_extra_node.hpp"
+#include "schedules/swing/swing_torus.hpp"
 
 namespace collcheck {
 namespace swing {
@@ -257,6 +258,46 @@ VariantInfo swing_latency_paper() {
   return v;
 }
 
+// ---- Swing on a D-dimensional torus (Sec. 4.1, 4.2) ---------------------------
+// The catalog name of the property (properties/catalog.hpp's prop::swing_torus_ports).
+constexpr const char* kTorusPortsProperty = "swing-torus-ports";
+
+Claim swing_torus_claim(const InstanceParams& i, bool bandwidth) {
+  if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
+  const uint64_t D = i.dims.size();
+  const int T = ceil_log2(i.p);  // sum of log2 d_d: every side is a power of two
+  const char* src = "Swing NSDI'24 Sec. 4.1 (2D collectives on 1/(2D) of the vector each; 'there is no difference "
+                    "in latency and bandwidth deficiency', Sec. 4.2) with Sec. 3.1 per collective";
+  if (bandwidth)
+    return Claim{2 * T, 2 * 2 * D * (i.p - 1), "2 log2 p", "2D collectives x 2(p-1) blocks of m/(2Dp)", src};
+  return Claim{T, 2 * D * static_cast<uint64_t>(T), "log2 p", "2D blocks of m/(2D) per step (log2 p vectors)", src};
+}
+
+VariantInfo swing_torus_variant(const std::string& name, SwingTorus::Kind kind, SwingTorusPeers peers) {
+  VariantInfo v;
+  const bool bw = kind == SwingTorus::Kind::bandwidth;
+  v.name = name;
+  v.family_properties = {kTorusPortsProperty};
+  v.options = {"dims"};
+  v.summary = std::string(bw ? "reduce-scatter + allgather" : "whole-share exchange") +
+              " on a torus: D plain collectives from dimension c, D mirrored ones (opposite sign), dimension "
+              "round robin, exhausted dimensions skipped (Sec. 4.2); peer offset " +
+              (peers == SwingTorusPeers::signed_rho ? "rho(sigma) (Eq. 2, Fig. 4)" : "delta(sigma) as Sec. 4.1 prints it");
+  v.reference = "Swing NSDI'24 Sec. 4.1, 4.2, Figs. 4 and 5";
+  v.restriction = "--dims d_0x..xd_{D-1}, every side a power of two, product p";
+  v.violates = [](const InstanceParams& i) { return swing_torus_shape_problem(i.dims, i.p); };
+  v.make = [kind, peers](const InstanceParams& i) { return make_swing_torus(i.dims, kind, peers); };
+  v.claim = [bw](const InstanceParams& i) { return swing_torus_claim(i, bw); };
+  v.kind = static_cast<int>(VariantKind::torus);
+  if (peers == SwingTorusPeers::unsigned_delta) {
+    v.expected_to_hold = false;
+    v.known_failure = "the text's '(a + delta(sigma(s))) mod d' with the unsigned delta: sigma = 0 and 1 both move an "
+                      "even coordinate by +1, so a side >= 4 is never fully reached: minimal p = 4 (--dims 4), rank 0 gets its own "
+                      "contribution back from rank 1 at step 1 (exactly-once)";
+  }
+  return v;
+}
+
 }  // namespace
 
 std::optional<HopClaim> hop_claim(const VariantInfo& v, const InstanceParams& i, int step) {
@@ -274,6 +315,7 @@ std::optional<HopClaim> hop_claim(const VariantInfo& v, const InstanceParams& i,
       return swing_one_phase_hop(m, m == i.p ? step : step - 1);  // non-powers of two: step 0 is the fold
     }
     case VariantKind::paper_latency: return swing_one_phase_hop(i.p, step);
+    case VariantKind::torus: return std::nullopt;  // no ring; swing-torus-ports judges the links
   }
   return std::nullopt;
 }
@@ -286,9 +328,18 @@ Family swing_family() {
   for (VariantInfo& v : swing_paper_readings()) variants.push_back(std::move(v));
   variants.push_back(swing_paper_odd());
   variants.push_back(swing_latency_paper());
+  // On a torus (--dims selects these; see resolve_targets): default first.
+  variants.push_back(swing_torus_variant("torus-bandwidth", SwingTorus::Kind::bandwidth, SwingTorusPeers::signed_rho));
+  variants.push_back(swing_torus_variant("torus-latency", SwingTorus::Kind::latency, SwingTorusPeers::signed_rho));
+  variants.push_back(
+      swing_torus_variant("torus-paper-delta", SwingTorus::Kind::bandwidth, SwingTorusPeers::unsigned_delta));
+  variants.push_back(
+      swing_torus_variant("torus-paper-delta-latency", SwingTorus::Kind::latency, SwingTorusPeers::unsigned_delta));
   return {FamilyId::swing,
           {family::algorithm(FamilyId::swing, 0, "swing", Collective::allreduce,
-                             "Swing allreduce on a 1D ring (De Sensi et al., NSDI'24)", std::move(variants))}};
+                             "Swing allreduce on a 1D ring, or on a D-dimensional torus with --dims (De Sensi et al., "
+                             "NSDI'24)",
+                             std::move(variants))}};
 }
 
 }  // namespace collcheck

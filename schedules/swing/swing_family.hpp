@@ -1,7 +1,8 @@
 #pragma once
 // The Swing family's typed interface (schedules/family.hpp): its variant
 // kinds and the hop-distance claim of Sec. 3.1.1 per variant and step.
-// Swing takes no instance option besides p.
+// The ring variants take no instance option besides p; the torus variants
+// take --dims.
 #include <cstdint>
 #include <optional>
 
@@ -17,6 +18,7 @@ enum class VariantKind {
   paper_odd,             // Sec. 3.2's extra node: the ring of p-1
   latency,               // one phase, non-powers of two folded onto 2^floor(log2 p)
   paper_latency,         // Eq. 2 at every p
+  torus,                 // Sec. 4.1-4.2 on a D-dimensional torus (--dims): no ring hop claim
 };
 
 // Swing's hop-distance claim: at `step`, ranks below `ring` talk to peers at

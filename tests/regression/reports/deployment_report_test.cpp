@@ -256,7 +256,7 @@ TEST_F(DeploymentReport, ExpectedRefutationsDoNotCryWolf) {
   const AlgorithmInfo* swing = find_algorithm("swing");
   ASSERT_NE(swing, nullptr);
   size_t refuted = 0;
-  for (const auto& v : swing->variants) refuted += v.expected_to_hold ? 0 : 1;
+  for (const auto& v : swing->variants) refuted += v.expected_to_hold || v.takes("dims") ? 0 : 1;  // the ring readings
   EXPECT_NE(dom.find("holds for every deployable variant; " + std::to_string(refuted) +
                      " expected refutations of paper readings: "),
             std::string::npos);

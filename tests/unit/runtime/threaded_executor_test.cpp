@@ -93,10 +93,10 @@ uint64_t required_pairs(const CollectiveSpec& spec) {
 
 // The instances of a variant at p: the defaults (n = 0, root = 0) and, for
 // collectives that take them, n = 1 and 3 and the roots p/2 and p-1.
-std::vector<InstanceParams> instances(const AlgorithmInfo& a, uint64_t p) {
+std::vector<InstanceParams> instances(const AlgorithmInfo& a, const VariantInfo& v, uint64_t p) {
   std::vector<InstanceParams> out{{p, 0, 0}};
-  // A torus algorithm (it takes --dims) runs on the 1-D torus of p nodes here.
-  if (a.default_variant().takes("dims")) out.front().dims = {static_cast<uint32_t>(p)};
+  // A torus variant (it takes --dims) runs on the 1-D torus of p nodes here.
+  if (v.takes("dims")) out.front().dims = {static_cast<uint32_t>(p)};
   if (a.collective == Collective::allreduce) return out;
   for (uint32_t n : {1u, 3u}) out.push_back({p, 0, n});
   if (a.collective == Collective::broadcast || a.collective == Collective::reduce)
@@ -111,7 +111,7 @@ TEST_P(RegistryVariant, CorrectForP1To12AllDtypesBothPlacements) {
   const VariantInfo* v = a->find_variant(c.variant);
   int runs = 0;
   for (uint64_t p = 1; p <= 12; ++p) {
-    for (const InstanceParams& ip : instances(*a, p)) {
+    for (const InstanceParams& ip : instances(*a, *v, p)) {
       if (v->violates && v->violates(ip)) continue;
       auto sched = v->make(ip);
       const bool defaults = ip.blocks == 0 && ip.root == 0;

@@ -312,6 +312,7 @@ TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
   std::set<std::string> covered = {"paper-listing1", "paper-listing1-printed", "paper-earlier",
                                    "paper-earlier-skip-own", "paper-later", "paper-laststep",
                                    "paper-laststep-skip-own", "paper-odd", "paper-latency",
+                                   "torus-paper-delta", "torus-paper-delta-latency",  // swing_torus_cli_test
                                    "paper-literal", "paper-formulas",  // tra2 (below)
                                    "paper-last-step", "paper-bandwidth", "paper-distance",  // trivance_test
                                    // trivance_readings_test

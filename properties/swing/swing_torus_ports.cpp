@@ -1,0 +1,91 @@
+#include "properties/swing/swing_torus_ports.hpp"
+
+#include <map>
+
+#include "properties/catalog.hpp"
+#include "schedules/swing/swing_torus.hpp"
+
+namespace collcheck {
+
+namespace {
+
+Counterexample at(const Schedule& s, Rank r, int step, std::string expected, std::string actual) {
+  Counterexample c = Counterexample::at(s.p(), r, step);
+  c.expected = std::move(expected);
+  c.actual = std::move(actual);
+  return c;
+}
+
+}  // namespace
+
+Verdict swing_torus_ports(const Schedule& s) {
+  if (const auto* t = dynamic_cast<const SwingTorus*>(&s)) return swing_torus_ports(s, *t);
+  Verdict v;
+  v.property = prop::swing_torus_ports;
+  v.mode = "exact";
+  v.stats["applies"] = "no (not a Swing torus schedule)";
+  return v;
+}
+
+Verdict swing_torus_ports(const Schedule& s, const SwingTorus& torus) {
+  Verdict v;
+  v.property = prop::swing_torus_ports;
+  v.mode = "exact";
+  const SwingTorus* t = &torus;
+  const std::vector<uint32_t>& dims = t->dims();
+  const int D = static_cast<int>(dims.size());
+  const int phase = t->square_phase_steps();
+  uint64_t shared = 0, max_per_port = 0;
+  RankStep rs;
+  for (Rank r = 0; r < s.p(); ++r) {
+    const std::vector<uint32_t> x = torus_coords(dims, r);
+    for (int step = 0; step < s.num_steps(); ++step) {
+      s.rank_step(r, step, rs);
+      const int j = t->plan_index(step);
+      ++v.checks;
+      if (static_cast<int>(rs.sends.size()) != t->collectives()) {
+        v.fail(at(s, r, step, std::to_string(t->collectives()) + " sends (one per collective)",
+                                  std::to_string(rs.sends.size()) + " sends"));
+        continue;
+      }
+      std::map<std::pair<int, int>, std::vector<int>> by_port;  // (dimension, +1/-1) -> collectives
+      for (int c = 0; c < t->collectives(); ++c) {
+        const std::vector<uint32_t> y = torus_coords(dims, rs.sends[c].peer);
+        int dim = -1, changed = 0;
+        for (int e = 0; e < D; ++e)
+          if (x[e] != y[e]) dim = e, ++changed;
+        if (changed != 1) {
+          v.fail(at(s, r, step, "a peer along one torus dimension",
+                                    "collective " + std::to_string(c) + " sends to rank " +
+                                        std::to_string(rs.sends[c].peer) + ", " + std::to_string(changed) +
+                                        " coordinates away"));
+          continue;
+        }
+        const uint64_t n = dims[dim];
+        const uint64_t o = (y[dim] + n - x[dim]) % n;
+        int dir = 2 * o < n ? 1 : 2 * o > n ? -1 : (t->signed_offset(r, c, j) > 0 ? 1 : -1);
+        by_port[{dim, dir}].push_back(c);
+      }
+      bool any_shared = false;
+      for (const auto& [port, cs] : by_port) {
+        max_per_port = std::max<uint64_t>(max_per_port, cs.size());
+        if (cs.size() < 2) continue;
+        any_shared = true;
+        if (j < phase)
+          v.fail(at(s, r, step,
+                                    "2D collectives on 2D distinct ports (Sec. 4.1; first " + std::to_string(phase) +
+                                        " steps of a non-square torus, Sec. 4.2)",
+                                    "port (dimension " + std::to_string(port.first) + ", " +
+                                        (port.second > 0 ? "+" : "-") + ") carries collectives " +
+                                        std::to_string(cs[0]) + " and " + std::to_string(cs[1])));
+      }
+      shared += any_shared;
+    }
+  }
+  v.stats["shared_port_rank_steps"] = std::to_string(shared);
+  v.stats["square_phase_steps"] = std::to_string(phase);
+  v.stats["max_collectives_per_port"] = std::to_string(max_per_port);
+  return v;
+}
+
+}  // namespace collcheck
