@@ -32,6 +32,7 @@
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/sweep/file_claims.hpp"
+#include "checker/sweep/sweep.hpp"
 #include "runtime/mpi_backend.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -112,7 +113,10 @@ int run(int argc, char** argv, int me, int size) {
     if (algo.empty()) throw UsageError{"--algo or --schedule is required (algorithms: " + known_algorithms() + ")"};
     a = find_algorithm(algo);
     if (!a) throw UsageError{"unknown algorithm '" + algo + "' (known: " + known_algorithms() + ")"};
-    v = variant.empty() ? &a->default_variant() : a->find_variant(variant);
+    // As verify: with --dims the default is the algorithm's first torus variant
+    // (resolve_targets, checker/sweep/sweep.hpp).
+    v = variant.empty() ? resolve_targets(algo, "default", vm.count("dims") > 0).front().variant
+                        : a->find_variant(variant);
     if (!v)
       throw UsageError{"unknown variant '" + variant + "' of " + algo + " (known: " + known_variants(*a) + ")"};
     std::vector<SweepTarget> targets{{a, v}};
