@@ -14,12 +14,13 @@
 //                            as p' > 2^s, and mod p' of a value in (0, 3p')
 //                            as two conditional subtractions of p' (bvurem
 //                            by a symbolic p' would be a division circuit).
-// A torus peer function does not exist in collcheck yet (InstanceParams::dims
-// is there, no Swing torus variant uses it), so no torus query is posed.
-// Every query applies to every algorithm and variant of the Swing family
-// (the registry restricts a family's queries to it): they speak about
-// Eq. 2's pi on a ring of p ranks, which all variants use (the folding
-// variants on a smaller ring).
+//   smt-swing-torus-peers    Sec. 4.1-4.2 on a torus (--dims): the torus peer
+//                            function is an involution and the 2D collectives
+//                            leave a node on distinct ports, over symbolic
+//                            coordinates (swing_torus_proofs.hpp).
+// The ring queries apply to the ring variants (no --dims): they speak about
+// Eq. 2's pi on a ring of p ranks, which those variants use (the folding
+// variants on a smaller ring); the torus query to the torus variants.
 #include <chrono>
 #include <string>
 
@@ -28,6 +29,7 @@
 #include "smt/query_registry.hpp"
 #include "smt/smt2_dump.hpp"
 #include "smt/swing/swing_proofs.hpp"
+#include "smt/swing/swing_torus_proofs.hpp"
 
 namespace collcheck::smt {
 namespace {
@@ -291,6 +293,26 @@ std::vector<Query> swing_queries() {
       return prove_swing_involution_all_even(i.p, ctx.timeout_ms);
     };
     q.by_default = false;
+    out.push_back(std::move(q));
+  }
+  // Everything above speaks about the ring: its variants only.
+  for (Query& q : out) q.applies = [](const AlgorithmInfo&, const VariantInfo& v) { return !v.takes("dims"); };
+  {
+    Query q;
+    q.name = "smt-swing-torus-peers";
+    q.summary = "Sec. 4.1-4.2 on a torus: every collective's peer function is an involution and the 2D collectives "
+                "use 2D distinct ports (square phase), over symbolic coordinates";
+    q.applies = [](const AlgorithmInfo&, const VariantInfo& v) { return v.takes("dims"); };
+    q.unsupported = [](const InstanceParams& i) -> std::optional<std::string> {
+      if (auto why = swing_torus_shape_problem(i.dims, i.p)) return *why;
+      if (i.p < 2) return std::string("p = 1 has no steps");
+      return std::nullopt;
+    };
+    q.run = [](const AlgorithmInfo&, const VariantInfo& v, const InstanceParams& i, const QueryContext& ctx) {
+      Smt2Scope scope(ctx.smt2_dir, "smt-swing-torus-peers-" + i.label());
+      const auto s = v.make(i);
+      return prove_swing_torus_peers(dynamic_cast<const SwingTorus&>(*s), ctx.timeout_ms);
+    };
     out.push_back(std::move(q));
   }
   return out;

@@ -88,11 +88,16 @@ TEST(SwingQueries, RegisteredForSwingOnly) {
   for (const Query& q : queries())
     if (q.name.rfind("smt-swing-", 0) == 0) {
       ++n;
-      EXPECT_TRUE(q.applies_to(test::registered_algorithm("swing"), test::registered_variant("swing", "bandwidth"))) << q.name;
+      const bool torus = q.name == "smt-swing-torus-peers";
+      EXPECT_EQ(q.applies_to(test::registered_algorithm("swing"), test::registered_variant("swing", "bandwidth")), !torus)
+          << q.name;
+      EXPECT_EQ(q.applies_to(test::registered_algorithm("swing"), test::registered_variant("swing", "torus-bandwidth")),
+                torus)
+          << q.name;
       EXPECT_FALSE(q.applies_to(test::registered_algorithm("ring"), test::registered_variant("ring", "bandwidth"))) << q.name;
       EXPECT_TRUE(q.unsupported(InstanceParams{1}).has_value()) << q.name << ": p = 1 has no steps";
     }
-  EXPECT_EQ(n, 8);
+  EXPECT_EQ(n, 9);
 }
 
 }  // namespace
