@@ -5,7 +5,8 @@
 //     swing-torus-ports included, and the refuted readings of the text fail
 //     with their minimal counterexample at p = 4 (--dims 4) and nowhere in
 //     2x2 (a side of 2 has one step, delta(0) = rho(0));
-//   * dump and run (threaded executor) accept --dims;
+//   * dump and run (threaded executor) accept --dims, and a dumped torus
+//     schedule is judged alike by check-file;
 //   * bad input: sides that are not powers of two, --dims on a ring variant,
 //     a torus variant without --dims, a shape whose product is not p: one
 //     line, exit 2.
@@ -77,6 +78,18 @@ TEST(SwingTorusCli, DumpAndRun) {
   EXPECT_FALSE(d.out.empty());
   const Outcome x = run("run --algo swing --variant torus-latency --dims 4x4");
   EXPECT_EQ(x.code, 0) << x.out << x.err;
+  // A dumped torus schedule is checked from the file alone (check-file):
+  // the default holds, the text's reading is refuted the same way.
+  for (const auto& [variant, code] : {std::pair<std::string, int>{"torus-bandwidth", 0}, {"torus-paper-delta", 1}}) {
+    const std::string file = temp_path("swing-" + variant + "-4x4.json");
+    ASSERT_EQ(run("dump --algo swing --variant " + variant + " --dims 4x4 --format json --out " + file).code, 0);
+    const Outcome c = run("check-file " + file);
+    EXPECT_EQ(c.code, code) << variant << "\n" << c.out << c.err;
+    EXPECT_NE(c.out.find("params=dims=4x4"), std::string::npos) << c.out;
+    if (code == 1) {
+      EXPECT_NE(c.out.find("exactly-once violated at p=16"), std::string::npos) << c.out;
+    }
+  }
 }
 
 TEST(SwingTorusCli, BadInput) {
