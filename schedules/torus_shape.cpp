@@ -1,5 +1,7 @@
 #include "schedules/torus_shape.hpp"
 
+#include <algorithm>
+
 namespace collcheck {
 
 std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p) {
@@ -49,6 +51,18 @@ Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& 
   uint64_t r = 0;
   for (size_t d = 0; d < dims.size(); ++d) r = r * dims[d] + x[d];
   return static_cast<Rank>(r);
+}
+
+int torus_hop_direction(uint64_t x, uint64_t y, uint64_t n, int64_t tie) {
+  const uint64_t o = (y + n - x) % n;
+  if (2 * o < n) return 1;
+  if (2 * o > n) return -1;
+  return tie > 0 ? 1 : -1;
+}
+
+uint64_t torus_hop_distance(uint64_t x, uint64_t y, uint64_t n) {
+  const uint64_t o = (y + n - x) % n;
+  return std::min(o, n - o);
 }
 
 }  // namespace collcheck

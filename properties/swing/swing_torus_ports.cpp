@@ -61,9 +61,7 @@ Verdict swing_torus_ports(const Schedule& s, const SwingTorus& torus) {
                                         " coordinates away"));
           continue;
         }
-        const uint64_t n = dims[dim];
-        const uint64_t o = (y[dim] + n - x[dim]) % n;
-        int dir = 2 * o < n ? 1 : 2 * o > n ? -1 : (t->signed_offset(r, c, j) > 0 ? 1 : -1);
+        const int dir = torus_hop_direction(x[dim], y[dim], dims[dim], t->signed_offset(r, c, j));
         by_port[{dim, dir}].push_back(c);
       }
       bool any_shared = false;

@@ -12,15 +12,6 @@ namespace {
 
 constexpr const char* kName = "smt-swing-torus-peers";
 
-// The first hop's direction (+1 / -1) from coordinate x to y on a side of n,
-// the tie at n/2 broken by the sign of the offset the algorithm applied.
-int direction(uint64_t x, uint64_t y, uint64_t n, int64_t applied) {
-  const uint64_t o = (y + n - x) % n;
-  if (2 * o < n) return 1;
-  if (2 * o > n) return -1;
-  return applied > 0 ? 1 : -1;
-}
-
 uint64_t step_coordinate(uint64_t x, uint64_t n, int64_t off) {
   const int64_t m = static_cast<int64_t>(n);
   int64_t y = (x % 2 == 0 ? static_cast<int64_t>(x) + off : static_cast<int64_t>(x) - off) % m;
@@ -87,8 +78,8 @@ Verdict prove_swing_torus_peers(const SwingTorus& t, unsigned timeout_ms) {
                                    -> std::optional<Counterexample> {
               const uint64_t xa = val[0];
               const int64_t sa = xa % 2 ? -oa : oa, sb = xa % 2 ? -ob : ob;
-              const int da = direction(xa, step_coordinate(xa, n, oa), n, sa);
-              const int db = direction(xa, step_coordinate(xa, n, ob), n, sb);
+              const int da = torus_hop_direction(xa, step_coordinate(xa, n, oa), n, sa);
+              const int db = torus_hop_direction(xa, step_coordinate(xa, n, ob), n, sb);
               if (da != db) return std::nullopt;
               Counterexample cx = Counterexample::at(t.p(), static_cast<Rank>(xa * strides[d]), j);
               cx.expected = "collectives " + std::to_string(ca) + " and " + std::to_string(cb) +
