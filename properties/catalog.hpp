@@ -22,6 +22,7 @@ inline constexpr const char* postcondition = "postcondition";
 inline constexpr const char* cost = "cost";
 inline constexpr const char* swing_hops = "swing-hop-distance";
 inline constexpr const char* swing_torus_ports = "swing-torus-ports";
+inline constexpr const char* swing_torus_deficiency = "swing-torus-deficiency";
 inline constexpr const char* traff_conditions = "traff-conditions";
 inline constexpr const char* traff_bounds = "traff-bounds";
 inline constexpr const char* alltoall_delivery = "alltoall-delivery";

@@ -261,6 +261,7 @@ VariantInfo swing_latency_paper() {
 // ---- Swing on a D-dimensional torus (Sec. 4.1, 4.2) ---------------------------
 // The catalog name of the property (properties/catalog.hpp's prop::swing_torus_ports).
 constexpr const char* kTorusPortsProperty = "swing-torus-ports";
+constexpr const char* kTorusDeficiencyProperty = "swing-torus-deficiency";
 
 Claim swing_torus_claim(const InstanceParams& i, bool bandwidth) {
   if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
@@ -277,7 +278,7 @@ VariantInfo swing_torus_variant(const std::string& name, SwingTorus::Kind kind, 
   VariantInfo v;
   const bool bw = kind == SwingTorus::Kind::bandwidth;
   v.name = name;
-  v.family_properties = {kTorusPortsProperty};
+  v.family_properties = {kTorusPortsProperty, kTorusDeficiencyProperty};
   v.options = {"dims"};
   v.summary = std::string(bw ? "reduce-scatter + allgather" : "whole-share exchange") +
               " on a torus: D plain collectives from dimension c, D mirrored ones (opposite sign), dimension "

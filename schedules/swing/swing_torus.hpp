@@ -107,6 +107,7 @@ class SwingTorus final : public Schedule {
   // the step's dimension (the routing direction of the ports property).
   int64_t signed_offset(Rank r, int c, int j) const;
   const std::vector<uint32_t>& dims() const { return dims_; }
+  Kind kind() const { return kind_; }
 
  private:
   uint32_t step_coordinate(uint32_t x, int d, int sigma, int sgn) const;
