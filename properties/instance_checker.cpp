@@ -646,8 +646,9 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
     plan = interval_plan(s, o, e);
   } catch (const InputError& refused_outright) {  // say why the quotient did not decide it either
     if (quotient_declined.empty()) throw;
+    const bool budget = quotient_declined.find("memory budget") != std::string::npos;
     throw InputError(std::string(refused_outright.what()) + "; the certified quotient declined: " + quotient_declined +
-                     " (raise --memory-gib)");
+                     (budget ? " (raise --memory-gib)" : ""));
   }
   if (plan) {
     if (o.max_memory && plan->memory_bytes > o.max_memory) return declined(refused({plan->memory_bytes, plan->how}));
