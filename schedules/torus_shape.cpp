@@ -53,6 +53,25 @@ Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& 
   return static_cast<Rank>(r);
 }
 
+std::vector<uint64_t> torus_strides(const std::vector<uint32_t>& dims) {
+  std::vector<uint64_t> stride(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) stride[d - 1] = stride[d] * dims[d];
+  return stride;
+}
+
+std::vector<std::vector<std::vector<int>>> torus_plan_progress(const std::vector<std::vector<TorusStep>>& plan,
+                                                                int dimensions) {
+  std::vector<std::vector<std::vector<int>>> progress(plan.size());
+  for (size_t c = 0; c < plan.size(); ++c) {
+    std::vector<int> done(dimensions, 0);
+    for (const TorusStep& ts : plan[c]) {
+      progress[c].push_back(done);
+      if (ts.dim >= 0) ++done[ts.dim];
+    }
+  }
+  return progress;
+}
+
 int torus_hop_direction(uint64_t x, uint64_t y, uint64_t n, int64_t tie) {
   const uint64_t o = (y + n - x) % n;
   if (2 * o < n) return 1;

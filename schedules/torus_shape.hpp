@@ -14,6 +14,9 @@ namespace collcheck {
 // more than 16 dimensions, a product above 2^31, or a product != p.
 std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p);
 
+// Row-major rank stride of each dimension: rank(v) = sum_d v_d stride[d].
+std::vector<uint64_t> torus_strides(const std::vector<uint32_t>& dims);
+
 // Row-major coordinates of rank r, and back.
 std::vector<uint32_t> torus_coords(const std::vector<uint32_t>& dims, Rank r);
 Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& x);
@@ -39,5 +42,10 @@ struct TorusStep {
 // S_d equal, plan[c][j] = ((c + j) mod D, floor(j / D)): the omega(s) and
 // sigma(s) of Swing's Sec. 4.1 and Trivance's Sec. 5.
 std::vector<std::vector<TorusStep>> torus_round_robin_plan(const std::vector<int>& ring_steps);
+
+// For each collective c and plan step j, how many steps of each dimension e
+// the collective has done before j: progress[c][j][e] (idle steps count none).
+std::vector<std::vector<std::vector<int>>> torus_plan_progress(const std::vector<std::vector<TorusStep>>& plan,
+                                                                int dimensions);
 
 }  // namespace collcheck

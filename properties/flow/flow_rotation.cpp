@@ -263,7 +263,8 @@ void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c) {
   // dst bit y = src bit (c - y) mod p: reverse (bit z <- bit p-1-z), then
   // rotate by c + 1 ((y - c - 1) mod p reversed is (c - y) mod p).
   const size_t words = (p + 63) / 64;
-  std::vector<uint64_t> rev(words);
+  thread_local std::vector<uint64_t> rev;  // called per received block: no allocation once warm
+  rev.assign(words, 0);
   const uint64_t sh = 64 * words - p;  // the full reversal puts bit z at 64*words-1-z
   for (size_t w = 0; w < words; ++w) {
     const uint64_t lo = bitrev64(src[words - 1 - w]);

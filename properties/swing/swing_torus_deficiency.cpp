@@ -23,8 +23,7 @@ TorusDeficiencies measure_torus_deficiencies(const Schedule& s, const SwingTorus
   const std::vector<uint32_t>& dims = t.dims();
   const int D = static_cast<int>(dims.size());
   const uint64_t p = s.p();
-  std::vector<uint64_t> stride(D, 1);
-  for (int d = D - 2; d >= 0; --d) stride[d] = stride[d + 1] * dims[d + 1];
+  const std::vector<uint64_t> stride = torus_strides(dims);
   // links[(node * D + d) * 2 + (dir > 0)]: load on the link leaving node along
   // d; sent[node]: what the node sends in the step.
   std::vector<double> links(p * D * 2), sent(p);

@@ -26,21 +26,13 @@ SwingTorus::SwingTorus(std::vector<uint32_t> dims, Kind kind, SwingTorusPeers pe
   const uint64_t nblocks = kind_ == Kind::latency ? 2 * D : 2 * D * p;
   COLLCHECK_CHECK(nblocks < UINT32_MAX, "SwingTorus: 2D * p blocks must be < 2^32 - 1");
   spec_ = CollectiveSpec{Collective::allreduce, p, static_cast<uint32_t>(nblocks), 0};
-  stride_.assign(D, 1);
-  for (int d = D - 2; d >= 0; --d) stride_[d] = stride_[d + 1] * dims_[d + 1];
+  stride_ = torus_strides(dims_);
   for (uint32_t n : dims_) {
     S_.push_back(ceil_log2(n));
     T_ += S_.back();
   }
   plan_ = torus_round_robin_plan(S_);
-  progress_.assign(D, {});
-  for (int c = 0; c < D; ++c) {
-    std::vector<int> done(D, 0);
-    for (const TorusStep& ts : plan_[c]) {
-      progress_[c].push_back(done);
-      ++done[ts.dim];
-    }
-  }
+  progress_ = torus_plan_progress(plan_, D);
 }
 
 int SwingTorus::square_phase_steps() const {

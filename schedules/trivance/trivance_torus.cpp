@@ -16,8 +16,7 @@ TrivanceTorus::TrivanceTorus(std::vector<uint32_t> dims, Kind kind) : dims_(std:
   const uint64_t nblocks = kind_ == Kind::latency ? D : D * p;
   COLLCHECK_CHECK(nblocks < UINT32_MAX, "TrivanceTorus: D * p blocks must be < 2^32 - 1");
   spec_ = CollectiveSpec{Collective::allreduce, p, static_cast<uint32_t>(nblocks), 0};
-  stride_.assign(D, 1);
-  for (int d = D - 2; d >= 0; --d) stride_[d] = stride_[d + 1] * dims_[d + 1];
+  stride_ = torus_strides(dims_);
   for (int d = 0; d < D; ++d) {
     const uint64_t n = dims_[d];
     if (kind_ == Kind::latency) {
@@ -52,14 +51,7 @@ TrivanceTorus::TrivanceTorus(std::vector<uint32_t> dims, Kind kind) : dims_(std:
   }
   for (int s : S_) T_ += s;
   plan_ = torus_round_robin_plan(S_);
-  progress_.assign(D, {});
-  for (int c = 0; c < D; ++c) {
-    std::vector<int> done(D, 0);
-    for (const TorusStep& ts : plan_[c]) {
-      progress_[c].push_back(done);
-      if (ts.dim >= 0) ++done[ts.dim];
-    }
-  }
+  progress_ = torus_plan_progress(plan_, D);
 }
 
 std::vector<uint32_t> TrivanceTorus::coords(Rank r) const { return torus_coords(dims_, r); }

@@ -25,9 +25,7 @@ Verdict prove_swing_torus_peers(const SwingTorus& t, unsigned timeout_ms) {
     Budget budget(c, timeout_ms);
     const std::vector<uint32_t>& dims = t.dims();
     const int D = static_cast<int>(dims.size());
-    uint64_t stride = 1;
-    std::vector<uint64_t> strides(D, 1);
-    for (int d = D - 1; d >= 0; --d) strides[d] = stride, stride *= dims[d];
+    const std::vector<uint64_t> strides = torus_strides(dims);
     uint64_t checked = 0;
     for (int j = 0; j < t.plan_steps(); ++j)
       for (int d = 0; d < D; ++d) {
