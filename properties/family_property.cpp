@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "properties/topology/torus_deficiency.hpp"
+
 namespace collcheck {
 
 bool FamilyContext::is_selected(const std::string& name) const {
@@ -13,6 +15,10 @@ bool FamilyContext::is_selected(const std::string& name) const {
 const std::vector<FamilyProperty>& family_properties(FamilyId f) {
   static const std::map<FamilyId, std::vector<FamilyProperty>> lists = {
       {FamilyId::swing, swing_properties()},
+      // The baselines on a torus: only the link-level cost (topology/).
+      {FamilyId::recursive_doubling, {torus_deficiency_property()}},
+      {FamilyId::ring, {torus_deficiency_property()}},
+      {FamilyId::bucket, {torus_deficiency_property()}},
       {FamilyId::traff, traff_properties()},
       {FamilyId::trivance, trivance_properties()},
       {FamilyId::tra, tra_properties()},

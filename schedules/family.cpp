@@ -10,6 +10,7 @@ const char* to_string(FamilyId f) {
     case FamilyId::swing: return "swing";
     case FamilyId::recursive_doubling: return "recursive_doubling";
     case FamilyId::ring: return "ring";
+    case FamilyId::bucket: return "bucket";
     case FamilyId::trivance: return "trivance";
     case FamilyId::bruck: return "bruck";
     case FamilyId::traff: return "traff";

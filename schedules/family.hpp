@@ -42,7 +42,7 @@
 namespace collcheck {
 
 // The families, in registry order (verify --algo all lists them so).
-enum class FamilyId { swing, recursive_doubling, ring, trivance, bruck, traff, tra };
+enum class FamilyId { swing, recursive_doubling, ring, bucket, trivance, bruck, traff, tra };
 const char* to_string(FamilyId f);  // the folder name: "swing", "recursive_doubling", ...
 
 // The CLI's instance options, untyped (every family reads the ones it takes
@@ -72,6 +72,23 @@ struct Claim {
 };
 
 
+// A link-level cost value a paper prints for an algorithm on a torus (Swing
+// NSDI'24 Table 2 and Sec. 2.3: Lambda, Psi, Xi; Trivance Table 2: Theta),
+// evaluated at an instance, and how property torus-deficiency compares the
+// value measured on the schedule's routed links with it
+// (properties/topology/torus_deficiency.hpp).
+struct PrintedCost {
+  enum class Judge { equal, at_most, reported };
+  std::string name;     // "Lambda", "Psi", "Xi" or "Theta"
+  std::string formula;  // as printed, e.g. "2D p^(1/D) / log2 p" (and the reading taken)
+  double value = 0;     // at the instance; for a limit "p -> infinity", the limit
+  Judge judge = Judge::reported;
+  std::string note;     // the tolerance, or why it is only reported
+};
+struct TorusCostClaim {
+  std::string row;  // the table row, e.g. "Swing NSDI'24 Table 2, SWING (B)"
+  std::vector<PrintedCost> values;
+};
 
 struct VariantInfo {
   std::string name;
@@ -97,6 +114,9 @@ struct VariantInfo {
   // invariance the checker can still verify rank by rank,
   // properties/flow/flow_rotation.hpp, is not a declaration).
   SymmetryGroup symmetry = SymmetryGroup::undeclared;
+  // Variants on a torus (options "dims"): the printed link-level costs
+  // torus-deficiency judges (empty: none printed for this variant).
+  std::function<TorusCostClaim(const InstanceParams&)> torus_cost;
   // Typed identity: the family and the family-local kind (the family's enum).
   FamilyId family = FamilyId::swing;
   int kind = 0;
@@ -134,6 +154,7 @@ struct Family {
 Family swing_family();
 Family recursive_doubling_family();
 Family ring_family();
+Family bucket_family();
 Family trivance_family();
 Family bruck_family();
 Family traff_family();

@@ -9,6 +9,7 @@ const std::vector<Family>& families() {
       swing_family(),
       recursive_doubling_family(),
       ring_family(),
+      bucket_family(),
       trivance_family(),
       bruck_family(),
       traff_family(),

@@ -97,6 +97,13 @@ class Schedule {
   virtual void rank_step(Rank r, int s, RankStep& out) const = 0;
   // Per-port budget k of the k-port model this schedule claims to respect.
   virtual int ports() const { return 1; }
+  // The signed offset send `send` of (r, s) was computed with, where the
+  // topology has two minimal routes (a torus side's d/2: topology/topology.hpp);
+  // 0: no preference (the + way).
+  virtual int64_t route_tie(Rank r, int s, size_t send) const {
+    (void)r, (void)s, (void)send;
+    return 0;
+  }
 };
 
 // The materialized view: steps[s][r].

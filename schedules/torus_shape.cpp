@@ -76,7 +76,7 @@ int torus_hop_direction(uint64_t x, uint64_t y, uint64_t n, int64_t tie) {
   const uint64_t o = (y + n - x) % n;
   if (2 * o < n) return 1;
   if (2 * o > n) return -1;
-  return tie > 0 ? 1 : -1;
+  return tie >= 0 ? 1 : -1;
 }
 
 uint64_t torus_hop_distance(uint64_t x, uint64_t y, uint64_t n) {

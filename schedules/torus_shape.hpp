@@ -24,7 +24,7 @@ Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& 
 // The direction (+1 / -1) of the first hop from coordinate x to y != x on a
 // ring of n along minimal routing: +1 if (y - x) mod n < n/2, -1 if above;
 // at exactly n/2 (two minimal paths) the sign of `tie` (the offset the
-// algorithm applied, e.g. Swing's signed rho), +1 if tie > 0.
+// algorithm applied, e.g. Swing's signed rho): +1 if tie >= 0 (no preference: +1).
 int torus_hop_direction(uint64_t x, uint64_t y, uint64_t n, int64_t tie);
 // The number of hops of that minimal route: min(o, n - o).
 uint64_t torus_hop_distance(uint64_t x, uint64_t y, uint64_t n);

@@ -7,7 +7,7 @@
 #include "properties/family_property.hpp"
 #include "properties/swing/swing_hop_distance.hpp"
 #include "properties/swing/swing_torus_ports.hpp"
-#include "properties/swing/swing_torus_deficiency.hpp"
+#include "properties/topology/torus_deficiency.hpp"
 #include "schedules/swing/swing_family.hpp"
 
 namespace collcheck {
@@ -35,12 +35,7 @@ std::vector<FamilyProperty> swing_properties() {
   FamilyProperty ports;
   ports.name = prop::swing_torus_ports;
   ports.check = [](FamilyContext& ctx) { return swing_torus_ports(*ctx.variant.make(ctx.params)); };
-  FamilyProperty deficiency;
-  deficiency.name = prop::swing_torus_deficiency;
-  // Two doubles per directed link and per port: 4 D p doubles.
-  deficiency.memory = [](const InstanceParams& ip) -> uint64_t { return 4 * ip.dims.size() * ip.p * sizeof(double); };
-  deficiency.check = [](FamilyContext& ctx) { return swing_torus_deficiency(*ctx.variant.make(ctx.params)); };
-  return {hops, ports, deficiency};
+  return {hops, ports, torus_deficiency_property()};
 }
 
 }  // namespace collcheck

@@ -3,6 +3,7 @@
 // two p x p bitsets (p <= 2^16), which the memory guard is told.
 #include "properties/catalog.hpp"
 #include "properties/family_property.hpp"
+#include "properties/topology/torus_deficiency.hpp"
 #include "properties/trivance/trivance_coverage.hpp"
 
 namespace collcheck {
@@ -15,7 +16,7 @@ std::vector<FamilyProperty> trivance_properties() {
     return p <= (uint64_t{1} << 16) ? 2 * p * ((p + 63) / 64) * 8 : 0;
   };
   coverage.check = [](FamilyContext& ctx) { return trivance_coverage(*ctx.variant.make(ctx.params)); };
-  return {coverage};
+  return {coverage, torus_deficiency_property()};
 }
 
 }  // namespace collcheck

@@ -23,8 +23,10 @@ SwingTorus::SwingTorus(std::vector<uint32_t> dims, Kind kind, SwingTorusPeers pe
   for (uint32_t d : dims_) p = std::min<uint64_t>(p * d, uint64_t{1} << 32);  // saturates: no overflow
   COLLCHECK_CHECK(!swing_torus_shape_problem(dims_, p), "SwingTorus: bad shape (the registry's violates() rejects it first)");
   const int D = static_cast<int>(dims_.size());
-  const uint64_t nblocks = kind_ == Kind::latency ? 2 * D : 2 * D * p;
+  const uint64_t C = static_cast<uint64_t>(collectives());
+  const uint64_t nblocks = kind_ == Kind::latency ? C : C * p;
   COLLCHECK_CHECK(nblocks < UINT32_MAX, "SwingTorus: 2D * p blocks must be < 2^32 - 1");
+  (void)D;
   spec_ = CollectiveSpec{Collective::allreduce, p, static_cast<uint32_t>(nblocks), 0};
   stride_ = torus_strides(dims_);
   for (uint32_t n : dims_) {
@@ -43,6 +45,17 @@ int SwingTorus::square_phase_steps() const {
 
 uint32_t SwingTorus::step_coordinate(uint32_t x, int d, int sigma, int sgn) const {
   const int64_t n = dims_[d];
+  if (peers_ == SwingTorusPeers::xor_doubling || peers_ == SwingTorusPeers::xor_doubling_reflected) {
+    const uint32_t bit = uint32_t{1} << sigma;
+    if (sgn > 0) return x ^ bit;
+    if (peers_ == SwingTorusPeers::xor_doubling_reflected) {
+      const uint32_t mirrored = static_cast<uint32_t>((n - x) % n) ^ bit;  // -x, paired, back
+      return static_cast<uint32_t>((n - mirrored) % n);
+    }
+    // The plain offset negated: x - 2^sigma where bit sigma of x is 0, x + 2^sigma where it is 1.
+    const int64_t y = (x & bit) ? int64_t{x} + bit : int64_t{x} - bit;
+    return static_cast<uint32_t>(((y % n) + n) % n);
+  }
   const int64_t off = sgn * (peers_ == SwingTorusPeers::signed_rho ? swing::rho(sigma)
                                                                    : static_cast<int64_t>(swing::delta(sigma)));
   int64_t y = (x % 2 == 0) ? int64_t{x} + off : int64_t{x} - off;
@@ -51,9 +64,22 @@ uint32_t SwingTorus::step_coordinate(uint32_t x, int d, int sigma, int sgn) cons
   return static_cast<uint32_t>(y);
 }
 
+int64_t SwingTorus::route_tie(Rank r, int s, size_t send) const {
+  if (s < 0 || s >= num_steps() || send >= static_cast<size_t>(collectives())) return 0;
+  return signed_offset(r, static_cast<int>(send), plan_index(s));
+}
+
 int64_t SwingTorus::signed_offset(Rank r, int c, int j) const {
   const TorusStep& ts = plan(c, j);
   const uint32_t x = static_cast<uint32_t>((r / stride_[ts.dim]) % dims_[ts.dim]);
+  if (peers_ == SwingTorusPeers::xor_doubling || peers_ == SwingTorusPeers::xor_doubling_reflected) {
+    // Plain: +2^sigma where bit sigma of x is 0; mirrored: negated, or the reflection's.
+    const int64_t n = dims_[ts.dim];
+    const bool reflect = sign(c) < 0 && peers_ == SwingTorusPeers::xor_doubling_reflected;
+    const uint32_t xs = reflect ? static_cast<uint32_t>((n - x) % n) : x;
+    const int64_t off = (xs >> ts.ring_step) & 1 ? -(int64_t{1} << ts.ring_step) : (int64_t{1} << ts.ring_step);
+    return sign(c) * off;
+  }
   const int64_t off = sign(c) * (peers_ == SwingTorusPeers::signed_rho ? swing::rho(ts.ring_step)
                                                                        : static_cast<int64_t>(swing::delta(ts.ring_step)));
   return x % 2 == 0 ? off : -off;
@@ -140,8 +166,8 @@ void SwingTorus::rank_step(Rank r, int s, RankStep& out) const {
 }
 
 std::unique_ptr<Schedule> make_swing_torus(const std::vector<uint32_t>& dims, SwingTorus::Kind kind,
-                                           SwingTorusPeers peers) {
-  return std::make_unique<SwingTorus>(dims, kind, peers);
+                                           SwingTorusPeers peers, SwingTorusLayout layout) {
+  return std::make_unique<SwingTorus>(dims, kind, peers, layout);
 }
 
 }  // namespace collcheck

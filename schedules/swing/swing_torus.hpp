@@ -67,7 +67,20 @@
 
 namespace collcheck {
 
-enum class SwingTorusPeers { signed_rho, unsigned_delta };
+// xor_doubling: recursive doubling's peer on a torus, one dimension per step
+// (Swing NSDI'24 Sec. 2.3.2-2.3.3, Fig. 2): x XOR 2^sigma. The mirrored
+// collectives (Sec. 4.1 and 5.1, "mirrored recursive doubling") are described
+// only as "the same approach" as Swing's, whose mirror negates every offset;
+// for recursive doubling two involutions fit, each its own variant:
+//   xor_doubling            the plain offset negated at every node:
+//                           x - 2^sigma where bit sigma of x is 0, else x + 2^sigma;
+//   xor_doubling_reflected  the reflection of the pairing, -((-x) XOR 2^sigma)
+//                           (for Swing's rule the two coincide; here they do
+//                           not: x = 1, sigma = 1 goes - in the first, + in the
+//                           second). The schedule is otherwise
+// Swing's (blocks, plan, allgather), so recursive doubling on a torus is built
+// here (the torus variants of schedules/recursive_doubling/recursive_doubling_family.cpp).
+enum class SwingTorusPeers { signed_rho, unsigned_delta, xor_doubling, xor_doubling_reflected };
 
 // How the 2D collectives are laid out. The paper's layout is the default;
 // the others are the defects the swing-torus-ports mutation tests inject
@@ -75,6 +88,9 @@ enum class SwingTorusPeers { signed_rho, unsigned_delta };
 struct SwingTorusLayout {
   bool mirrored = true;        // false: collectives D..2D-1 use the plain sign (not mirrored)
   bool distinct_starts = true;  // false: every collective starts on dimension 0 (wrong dimension order)
+  // true: one collective (plain, from dimension 0) on the whole vector, one
+  // port: the single-port recursive doubling of Sec. 2.3.2-2.3.3.
+  bool single_collective = false;
 };
 
 // torus_shape_problem, plus: every side a power of two.
@@ -87,9 +103,11 @@ class SwingTorus final : public Schedule {
   const CollectiveSpec& spec() const override { return spec_; }
   int num_steps() const override { return kind_ == Kind::bandwidth ? 2 * T_ : T_; }
   void rank_step(Rank r, int s, RankStep& out) const override;
-  int ports() const override { return 2 * static_cast<int>(dims_.size()); }
+  int ports() const override { return collectives(); }
+  // Send i of a rank-step is collective i: its signed offset breaks a d/2 tie.
+  int64_t route_tie(Rank r, int s, size_t send) const override;
 
-  int collectives() const { return 2 * static_cast<int>(dims_.size()); }
+  int collectives() const { return layout_.single_collective ? 1 : 2 * static_cast<int>(dims_.size()); }
   int plan_steps() const { return T_; }
   // The plan step behind schedule step s (s, or 2T-1-s in the allgather).
   int plan_index(int s) const { return s < T_ ? s : 2 * T_ - 1 - s; }
@@ -128,6 +146,7 @@ class SwingTorus final : public Schedule {
 };
 
 std::unique_ptr<Schedule> make_swing_torus(const std::vector<uint32_t>& dims, SwingTorus::Kind kind,
-                                           SwingTorusPeers peers = SwingTorusPeers::signed_rho);
+                                           SwingTorusPeers peers = SwingTorusPeers::signed_rho,
+                                           SwingTorusLayout layout = {});
 
 }  // namespace collcheck

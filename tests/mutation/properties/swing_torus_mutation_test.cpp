@@ -14,7 +14,6 @@
 //   * a schedule that is not a Swing torus: the property says it does not apply.
 #include <gtest/gtest.h>
 
-#include "properties/swing/swing_torus_deficiency.hpp"
 #include "properties/swing/swing_torus_ports.hpp"
 #include "tests/support/mutations.hpp"
 
@@ -92,61 +91,6 @@ TEST(SwingTorusPorts, OtherSchedulesAreNotJudged) {
   const Verdict v = swing_torus_ports(view);
   EXPECT_EQ(v.status, Status::holds);
   EXPECT_EQ(v.stats.at("applies"), "no (not a Swing torus schedule)");
-}
-
-}  // namespace
-}  // namespace collcheck
-
-namespace collcheck {
-namespace {
-
-// swing-torus-deficiency (issue 17): Table 2's SWING (B) row reproduced from
-// the routed schedules, converging from below as the paper says; the
-// not-mirrored layout loads one port with two collectives (Xi over the row);
-// a non-square torus keeps Psi (Sec. 4.2) and pays in Xi.
-TEST(SwingTorusDeficiency, Table2SwingBandwidthRowFromTheSchedules) {
-  auto xi = [](std::vector<uint32_t> dims) {
-    SwingTorus t(std::move(dims), SwingTorus::Kind::bandwidth, SwingTorusPeers::signed_rho);
-    const Verdict v = swing_torus_deficiency(t);
-    EXPECT_EQ(v.status, Status::holds) << v.stats.at("xi");
-    EXPECT_EQ(v.stats.at("lambda"), "2.0000");
-    return std::stod(v.stats.at("xi"));
-  };
-  // D = 2: 1.19 as p grows, from below.
-  const double x8 = xi({8, 8}), x32 = xi({32, 32}), x64 = xi({64, 64});
-  EXPECT_LT(x8, x32);
-  EXPECT_LT(x32, x64);
-  EXPECT_GT(x64, 1.18);
-  EXPECT_LE(x64, 1.195);
-  // D = 3: 1.03.
-  const double y = xi({8, 8, 8});
-  EXPECT_GT(y, 1.02);
-  EXPECT_LE(y, 1.035);
-  // Psi of the bandwidth-optimal schedule: (p - 1) / p.
-  const Verdict v = swing_torus_deficiency(SwingTorus({4, 4}, SwingTorus::Kind::bandwidth, SwingTorusPeers::signed_rho));
-  EXPECT_EQ(v.stats.at("psi"), "0.9375");
-}
-
-TEST(SwingTorusDeficiency, LatencyRowAndWhatItDoesNotJudge) {
-  const Verdict v = swing_torus_deficiency(SwingTorus({8, 8}, SwingTorus::Kind::latency, SwingTorusPeers::signed_rho));
-  EXPECT_EQ(v.status, Status::holds);
-  EXPECT_EQ(v.stats.at("lambda"), "1.0000");
-  EXPECT_EQ(v.stats.at("psi"), "3.0000");  // log2 p / 2: 2D ports, n / 2D each, every step
-  EXPECT_NE(v.stats.at("psi_table").find("not judged"), std::string::npos);
-}
-
-TEST(SwingTorusDeficiency, SharedPortsShowInXi) {
-  SwingTorus t({8, 8}, SwingTorus::Kind::bandwidth, SwingTorusPeers::signed_rho, SwingTorusLayout{false, true});
-  const Verdict v = swing_torus_deficiency(t);
-  ASSERT_EQ(v.status, Status::violated);
-  EXPECT_EQ(v.counterexample->expected.rfind("Xi <= 1.19", 0), 0u) << v.counterexample->expected;
-  EXPECT_GT(std::stod(v.stats.at("xi")), 2.0);
-  // Non-square: Psi as for a square torus, Xi higher than 8x8's (Sec. 4.2).
-  const Verdict n = swing_torus_deficiency(SwingTorus({4, 16}, SwingTorus::Kind::bandwidth, SwingTorusPeers::signed_rho));
-  const Verdict q = swing_torus_deficiency(SwingTorus({8, 8}, SwingTorus::Kind::bandwidth, SwingTorusPeers::signed_rho));
-  EXPECT_EQ(n.status, Status::holds);
-  EXPECT_EQ(n.stats.at("psi"), q.stats.at("psi"));
-  EXPECT_GT(std::stod(n.stats.at("xi")), std::stod(q.stats.at("xi")));
 }
 
 }  // namespace
