@@ -85,9 +85,13 @@ struct PrintedCost {
   Judge judge = Judge::reported;
   std::string note;     // the tolerance, or why it is only reported
 };
+// The rows the Swing paper's comparative claims name (analyze --dims checks
+// them: properties/topology/torus_analysis.hpp).
+enum class TorusCostRole { none, swing_bandwidth, mirrored_recursive_doubling_bandwidth };
 struct TorusCostClaim {
   std::string row;  // the table row, e.g. "Swing NSDI'24 Table 2, SWING (B)"
   std::vector<PrintedCost> values;
+  TorusCostRole role = TorusCostRole::none;
 };
 
 struct VariantInfo {

@@ -1,15 +1,21 @@
 // collcheck analyze --algo tra --p P: TRA's K, D and cost for every radix
 // (properties/tra/radix_analysis.hpp), rendered as text, JSON or HTML
 // (reports/tra/radix_analysis_report.hpp).
+// collcheck analyze --algo A --dims SHAPE [--topology torus|hyperx]: the
+// link-level cost of A's torus variants and every other allreduce on a torus
+// (properties/topology/torus_analysis.hpp, reports/topology/).
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
 
 #include "checker/cli/cli_support.hpp"
+#include "checker/cli/dims_option.hpp"
 #include "checker/cli/commands.hpp"
 #include "checker/cli/p_range.hpp"
 #include "properties/tra/radix_analysis.hpp"
+#include "properties/topology/torus_analysis.hpp"
+#include "reports/topology/torus_analysis_report.hpp"
 #include "reports/tra/radix_analysis_report.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
@@ -40,7 +46,11 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
       "sends (every radix for P <= 65536; above, the radices shown, the optimum and r <= 64, the rest from the "
       "propositions); 'Prop.' columns are the closed formulas as printed.\noptions");
   desc.add_options()("help,h", "this help")
-      ("algo", po::value<std::string>(), "algorithm: tra")
+      ("algo", po::value<std::string>(), "algorithm: tra (with --p), or one with a torus form (with --dims)")
+      ("dims", po::value<std::string>(), "torus shape, e.g. 64x64: Lambda, Psi, Xi, Theta of the algorithm's torus "
+                                         "variants and every other allreduce on a torus, measured on the routed links, "
+                                         "with Xi against p over the shapes halved down to 2x..x2")
+      ("topology", po::value<std::string>()->default_value("torus"), "with --dims: torus | hyperx")
       ("p", po::value<std::string>(), "process count P, 2..2^20 (e.g. 16384 or 2^14)")
       ("alpha", po::value<std::string>()->default_value("2e-6"), "latency per round, seconds (default 2e-6 s)")
       ("beta", po::value<std::string>()->default_value("1e-10"), "time per byte, seconds (default 1e-10 s/byte)")
@@ -49,21 +59,35 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
       ("out", po::value<std::string>()->default_value("-"), "output file ('-' = stdout)");
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
-  if (!vm.count("algo")) throw InputError("analyze needs --algo tra");
+  if (!vm.count("algo")) throw InputError("analyze needs --algo tra (with --p) or --algo A --dims SHAPE");
   const std::string algo = vm["algo"].as<std::string>();
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "text" && format != "json" && format != "html")
+    throw InputError("analyze: unknown format '" + format + "' (known: text, json, html)");
+  if (vm.count("dims")) {
+    if (vm.count("p")) throw InputError("analyze: give --dims or --p, not both (--dims fixes p)");
+    const std::vector<std::vector<uint32_t>> shapes = parse_dims_list(vm["dims"].as<std::string>());
+    if (shapes.size() != 1)
+      throw InputError("analyze: --dims must be one shape, not '" + vm["dims"].as<std::string>() + "'");
+    const TorusAnalysis a = analyze_torus(algo, shapes.front(), vm["topology"].as<std::string>());
+    const std::string text = format == "json"   ? torus_analysis_json(a, inv.cmdline)
+                             : format == "html" ? torus_analysis_html(a, inv.cmdline)
+                                                : torus_analysis_text(a);
+    write_output(vm["out"].as<std::string>(), text);
+    return a.holds() ? 0 : 1;
+  }
+  if (!vm["topology"].defaulted()) throw InputError("analyze: --topology goes with --dims");
   // The algorithms whose family declares an analysis (Capabilities::analysis).
   std::string known;
   for (const AlgorithmInfo& a : registry())
     if (a.capabilities.analysis) known += (known.empty() ? "" : ", ") + a.name;
   const AlgorithmInfo* info = find_algorithm(algo);
   if (!info || !info->capabilities.analysis)
-    throw InputError("analyze: unknown algorithm '" + algo + "' (known: " + known + ")");
+    throw InputError("analyze: unknown algorithm '" + algo + "' for --p (known: " + known +
+                     "; the torus algorithms take --dims)");
   if (!vm.count("p")) throw InputError("analyze needs --p P");
   const std::vector<uint64_t> ps = parse_p_range(vm["p"].as<std::string>());
   if (ps.size() != 1) throw InputError("analyze: --p must be one value, not '" + vm["p"].as<std::string>() + "'");
-  const std::string format = vm["format"].as<std::string>();
-  if (format != "text" && format != "json" && format != "html")
-    throw InputError("analyze: unknown format '" + format + "' (known: text, json, html)");
   const double alpha = parse_nonneg("alpha", vm["alpha"].as<std::string>());
   const double beta = parse_nonneg("beta", vm["beta"].as<std::string>());
   const double bytes = parse_nonneg("block-bytes", vm["block-bytes"].as<std::string>());

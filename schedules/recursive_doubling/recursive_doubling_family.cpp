@@ -119,6 +119,7 @@ TorusCostClaim rd_torus_cost(const InstanceParams& i, TorusRd kind) {
     case TorusRd::mirrored_bandwidth:
     case TorusRd::reflected_bandwidth:
       c.row = "Swing NSDI'24 Sec. 5.1, mirrored recursive doubling (B); Trivance Table 2, Rec.Doub. (B)";
+      if (kind == TorusRd::mirrored_bandwidth) c.role = TorusCostRole::mirrored_recursive_doubling_bandwidth;
       c.values.push_back(tc::equal("Lambda", "2", 2));
       c.values.push_back(tc::at_most("Psi", "1 (Sec. 4.1: mirroring decreases the bandwidth deficiency)", 1,
                                      "measured (p-1)/p"));
@@ -149,7 +150,14 @@ VariantInfo rd_torus(std::string name, TorusRd kind) {
   v.restriction = "--dims d_0x..xd_{D-1}, every side a power of two, product p";
   v.options = {"dims"};
   v.family_properties = {"torus-deficiency"};
-  v.violates = [](const InstanceParams& i) { return swing_torus_shape_problem(i.dims, i.p); };
+  v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
+    if (auto why = torus_shape_problem(i.dims, i.p)) return why;
+    for (uint32_t d : i.dims)
+      if (!swing::is_pow2(d))
+        return "recursive doubling on a torus takes sides that are powers of two, got " + std::to_string(d) +
+               " (x XOR 2^sigma within a side, Sec. 2.3.2; the paper adapts no fold to tori)";
+    return std::nullopt;
+  };
   v.make = [bw, mirrored, reflected](const InstanceParams& i) {
     SwingTorusLayout layout;
     layout.single_collective = !mirrored;
@@ -163,7 +171,7 @@ VariantInfo rd_torus(std::string name, TorusRd kind) {
     v.expected_to_hold = false;
     v.known_failure = "an allreduce all the same, but the reflected mirror's forwarded messages share links with the "
                       "plain collective's: Theta exceeds the Trivance paper's Rec.Doub. (B) limit (2^D - 1) / (2^D - 2), "
-                      "e.g. 1.6406 > 1.5 at 8x8 and 1.2031 > 1.1667 at 4x4x4 (minimal: 8x8 and 4x4x4, p = 64); the "
+                      "e.g. 1.6406 > 1.5 at 8x8 and 1.2031 > 1.1667 at 4x4x4 (minimal p = 64: 8x8 and 4x4x4); the "
                       "negated-offset mirror (torus-mirrored-bandwidth) stays below it";
   }
   return v;

@@ -296,6 +296,7 @@ TorusCostClaim swing_torus_cost(const InstanceParams& i, bool bandwidth) {
   TorusCostClaim c;
   if (bandwidth) {
     c.row = "Swing NSDI'24 Table 2, SWING (B); Trivance Table 2, Swing (B)";
+    c.role = TorusCostRole::swing_bandwidth;
     c.values.push_back(tc::equal("Lambda", "2", 2));
     c.values.push_back(tc::at_most("Psi", "1", 1, "measured (p-1)/p"));
     static const double xi[] = {0, 0, 1.19, 1.03, 1.008};

@@ -15,6 +15,8 @@
 //    for the findings.
 #include <gtest/gtest.h>
 
+#include "tests/support/torus_shape_for.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -95,8 +97,8 @@ uint64_t required_pairs(const CollectiveSpec& spec) {
 // collectives that take them, n = 1 and 3 and the roots p/2 and p-1.
 std::vector<InstanceParams> instances(const AlgorithmInfo& a, const VariantInfo& v, uint64_t p) {
   std::vector<InstanceParams> out{{p, 0, 0}};
-  // A torus variant (it takes --dims) runs on the 1-D torus of p nodes here.
-  if (v.takes("dims")) out.front().dims = {static_cast<uint32_t>(p)};
+  // A torus variant (it takes --dims) runs on the 1-D torus of p nodes here, or on r x c.
+  if (v.takes("dims")) out.front().dims = test::torus_shape_for(v, p);
   if (a.collective == Collective::allreduce) return out;
   for (uint32_t n : {1u, 3u}) out.push_back({p, 0, n});
   if (a.collective == Collective::broadcast || a.collective == Collective::reduce)

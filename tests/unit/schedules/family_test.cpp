@@ -140,7 +140,7 @@ TEST(Families, RegistryIsTheListOfFamilies) {
       ++count;
     }
   }
-  EXPECT_EQ(ids.size(), 7u);
+  EXPECT_EQ(ids.size(), 8u);
   ASSERT_EQ(registry().size(), count);
   size_t i = 0;
   for (const Family& f : families())

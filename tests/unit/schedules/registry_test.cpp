@@ -13,6 +13,8 @@
 //    properties and the counterexample's location pinned down.
 #include <gtest/gtest.h>
 
+#include "tests/support/torus_shape_for.hpp"
+
 #include <cctype>
 #include <cstdint>
 #include <regex>
@@ -58,7 +60,7 @@ struct Outcome {
 // 1-D torus of p nodes (trivance_torus_test covers the other shapes).
 InstanceParams base_params(const VariantInfo& v, uint64_t p) {
   InstanceParams ip{p, 0};
-  if (v.takes("dims")) ip.dims = {static_cast<uint32_t>(p)};
+  if (v.takes("dims")) ip.dims = test::torus_shape_for(v, p);
   return ip;
 }
 
@@ -313,6 +315,8 @@ TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
                                    "paper-earlier-skip-own", "paper-later", "paper-laststep",
                                    "paper-laststep-skip-own", "paper-odd", "paper-latency",
                                    "torus-paper-delta", "torus-paper-delta-latency",  // swing_torus_cli_test
+                                   // torus_deficiency_mutation_test, torus_analysis_cli_test
+                                   "torus-mirrored-reflected-bandwidth",
                                    "paper-literal", "paper-formulas",  // tra2 (below)
                                    "paper-last-step", "paper-bandwidth", "paper-distance",  // trivance_test
                                    // trivance_readings_test

@@ -1,0 +1,106 @@
+// collcheck analyze --dims and the torus baselines through the real binary
+// (issue 17):
+//   * analyze --algo swing --dims 8x8 --format json measures Swing's torus
+//     variants first, then every other allreduce on a torus (recursive
+//     doubling, the Hamiltonian ring, bucket, trivance-torus), each row with
+//     Lambda, Psi, Xi, Theta and Xi over the series 2x2, 4x4, 8x8; the
+//     comparative claim (Swing (B) below the mirrored recursive doubling)
+//     holds; the HTML page carries the SVG chart; a shape the Hamiltonian
+//     ring does not allow is a row marked not applicable, not an error;
+//   * --topology hyperx: Sec. 6's claim that Swing (B) has no congestion there
+//     is checked and reported;
+//   * verify of the baselines: bucket and the Hamiltonian ring hold on the
+//     goal shapes; the reflected mirror of recursive doubling is an expected
+//     refutation;
+//   * bad input: one line, exit 2.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_binary.hpp"
+
+namespace collcheck::test {
+namespace {
+
+using nlohmann::json;
+
+const json* row(const json& j, const std::string& name) {
+  for (const json& r : j.at("rows"))
+    if (r.at("algorithm").get<std::string>() + "/" + r.at("variant").get<std::string>() == name) return &r;
+  return nullptr;
+}
+
+TEST(TorusAnalysisCli, EveryTorusAllreduceOnOneShape) {
+  const Outcome r = run("analyze --algo swing --dims 8x8 --format json");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("status"), "holds");
+  EXPECT_EQ(j.at("series"), (json{"2x2", "4x4", "8x8"}));
+  EXPECT_EQ(j.at("rows").at(0).at("algorithm"), "swing");
+  EXPECT_TRUE(j.at("rows").at(0).at("subject").get<bool>());
+  for (const char* name : {"swing/torus-bandwidth", "swing/torus-latency", "recursive-doubling/torus-latency",
+                           "recursive-doubling/torus-bandwidth", "recursive-doubling/torus-mirrored-bandwidth",
+                           "ring/torus-hamiltonian", "bucket/torus", "bucket/torus-unsynchronized",
+                           "trivance-torus/bandwidth"}) {
+    const json* x = row(j, name);
+    ASSERT_NE(x, nullptr) << name;
+    EXPECT_EQ(x->at("xi_series").size(), 3u) << name;
+    EXPECT_GE(x->at("xi").get<double>(), 1.0) << name;
+  }
+  // Refuted readings are not baselines.
+  EXPECT_EQ(row(j, "swing/torus-paper-delta"), nullptr);
+  EXPECT_EQ(row(j, "recursive-doubling/torus-mirrored-reflected-bandwidth"), nullptr);
+  EXPECT_EQ(row(j, "bucket/torus")->at("xi").get<double>(), 1.0);
+  EXPECT_NEAR(row(j, "swing/torus-bandwidth")->at("xi").get<double>(), 1.0952, 1e-4);
+  ASSERT_EQ(j.at("claims").size(), 1u);
+  EXPECT_TRUE(j.at("claims").at(0).at("holds").get<bool>());
+  // A shape the Hamiltonian ring refuses: a row saying why.
+  const json k = json::parse(run("analyze --algo bucket --dims 4x8 --format json").out);
+  EXPECT_EQ(k.at("rows").at(0).at("algorithm"), "bucket");
+  EXPECT_NE(row(k, "ring/torus-hamiltonian")->at("not_applicable").get<std::string>().find("r = c k"),
+            std::string::npos);
+}
+
+TEST(TorusAnalysisCli, HtmlChartAndHyperX) {
+  const Outcome h = run("analyze --algo swing --dims 4x4 --format html");
+  ASSERT_EQ(h.code, 0) << h.err;
+  EXPECT_NE(h.out.find("<svg"), std::string::npos);
+  EXPECT_NE(h.out.find("Xi against p"), std::string::npos);
+  const Outcome x = run("analyze --algo swing --dims 8x8 --topology hyperx");
+  EXPECT_NE(x.out.find("on HyperX Swing (B) has no congestion deficiency"), std::string::npos) << x.out;
+  EXPECT_NE(x.out.find("hyperx 8x8"), std::string::npos);
+}
+
+TEST(TorusAnalysisCli, BaselinesVerify) {
+  for (const char* args : {"verify --algo bucket --variant all --dims 2x2,4x4,2x4,8x8,4x4x4 --quiet",
+                           "verify --algo ring --variant torus-hamiltonian --dims 2x2,4x4,8x4,9x3,8x8 --quiet",
+                           "verify --algo recursive-doubling --variant torus-mirrored-bandwidth --dims 4x4,8x8,4x4x4 --quiet"}) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.code, 0) << args << "\n" << r.out << r.err;
+  }
+  const Outcome r = run("verify --algo recursive-doubling --variant torus-mirrored-reflected-bandwidth --dims 8x8");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("expected refutation"), std::string::npos) << r.out;
+}
+
+TEST(TorusAnalysisCli, BadInput) {
+  for (const auto& [args, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"analyze --algo tra --dims 4x4", "has no torus form"},
+           {"analyze --algo swing --dims 4x4 --topology mesh", "unknown topology 'mesh'"},
+           {"analyze --algo swing --dims 4x4 --p 16", "not both"},
+           {"analyze --algo swing --dims 4x4,8x8", "one shape"},
+           {"analyze --algo swing --dims 4x0", "must be >= 1"},
+           {"analyze --algo tra --p 16 --topology hyperx", "--topology goes with --dims"},
+           {"verify --algo tra --dims 4x4", "--dims does not apply"},
+           {"verify --algo ring --variant torus-hamiltonian --dims 4x8", "r = c k"},
+           {"verify --algo ring --variant torus-hamiltonian --dims 4x4x4", "2D torus"},
+           {"verify --algo recursive-doubling --variant torus-latency --dims 6x6", "powers of two, got 6"}}) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace collcheck::test
