@@ -34,8 +34,9 @@
 // Volume     : 2D collectives x 2(p-1) blocks of m/(2Dp).
 // Sides      : any >= 1 (a side of 1 has no steps; a side of 2 reaches its one
 //              neighbour on the + and the - link, route_tie names which).
-// Example    : 4x4, step 0, node 0: collective 0 sends to 1 (dimension 0 is
-//              the row: rank = 4 row + col... see bucket_torus_test.cpp).
+// Example    : 4x4 (rank = 4 row + col; dimension 0 is the row index), step
+//              0, node 0: collective 0 (dimension 0, +) sends node 4 the chunk
+//              of position -1 = row 3: blocks {12, 13, 14, 15}.
 #include <memory>
 #include <vector>
 

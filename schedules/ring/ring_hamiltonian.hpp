@@ -24,7 +24,8 @@
 //              ring_allreduce.hpp along its cycle order.
 // Steps      : 2(p - 1); volume 4 rings x 2(p-1) blocks of m/(4p).
 // Example    : 4x4: H1 from node 0: 0 1 2 3 7 4 5 6 10 11 8 9 13 14 15 12 ...
-//              (see ring_hamiltonian_test.cpp).
+//              (tests/mutation/properties/torus_deficiency_mutation_test.cpp
+//              checks both cycles on every allowed shape up to 16x16).
 #include <memory>
 #include <optional>
 #include <string>

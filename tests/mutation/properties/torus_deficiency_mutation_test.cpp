@@ -160,6 +160,15 @@ TEST(HamiltonianCycles, TwoEdgeDisjointCyclesExactlyUnderTheCondition) {
       EXPECT_EQ(allowed, hamiltonian && disjoint) << r << "x" << c;
     }
   EXPECT_NE(hamiltonian_ring_problem({4, 8}, 32)->find("r = c k"), std::string::npos);
+  // The headers' examples.
+  EXPECT_EQ(hamiltonian_cycles(4, 4)[0], (std::vector<Rank>{0, 1, 2, 3, 7, 4, 5, 6, 10, 11, 8, 9, 13, 14, 15, 12}));
+  RankStep rs;
+  BucketTorus({4, 4}, true).rank_step(0, 0, rs);
+  ASSERT_EQ(rs.sends.size(), 4u);
+  EXPECT_EQ(rs.sends[0].peer, 4u);
+  BlockSet row3;
+  for (Block b : {12u, 13u, 14u, 15u}) row3.insert(b);
+  EXPECT_EQ(rs.sends[0].blocks, row3);
   EXPECT_EQ(hamiltonian_ring_problem({9, 3}, 27), std::nullopt);  // 9 = 3 * 3, gcd(9, 2) = 1
   EXPECT_NE(hamiltonian_ring_problem({6, 3}, 18)->find("gcd = 2"), std::string::npos);
   EXPECT_NE(hamiltonian_ring_problem({4, 4, 4}, 64)->find("2D torus"), std::string::npos);
