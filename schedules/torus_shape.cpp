@@ -53,6 +53,23 @@ Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& 
   return static_cast<Rank>(r);
 }
 
+void insert_product_blocks(const std::vector<std::vector<uint32_t>>& per_dim, const std::vector<uint64_t>& stride,
+                           uint64_t base, BlockSet& out) {
+  const size_t D = per_dim.size();
+  std::vector<size_t> idx(D, 0);
+  for (;;) {
+    uint64_t r = 0;
+    for (size_t e = 0; e < D; ++e) r += per_dim[e][idx[e]] * stride[e];
+    out.insert(static_cast<Block>(base + r));
+    size_t e = D;
+    while (e-- > 0) {
+      if (++idx[e] < per_dim[e].size()) break;
+      idx[e] = 0;
+    }
+    if (e == static_cast<size_t>(-1)) return;
+  }
+}
+
 std::vector<uint64_t> torus_strides(const std::vector<uint32_t>& dims) {
   std::vector<uint64_t> stride(dims.size(), 1);
   for (size_t d = dims.size(); d-- > 1;) stride[d - 1] = stride[d] * dims[d];

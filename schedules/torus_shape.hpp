@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "schedules/block_set.hpp"
 #include "schedules/schedule.hpp"
 
 namespace collcheck {
@@ -20,6 +21,13 @@ std::vector<uint64_t> torus_strides(const std::vector<uint32_t>& dims);
 // Row-major coordinates of rank r, and back.
 std::vector<uint32_t> torus_coords(const std::vector<uint32_t>& dims, Rank r);
 Rank torus_rank(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& x);
+
+// Inserts base + rank(a) into `out` for every node a of the product of
+// per_dim[0] x .. x per_dim[D-1] (coordinate sets per dimension, each sorted),
+// with `stride` = torus_strides(dims): a block per node of a sub-torus (the
+// blocks Swing's and the bucket's torus schedules send).
+void insert_product_blocks(const std::vector<std::vector<uint32_t>>& per_dim, const std::vector<uint64_t>& stride,
+                           uint64_t base, BlockSet& out);
 
 // The direction (+1 / -1) of the first hop from coordinate x to y != x on a
 // ring of n along minimal routing: +1 if (y - x) mod n < n/2, -1 if above;

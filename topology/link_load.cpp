@@ -6,10 +6,17 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <stdexcept>
 
 namespace collcheck {
+
+std::string fixed_decimals(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
 
 uint64_t torus_link_cost_memory(uint64_t p, size_t dimensions) {
   const uint64_t workers = static_cast<uint64_t>(tbb::this_task_arena::max_concurrency()) + 1;

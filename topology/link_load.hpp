@@ -42,6 +42,9 @@ struct LinkCost {
 // from the topology's node count.
 LinkCost measure_link_cost(const Schedule& s, const Topology& t, const Schedule* tie_source = nullptr);
 
+// A cost as reports and statistics print it: `digits` decimals ("1.1846").
+std::string fixed_decimals(double x, int digits = 4);
+
 // Bytes measure_link_cost allocates on a torus of p nodes and D dimensions
 // (for the memory guard): a load per directed link, per worker thread.
 uint64_t torus_link_cost_memory(uint64_t p, size_t dimensions);

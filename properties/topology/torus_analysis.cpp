@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 #include "properties/topology/torus_deficiency.hpp"
 #include "schedules/input_error.hpp"
@@ -34,12 +33,6 @@ std::vector<std::vector<uint32_t>> shape_series(const std::vector<uint32_t>& dim
 }
 
 namespace {
-
-std::string fixed(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4f", x);
-  return buf;
-}
 
 
 InstanceParams params(const std::vector<uint32_t>& dims) {
@@ -87,7 +80,6 @@ TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>
     TorusAnalysisRow row;
     row.algorithm = x->name;
     row.variant = v->name;
-    row.summary = v->summary;
     row.subject = x == subject;
     const InstanceParams ip = params(dims);
     if (auto why = v->violates(ip)) {
@@ -127,8 +119,8 @@ TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>
       const auto [p, xs] = swing->xi_series[k];
       if (p <= 4 || mrd->xi_series[k].first != p) continue;
       const double xr = mrd->xi_series[k].second;
-      c.detail += (c.detail.empty() ? "" : ", ") + std::string("p=") + std::to_string(p) + ": " + fixed(xs) + " vs " +
-                  fixed(xr);
+      c.detail += (c.detail.empty() ? "" : ", ") + std::string("p=") + std::to_string(p) + ": " + fixed_decimals(xs) + " vs " +
+                  fixed_decimals(xr);
       if (!(xs < xr)) c.holds = false;
     }
     if (!c.detail.empty()) a.claims.push_back(std::move(c));
@@ -137,7 +129,7 @@ TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>
     TorusClaimCheck c;
     c.statement = "on HyperX Swing (B) has no congestion deficiency: Xi = 1 (Swing NSDI'24 Sec. 6)";
     c.holds = std::abs(swing->cost.xi - 1) < 1e-9;
-    c.detail = "measured Xi = " + fixed(swing->cost.xi) + " on " + top->name();
+    c.detail = "measured Xi = " + fixed_decimals(swing->cost.xi) + " on " + top->name();
     a.claims.push_back(std::move(c));
   }
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

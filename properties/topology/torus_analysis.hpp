@@ -27,7 +27,7 @@
 namespace collcheck {
 
 struct TorusAnalysisRow {
-  std::string algorithm, variant, summary;
+  std::string algorithm, variant;
   bool subject = false;        // a variant of --algo
   std::string not_applicable;  // why the shape does not fit (empty: measured)
   TorusCostRole role = TorusCostRole::none;

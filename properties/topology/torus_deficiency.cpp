@@ -1,19 +1,12 @@
 #include "properties/topology/torus_deficiency.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "properties/catalog.hpp"
 
 namespace collcheck {
 
 namespace {
-
-std::string fixed(double x, int digits = 4) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
 
 double measured_value(const LinkCost& m, const std::string& name) {
   if (name == "Lambda") return m.lambda;
@@ -29,14 +22,14 @@ Verdict judge_torus_cost(const TorusCostClaim& claim, const LinkCost& m, uint64_
   Verdict v;
   v.property = prop::torus_deficiency;
   v.mode = "exact";
-  v.stats["lambda"] = fixed(m.lambda);
-  v.stats["psi"] = fixed(m.psi);
-  v.stats["xi"] = fixed(m.xi);
-  v.stats["theta"] = fixed(m.theta);
+  v.stats["lambda"] = fixed_decimals(m.lambda);
+  v.stats["psi"] = fixed_decimals(m.psi);
+  v.stats["xi"] = fixed_decimals(m.xi);
+  v.stats["theta"] = fixed_decimals(m.theta);
   v.stats["row"] = claim.row;
   for (const PrintedCost& c : claim.values) {
     const double got = measured_value(m, c.name);
-    std::string printed = fixed(c.value) + " (" + c.formula + ")";
+    std::string printed = fixed_decimals(c.value) + " (" + c.formula + ")";
     if (c.judge == PrintedCost::Judge::reported) printed += "; not judged: " + c.note;
     else if (!c.note.empty()) printed += "; " + c.note;
     v.stats[c.name + "_printed"] = printed;
@@ -47,9 +40,9 @@ Verdict judge_torus_cost(const TorusCostClaim& claim, const LinkCost& m, uint64_
                         : got <= c.value + 1e-9;
     if (ok) continue;
     Counterexample x = Counterexample::at(p, std::nullopt);
-    x.expected = c.name + (c.judge == PrintedCost::Judge::equal ? " = " : " <= ") + fixed(c.value) + " (" +
+    x.expected = c.name + (c.judge == PrintedCost::Judge::equal ? " = " : " <= ") + fixed_decimals(c.value) + " (" +
                  claim.row + ": " + c.formula + (c.note.empty() ? "" : "; " + c.note) + ")";
-    x.actual = fixed(got) + " measured on the routed links" +
+    x.actual = fixed_decimals(got) + " measured on the routed links" +
                (m.worst_step >= 0 ? " (most congested: step " + std::to_string(m.worst_step) + ", " + m.worst_link + ")"
                                   : "");
     v.fail(std::move(x));

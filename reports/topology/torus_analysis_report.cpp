@@ -11,12 +11,6 @@
 namespace collcheck {
 namespace {
 
-std::string fixed(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4f", x);
-  return buf;
-}
-
 std::string name(const TorusAnalysisRow& r) { return r.algorithm + "/" + r.variant; }
 
 // "holds", "violated: <what>" or "reported" for the printed row.
@@ -60,7 +54,7 @@ std::string torus_analysis_text(const TorusAnalysis& a) {
   for (const TorusAnalysisRow& r : a.rows) {
     if (!r.not_applicable.empty()) continue;
     o << "  " << name(r) << ":";
-    for (const auto& [p, xi] : r.xi_series) o << " p=" << p << " " << fixed(xi);
+    for (const auto& [p, xi] : r.xi_series) o << " p=" << p << " " << fixed_decimals(xi);
     o << "\n";
   }
   if (!a.claims.empty()) o << "\nclaims:\n";
@@ -151,8 +145,8 @@ std::string torus_analysis_html(const TorusAnalysis& a, const std::string& comma
       continue;
     }
     const bool bad = r.verdict.status == Status::violated;
-    o << "<td>" << fixed(r.cost.lambda) << "</td><td>" << fixed(r.cost.psi) << "</td><td>" << fixed(r.cost.xi)
-      << "</td><td>" << fixed(r.cost.theta) << "</td><td class=\"l\"><span class=\"" << (bad ? "differs" : "holds")
+    o << "<td>" << fixed_decimals(r.cost.lambda) << "</td><td>" << fixed_decimals(r.cost.psi) << "</td><td>" << fixed_decimals(r.cost.xi)
+      << "</td><td>" << fixed_decimals(r.cost.theta) << "</td><td class=\"l\"><span class=\"" << (bad ? "differs" : "holds")
       << "\">" << esc(judged(r)) << "</span>";
     auto row = r.verdict.stats.find("row");
     if (row != r.verdict.stats.end()) o << "<br>" << esc(row->second);

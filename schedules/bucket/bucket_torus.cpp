@@ -8,7 +8,7 @@
 namespace collcheck {
 
 BucketTorus::BucketTorus(std::vector<uint32_t> dims, bool synchronized)
-    : dims_(std::move(dims)), synchronized_(synchronized) {
+    : dims_(std::move(dims)) {
   uint64_t p = 1;
   for (uint32_t d : dims_) p = std::min<uint64_t>(p * d, uint64_t{1} << 32);
   COLLCHECK_CHECK(!torus_shape_problem(dims_, p), "BucketTorus: bad shape (the registry's violates() rejects it first)");
@@ -23,14 +23,12 @@ BucketTorus::BucketTorus(std::vector<uint32_t> dims, bool synchronized)
     for (int i = 0; i < D; ++i) {
       const int dim = (c % D + i) % D;
       const int len = static_cast<int>(dims_[dim]) - 1;
-      const int phase_len = synchronized_ ? dmax - 1 : len;
+      const int phase_len = synchronized ? dmax - 1 : len;
       for (int k = 0; k < phase_len; ++k) slots_[c].push_back(k < len ? Slot{i, dim, k} : Slot{i, -1, -1});
     }
   T_ = static_cast<int>(slots_.front().size());
   for (const auto& s : slots_) COLLCHECK_CHECK(static_cast<int>(s.size()) == T_, "BucketTorus: collectives differ in length");
 }
-
-BucketTorus::Slot BucketTorus::slot(int c, int t) const { return slots_[c][t]; }
 
 void BucketTorus::chunk_blocks(Rank r, int c, const Slot& sl, int64_t pos, BlockSet& out) const {
   const int D = static_cast<int>(dims_.size());
@@ -49,19 +47,7 @@ void BucketTorus::chunk_blocks(Rank r, int c, const Slot& sl, int64_t pos, Block
       for (uint32_t y = 0; y < dims_[e]; ++y) per[e][y] = y;
     }
   }
-  const uint64_t base = static_cast<uint64_t>(c) * spec_.p;
-  std::vector<size_t> idx(D, 0);
-  for (;;) {
-    uint64_t b = 0;
-    for (int e = 0; e < D; ++e) b += per[e][idx[e]] * stride_[e];
-    out.insert(static_cast<Block>(base + b));
-    int e = D;
-    while (e-- > 0) {
-      if (++idx[e] < per[e].size()) break;
-      idx[e] = 0;
-    }
-    if (e < 0) return;
-  }
+  insert_product_blocks(per, stride_, static_cast<uint64_t>(c) * spec_.p, out);
 }
 
 int64_t BucketTorus::route_tie(Rank r, int s, size_t send) const {

@@ -61,13 +61,11 @@ class BucketTorus final : public Schedule {
   struct Slot {  // collective c at reduce-scatter step t
     int phase = -1, dim = -1, k = -1;  // idle: dim < 0
   };
-  Slot slot(int c, int t) const;
   // Collective c's chunk `pos` (a position along its direction) at `slot` as
   // seen from node r: the blocks, inserted into `out`.
   void chunk_blocks(Rank r, int c, const Slot& sl, int64_t pos, BlockSet& out) const;
 
   std::vector<uint32_t> dims_;
-  bool synchronized_;
   CollectiveSpec spec_;
   std::vector<uint64_t> stride_;
   int T_ = 0;                                // reduce-scatter steps

@@ -105,25 +105,6 @@ void SwingTorus::reach(int d, uint32_t y, int from_sigma, int sgn, std::vector<u
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
-// Blocks c*p + rank(a) for a in the product of per_dim (each sorted), in
-// increasing order.
-void SwingTorus::product_blocks(int c, const std::vector<std::vector<uint32_t>>& per_dim, BlockSet& out) const {
-  const size_t D = dims_.size();
-  const uint64_t base = static_cast<uint64_t>(c) * spec_.p;
-  std::vector<size_t> idx(D, 0);
-  for (;;) {
-    uint64_t r = 0;
-    for (size_t e = 0; e < D; ++e) r += per_dim[e][idx[e]] * stride_[e];
-    out.insert(static_cast<Block>(base + r));
-    size_t e = D;
-    while (e-- > 0) {
-      if (++idx[e] < per_dim[e].size()) break;
-      idx[e] = 0;
-    }
-    if (e == static_cast<size_t>(-1)) return;
-  }
-}
-
 // Reduce-scatter step j of collective c at rank r: what r sends to its peer
 // and what it receives from it.
 void SwingTorus::bandwidth_sets(Rank r, int c, int j, BlockSet& send, BlockSet& recv) const {
@@ -138,8 +119,9 @@ void SwingTorus::bandwidth_sets(Rank r, int c, int j, BlockSet& send, BlockSet& 
     reach(static_cast<int>(e), qe, from, sign(c), theirs[e]);
     reach(static_cast<int>(e), xe, from, sign(c), mine[e]);
   }
-  product_blocks(c, theirs, send);
-  product_blocks(c, mine, recv);
+  const uint64_t base = static_cast<uint64_t>(c) * spec_.p;  // collective c's part of the vector
+  insert_product_blocks(theirs, stride_, base, send);
+  insert_product_blocks(mine, stride_, base, recv);
 }
 
 void SwingTorus::rank_step(Rank r, int s, RankStep& out) const {

@@ -130,7 +130,6 @@ class SwingTorus final : public Schedule {
  private:
   uint32_t step_coordinate(uint32_t x, int d, int sigma, int sgn) const;
   void reach(int d, uint32_t y, int from_sigma, int sgn, std::vector<uint32_t>& out) const;
-  void product_blocks(int c, const std::vector<std::vector<uint32_t>>& per_dim, BlockSet& out) const;
   void bandwidth_sets(Rank r, int c, int j, BlockSet& send, BlockSet& recv) const;
 
   std::vector<uint32_t> dims_;

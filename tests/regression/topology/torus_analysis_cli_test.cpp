@@ -8,7 +8,8 @@
 //     holds; the HTML page carries the SVG chart; a shape the Hamiltonian
 //     ring does not allow is a row marked not applicable, not an error;
 //   * --topology hyperx: Sec. 6's claim that Swing (B) has no congestion there
-//     is checked and reported;
+//     holds at 8x8 and fails at 2x2 (one link between the two nodes of a side
+//     of 2, shared by a plain collective and its mirror);
 //   * verify of the baselines: bucket and the Hamiltonian ring hold on the
 //     goal shapes; the reflected mirror of recursive doubling is an expected
 //     refutation;
@@ -67,8 +68,15 @@ TEST(TorusAnalysisCli, HtmlChartAndHyperX) {
   EXPECT_NE(h.out.find("<svg"), std::string::npos);
   EXPECT_NE(h.out.find("Xi against p"), std::string::npos);
   const Outcome x = run("analyze --algo swing --dims 8x8 --topology hyperx");
-  EXPECT_NE(x.out.find("on HyperX Swing (B) has no congestion deficiency"), std::string::npos) << x.out;
+  EXPECT_EQ(x.code, 0) << x.out;
+  EXPECT_NE(x.out.find("holds: on HyperX Swing (B) has no congestion deficiency"), std::string::npos) << x.out;
   EXPECT_NE(x.out.find("hyperx 8x8"), std::string::npos);
+  // The claim can fail: sides of 2 have one HyperX link between the two
+  // nodes, which a plain collective and its mirror then share.
+  const Outcome y = run("analyze --algo swing --dims 2x2 --topology hyperx");
+  EXPECT_EQ(y.code, 1) << y.out;
+  EXPECT_NE(y.out.find("VIOLATED: on HyperX Swing (B)"), std::string::npos) << y.out;
+  EXPECT_NE(y.out.find("measured Xi = 2.0000"), std::string::npos) << y.out;
 }
 
 TEST(TorusAnalysisCli, BaselinesVerify) {
