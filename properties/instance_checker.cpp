@@ -445,7 +445,8 @@ MemoryEstimate generic_estimate(const Schedule& s, const CheckOptions& o, Exactn
 
 MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
   const uint64_t p = s.p(), nb = s.num_blocks();
-  const uint64_t words = (p + 63) / 64 + 1;
+  const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
+  const uint64_t words = eq ? flow::quotient_cell_words(*eq) : (p + 63) / 64 + 1;
   MemoryEstimate m;
   const uint64_t state = uint64_t{nb} * words * 8;
   const uint64_t inbox = 2 * z.recv_blocks * words * 8;
@@ -479,9 +480,10 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
   const RankZeroSize z = rank_zero_size(s);
   MemoryEstimate gen = generic_estimate(s, o, e, z);
-  const bool symmetric = dynamic_cast<const EquivariantSchedule*>(&s) != nullptr || flow::probe_rotation(s);
-  if (o.use_symmetry && o.exactness != Exactness::fingerprint && symmetric &&
-      flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget) {
+  const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
+  const bool symmetric = eq != nullptr || flow::probe_rotation(s);
+  const uint64_t state = eq ? flow::quotient_state_bytes(*eq) : flow::rotation_state_bytes(s.p(), s.num_blocks());
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && symmetric && state <= o.memory_budget) {
     MemoryEstimate rot = rotation_estimate(s, z);
     rot.fallback_bytes = gen.bytes;
     return rot;
@@ -588,14 +590,17 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   std::string quotient_declined;
   if (o.use_symmetry && o.exactness != Exactness::fingerprint) {
     if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s)) {
-      if (flow::rotation_state_bytes(s.p(), s.num_blocks()) > o.memory_budget)
+      if (flow::quotient_state_bytes(*eq) > o.memory_budget)
         quotient_declined = "rank 0's exact state exceeds the memory budget";
       else if (o.max_memory && rotation_estimate(s, z).bytes > o.max_memory)
         quotient_declined = "rank 0's exact state exceeds --max-memory";
       else if (auto q = flow::run_quotient(*eq, hook, &quotient_declined)) {
         InstanceCheck out = assemble(s, std::move(q->verdicts), q->cost, claim, hook, "exact");
         out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +
-                              "; certificate: " + eq->certificate() + "; rank 0 simulated with p-bit sets";
+                              "; certificate: " + eq->certificate() + "; rank 0 simulated with " +
+                              (eq->action().group() == SymmetryGroup::torus_swing_dihedral
+                                   ? "boxes (products of per-dimension coordinate sets, exact)"
+                                   : "p-bit sets");
         // A refutation by the quotient is re-checked by enumeration while p
         // is small enough for exact mode (--exact-max-p): the counterexample
         // is already concrete (rank 0 is the identity's rank), and both

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "schedules/input_error.hpp"
+#include "schedules/torus_shape.hpp"
 
 namespace collcheck {
 
@@ -11,19 +12,32 @@ const char* to_string(SymmetryGroup g) {
     case SymmetryGroup::undeclared: return "undeclared";
     case SymmetryGroup::translations: return "translations";
     case SymmetryGroup::swing_dihedral: return "swing-dihedral";
+    case SymmetryGroup::torus_swing_dihedral: return "torus-swing-dihedral";
   }
   return "?";
 }
 
 std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec,
-                                                Block h) {
+                                                Block h, const std::vector<uint32_t>& dims) {
   const uint64_t p = spec.p, nb = spec.nblocks;
   if (g == SymmetryGroup::undeclared) return "no symmetry group is declared";
   if (p < 1 || nb < 1) return "the group needs p >= 1 and at least one block";
   if (g == SymmetryGroup::swing_dihedral && p % 2 == 1 && p != 1)
     return "the swing-dihedral group acts only on an even number of ranks (p = " + std::to_string(p) +
            "): the parity of a rank is not defined modulo an odd p";
-  if (blocks == BlockAction::as_ranks && nb != p)
+  if ((g == SymmetryGroup::torus_swing_dihedral) != !dims.empty())
+    return "a torus shape is given with, and only with, the torus-swing-dihedral group";
+  if (g == SymmetryGroup::torus_swing_dihedral) {
+    if (auto why = torus_shape_problem(dims, p)) return why;
+    for (uint32_t d : dims)
+      if (d % 2 == 1 && d != 1)
+        return "the torus-swing-dihedral group acts only on sides that are even or 1 (side " + std::to_string(d) +
+               "): the parity of a coordinate is not defined modulo an odd side";
+  }
+  if (blocks == BlockAction::as_ranks && nb % p != 0)
+    return "blocks act as ranks only with a whole number of blocks per rank (nblocks = " + std::to_string(nb) +
+           ", p = " + std::to_string(p) + ")";
+  if (blocks == BlockAction::as_ranks && g != SymmetryGroup::torus_swing_dihedral && nb != p)
     return "blocks act as ranks only with one block per rank (nblocks = " + std::to_string(nb) +
            ", p = " + std::to_string(p) + ")";
   if (blocks == BlockAction::shift && g != SymmetryGroup::translations)
@@ -47,19 +61,43 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
   return "unknown collective";
 }
 
-GroupAction::GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec, Block h)
-    : group_(g), blocks_(blocks), p_(spec.p), nblocks_(spec.nblocks), h_(h) {
-  if (auto why = invalid(g, blocks, spec, h)) throw InputError(*why);
+GroupAction::GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec, Block h,
+                         std::vector<uint32_t> dims)
+    : group_(g), blocks_(blocks), p_(spec.p), nblocks_(spec.nblocks), h_(h), dims_(std::move(dims)) {
+  if (auto why = invalid(g, blocks, spec, h, dims_)) throw InputError(*why);
+  stride_ = torus_strides(dims_);
+}
+
+uint32_t GroupAction::coordinate(Rank r, size_t i, uint32_t x, bool& reflects) const {
+  const uint32_t n = dims_[i];
+  const uint32_t ri = static_cast<uint32_t>((r / stride_[i]) % n);
+  reflects = ri % 2 == 1;
+  return reflects ? (ri + n - x) % n : (x + ri) % n;
 }
 
 Rank GroupAction::rank(Rank r, Rank x) const {
   if (x >= p_) return x;  // outside Z_p: left for the checker to flag
+  if (group_ == SymmetryGroup::torus_swing_dihedral) {
+    uint64_t y = 0;
+    bool refl = false;
+    for (size_t i = 0; i < dims_.size(); ++i)
+      y += uint64_t{coordinate(r, i, static_cast<uint32_t>((x / stride_[i]) % dims_[i]), refl)} * stride_[i];
+    return static_cast<Rank>(y);
+  }
   if (reflects(r)) return static_cast<Rank>((r + p_ - x) % p_);
   return static_cast<Rank>((uint64_t{x} + r) % p_);
 }
 
 Rank GroupAction::inverse_rank(Rank r, Rank x) const {
   if (x >= p_) return x;
+  if (group_ == SymmetryGroup::torus_swing_dihedral) {  // per coordinate: x_i - r_i, or the involution r_i - x_i
+    uint64_t y = 0;
+    for (size_t i = 0; i < dims_.size(); ++i) {
+      const uint64_t n = dims_[i], ri = (r / stride_[i]) % n, xi = (x / stride_[i]) % n;
+      y += (ri % 2 == 1 ? (ri + n - xi) % n : (xi + n - ri) % n) * stride_[i];
+    }
+    return static_cast<Rank>(y);
+  }
   if (reflects(r)) return static_cast<Rank>((r + p_ - x) % p_);  // a reflection is an involution
   return static_cast<Rank>((uint64_t{x} + p_ - r % p_) % p_);
 }
@@ -68,7 +106,7 @@ Block GroupAction::block(Rank r, Block b) const {
   if (b >= nblocks_) return b;
   switch (blocks_) {
     case BlockAction::fixed: return b;
-    case BlockAction::as_ranks: return rank(r, b);
+    case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + rank(r, static_cast<Rank>(b % p_)));
     case BlockAction::shift: return static_cast<Block>((b + (uint64_t{r} * h_) % nblocks_) % nblocks_);
   }
   return b;
@@ -78,7 +116,7 @@ Block GroupAction::inverse_block(Rank r, Block b) const {
   if (b >= nblocks_) return b;
   switch (blocks_) {
     case BlockAction::fixed: return b;
-    case BlockAction::as_ranks: return inverse_rank(r, b);
+    case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + inverse_rank(r, static_cast<Rank>(b % p_)));
     case BlockAction::shift:
       return static_cast<Block>((b + nblocks_ - (uint64_t{r} * h_) % nblocks_) % nblocks_);
   }
@@ -93,6 +131,13 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
   const uint64_t nb = nblocks_;
   thread_local std::vector<BlockSet::Range> img;
   img.clear();
+  if (group_ == SymmetryGroup::torus_swing_dihedral) {
+    torus_blocks(r, in, img);
+    std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
+    out.clear();
+    for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+    return;
+  }
   // [lo, lo + len) modulo nb, split where it wraps.
   auto put = [&](uint64_t lo, uint64_t len) {
     const uint64_t hi = lo + len;
@@ -117,6 +162,36 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
   for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
 }
 
+void GroupAction::torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const {
+  // A range is cut into runs along the last dimension (stride 1, other
+  // coordinates fixed); g_r maps a run to a run of the same length along the
+  // last dimension, translated or reflected there, split where it wraps.
+  const uint64_t nb = nblocks_, last = dims_.back();
+  for (const BlockSet::Range& rg : in.ranges()) {
+    const uint64_t hi = std::min<uint64_t>(rg.hi, nb);
+    if (rg.hi > nb) img.push_back({static_cast<Block>(std::max<uint64_t>(rg.lo, nb)), rg.hi});  // outside: kept
+    for (uint64_t lo = rg.lo; lo < hi;) {
+      const uint64_t row_end = std::min(hi, (lo / last + 1) * last);  // the run [lo, row_end) within one row
+      const uint64_t part = lo / p_ * p_;
+      const uint64_t x0 = (lo - part) - (lo - part) % last;  // the row's first node
+      const uint64_t len = row_end - lo;
+      const uint64_t y0 = rank(r, static_cast<Rank>(x0));    // the image row's first node (last coordinate 0 -> r_last)
+      bool refl = false;
+      const uint32_t a = coordinate(r, dims_.size() - 1, static_cast<uint32_t>(lo % last), refl);
+      const uint64_t row = part + y0 - y0 % last;
+      // the image's last coordinates: a, a+1, .. (translation) or a, a-1, .. (reflection), mod `last`
+      const uint64_t first = refl ? (a + last - (len - 1) % last) % last : a;
+      if (first + len <= last) {
+        img.push_back({static_cast<Block>(row + first), static_cast<Block>(row + first + len)});
+      } else {
+        img.push_back({static_cast<Block>(row + first), static_cast<Block>(row + last)});
+        img.push_back({static_cast<Block>(row), static_cast<Block>(row + first + len - last)});
+      }
+      lo = row_end;
+    }
+  }
+}
+
 void GroupAction::step(Rank r, const RankStep& in, RankStep& out) const {
   out.clear();
   for (const Transfer& t : in.sends) blocks(r, t.blocks, out.add_send(rank(r, t.peer), t.combine).blocks);
@@ -126,10 +201,14 @@ void GroupAction::step(Rank r, const RankStep& in, RankStep& out) const {
 std::string GroupAction::describe() const {
   std::string g = group_ == SymmetryGroup::translations ? "translations (x -> x + r)"
                   : group_ == SymmetryGroup::swing_dihedral ? "swing-dihedral (x -> x + r for even r, x -> r - x for odd r)"
-                                                            : "undeclared";
+                  : group_ == SymmetryGroup::torus_swing_dihedral
+                      ? "torus-swing-dihedral on " + dims_label(dims_) +
+                            " (per coordinate: x_i -> x_i + r_i for even r_i, x_i -> r_i - x_i for odd r_i)"
+                      : "undeclared";
   switch (blocks_) {
     case BlockAction::fixed: return g + ", blocks fixed";
-    case BlockAction::as_ranks: return g + ", blocks as ranks";
+    case BlockAction::as_ranks:
+      return g + (nblocks_ == p_ ? ", blocks as ranks" : ", blocks as ranks in each of " + std::to_string(nblocks_ / p_) + " parts");
     case BlockAction::shift: return g + ", blocks shifted by " + std::to_string(h_) + " per rank";
   }
   return g;

@@ -17,10 +17,20 @@
 //                  have opposite parity); the smt query
 //                  smt-swing-peer-equivariance-all-even-p proves both for
 //                  every even p, rank and step at once.
+//   torus_swing_dihedral  on a torus d_0 x .. x d_{D-1} (row-major ranks,
+//                  schedules/torus_shape.hpp), every side even or 1: the
+//                  product of one swing-dihedral group per dimension,
+//                  g_r(x)_i = x_i + r_i for r_i even, r_i - x_i for r_i odd
+//                  (mod d_i), r_i the coordinates of r. Regular on the nodes
+//                  (g_r(0) = r), of order p. Swing on a torus applies the 1D
+//                  peer rule to one coordinate per step with an odd offset of
+//                  either sign, so it is equivariant under it
+//                  (schedules/swing/swing_torus_equivariant.hpp).
 // Blocks move with the group in one of three ways (BlockAction):
 //   fixed     every element fixes every block (whole-vector exchanges);
-//   as_ranks  blocks are ranks (nblocks = p; block b is rank b's): g acts on b
-//             as on a rank;
+//   as_ranks  blocks are ranks, k parts of p (nblocks = k p; block
+//             b = part * p + rank): g acts on b's rank, keeping its part (the
+//             1D groups: k = 1; Swing on a torus: one part per collective);
 //   shift     translations only: b -> b + r*h (mod nblocks).
 // GroupAction::invalid says when a group does not act on (p, spec): the
 // parity of a rank is not defined mod an odd p; the collective's
@@ -51,8 +61,9 @@
 
 namespace collcheck {
 
-enum class SymmetryGroup { undeclared, translations, swing_dihedral };
-const char* to_string(SymmetryGroup g);  // "undeclared", "translations", "swing-dihedral"
+enum class SymmetryGroup { undeclared, translations, swing_dihedral, torus_swing_dihedral };
+// "undeclared", "translations", "swing-dihedral", "torus-swing-dihedral"
+const char* to_string(SymmetryGroup g);
 
 enum class BlockAction { fixed, as_ranks, shift };
 
@@ -60,10 +71,12 @@ class GroupAction {
  public:
   // Why `g` with `blocks` (and shift h) does not act on p ranks and `spec`'s
   // collective (nullopt: it does).
+  // `dims`: the torus shape (torus_swing_dihedral only; empty for the others).
   static std::optional<std::string> invalid(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec,
-                                            Block h = 0);
+                                            Block h = 0, const std::vector<uint32_t>& dims = {});
   // Throws InputError (schedules/input_error.hpp) if invalid.
-  GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec, Block h = 0);
+  GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec, Block h = 0,
+              std::vector<uint32_t> dims = {});
 
   SymmetryGroup group() const { return group_; }
   BlockAction block_action() const { return blocks_; }
@@ -74,16 +87,24 @@ class GroupAction {
   Rank inverse_rank(Rank r, Rank x) const;
   Block block(Rank r, Block b) const;
   Block inverse_block(Rank r, Block b) const;
-  // Whether g_r reverses the cyclic order of Z_p (the reflections).
+  // Whether g_r reverses the cyclic order of Z_p (the reflections; 1D groups).
   bool reflects(Rank r) const { return group_ == SymmetryGroup::swing_dihedral && r % 2 == 1; }
+  // The torus shape (torus_swing_dihedral), empty for the 1D groups.
+  const std::vector<uint32_t>& dims() const { return dims_; }
+  // g_r on one coordinate x_i of dimension i (torus_swing_dihedral): the
+  // translation by r_i, or for odd r_i the reflection x_i -> r_i - x_i;
+  // `reflects` tells which.
+  uint32_t coordinate(Rank r, size_t i, uint32_t x, bool& reflects) const;
   // g_r of a block set (canonical); `out` may not alias `in`.
   void blocks(Rank r, const BlockSet& in, BlockSet& out) const;
   // g_r of a rank's step: every peer and block mapped, order and combine kept.
   void step(Rank r, const RankStep& in, RankStep& out) const;
   // Every element preserves the ring distance of Z_p (translations and
   // reflections are the isometries of the cycle), so a property judged by
-  // ring distance (Swing's hop distance) is the same at every rank.
-  bool ring_isometries() const { return true; }
+  // ring distance (Swing's hop distance) is the same at every rank. Not the
+  // torus group's: it preserves the torus's per-dimension distances, not
+  // the distance |x - y| of the row-major ranks.
+  bool ring_isometries() const { return group_ != SymmetryGroup::torus_swing_dihedral; }
   // e.g. "swing-dihedral (x -> x + r, r even; x -> r - x, r odd; blocks as ranks)".
   std::string describe() const;
 
@@ -91,8 +112,12 @@ class GroupAction {
   SymmetryGroup group_;
   BlockAction blocks_;
   uint64_t p_;
+  void torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const;
+
   uint32_t nblocks_;
   Block h_;
+  std::vector<uint32_t> dims_;
+  std::vector<uint64_t> stride_;  // torus_strides(dims_)
 };
 
 // A schedule equivariant by construction (see the header comment).
@@ -106,6 +131,11 @@ class EquivariantSchedule : public Schedule {
   // How the symmetry and its faithfulness to the algorithm are established,
   // one sentence (reports print it as the instance's certificate).
   virtual std::string certificate() const = 0;
+  // Whether route_tie(g_r(x) .., send) is route_tie of rank 0's send mapped
+  // by g_r: the same sign where g_r translates the coordinates a send
+  // changes, the opposite where it reflects them. Then a link's load is its
+  // orbit's (topology/link_load.hpp measures rank 0's routes only).
+  virtual bool route_ties_equivariant() const { return false; }
 };
 
 }  // namespace collcheck

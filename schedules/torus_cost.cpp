@@ -37,6 +37,6 @@ double side(const InstanceParams& i) {
   return std::pow(static_cast<double>(i.p), 1.0 / static_cast<double>(std::max<size_t>(1, i.dims.size())));
 }
 
-double rounded_bound(double printed, int digits) { return printed + 0.5 * std::pow(10.0, -digits); }
+double truncated_bound(double printed, int digits) { return printed + std::pow(10.0, -digits); }
 
 }  // namespace collcheck::torus_cost

@@ -18,8 +18,8 @@ double log2p(const InstanceParams& i);
 // p^(1/D): the side of a square torus. Both papers print it; the Swing paper
 // as "\sqrt[p]{p}" (the p-th root), which is garbled: the side is the D-th root.
 double side(const InstanceParams& i);
-// A limit printed rounded to `digits` decimals, as an upper bound: the
-// printed value plus half a unit of its last digit.
-double rounded_bound(double printed, int digits);
+// A value printed truncated to `digits` decimals, as an upper bound: the
+// printed value plus one unit of its last digit.
+double truncated_bound(double printed, int digits);
 
 }  // namespace collcheck::torus_cost

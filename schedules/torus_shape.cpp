@@ -37,6 +37,12 @@ std::vector<std::vector<TorusStep>> torus_round_robin_plan(const std::vector<int
   return plan;
 }
 
+std::string dims_label(const std::vector<uint32_t>& dims) {
+  std::string s;
+  for (uint32_t d : dims) s += (s.empty() ? "" : "x") + std::to_string(d);
+  return s;
+}
+
 std::vector<uint32_t> torus_coords(const std::vector<uint32_t>& dims, Rank r) {
   std::vector<uint32_t> x(dims.size());
   uint64_t rest = r;

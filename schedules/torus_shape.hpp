@@ -15,6 +15,9 @@ namespace collcheck {
 // more than 16 dimensions, a product above 2^31, or a product != p.
 std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p);
 
+// "4x4": a shape as --dims spells it.
+std::string dims_label(const std::vector<uint32_t>& dims);
+
 // Row-major rank stride of each dimension: rank(v) = sum_d v_d stride[d].
 std::vector<uint64_t> torus_strides(const std::vector<uint32_t>& dims);
 

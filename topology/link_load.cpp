@@ -10,6 +10,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "schedules/symmetry.hpp"
+#include "schedules/torus_shape.hpp"
+
 namespace collcheck {
 
 std::string fixed_decimals(double x, int digits) {
@@ -31,12 +34,83 @@ struct StepScratch {
   RankStep rs;
 };
 
+// Lambda, Psi, Xi, Theta from the per-step P_s and L_s in `out`.
+void finish(LinkCost& out, uint64_t p, double D) {
+  const double lg = std::log2(static_cast<double>(p));
+  out.lambda = lg > 0 ? out.steps / lg : 0;
+  out.psi = D * out.sum_port;
+  out.xi = out.sum_port > 0 ? out.sum_link / out.sum_port : 1;
+  out.theta = D * out.sum_link;
+}
+
+void add_step(LinkCost& out, double P, double L, int step, const std::string& hot, double& worst_ratio) {
+  out.port.push_back(P);
+  out.link.push_back(L);
+  out.sum_port += P;
+  out.sum_link += L;
+  if (P > 0 && L / P > worst_ratio) {
+    worst_ratio = L / P;
+    out.worst_step = step;
+    out.worst_link = hot;
+  }
+}
+
+// The quotient (EquivariantSchedule under torus-swing-dihedral, with
+// equivariant route ties): g_r maps rank 0's routes onto rank r's, link for
+// link, so every directed link's load is the load of its orbit's link at
+// node 0. The orbits: per dimension d, O+ = {(y, d, +) : y_d even} and
+// {(y, d, -) : y_d odd} (the images of (0, d, +): a translation by an even
+// r_d keeps the direction, a reflection reverses it and makes y_d odd), and
+// O- the rest; each has p links. Summed over an orbit the loads are p times
+// rank 0's hops into it (rank r's hops into O are g_r of rank 0's hops into
+// g_r^{-1} O = O), so the load of (0, d, +-) is rank 0's hops into O+-
+// weighted by their blocks. Every node sends what rank 0 sends.
+LinkCost quotient_link_cost(const EquivariantSchedule& s, const TorusTopology& t) {
+  const size_t D = t.dims().size();
+  const std::vector<uint64_t> stride = torus_strides(t.dims());
+  const double ports = std::max(1, s.ports());
+  LinkCost out;
+  out.steps = s.num_steps();
+  double worst_ratio = -1;
+  RankStep rs;
+  std::vector<uint64_t> route;
+  std::vector<double> orbit(2 * D);
+  for (int step = 0; step < s.num_steps(); ++step) {
+    std::fill(orbit.begin(), orbit.end(), 0.0);
+    s.rank_step(0, step, rs);
+    double mine = 0;
+    for (size_t i = 0; i < rs.sends.size(); ++i) {
+      const Transfer& x = rs.sends[i];
+      if (x.peer == 0) continue;
+      const double load = static_cast<double>(x.blocks.size()) / s.num_blocks();
+      mine += load;
+      route.clear();
+      t.route(0, x.peer, s.route_tie(0, step, i), route);
+      for (uint64_t l : route) {  // link id = (node * D + d) * 2 + (dir > 0)
+        const uint64_t node = l / (2 * D), d = (l / 2) % D, plus = l % 2;
+        const uint64_t odd = (node / stride[d]) % t.dims()[d] % 2;
+        orbit[2 * d + (plus ^ odd)] += load;
+      }
+    }
+    const auto hot = std::max_element(orbit.begin(), orbit.end());
+    const uint64_t k = static_cast<uint64_t>(hot - orbit.begin());
+    add_step(out, mine / ports, *hot, step, t.link_name(t.link(0, k / 2, k % 2 ? 1 : -1)), worst_ratio);
+  }
+  finish(out, s.p(), static_cast<double>(D));
+  return out;
+}
+
 }  // namespace
 
 LinkCost measure_link_cost(const Schedule& s, const Topology& t, const Schedule* tie_source) {
   if (s.p() != t.nodes())
     throw std::invalid_argument("measure_link_cost: the schedule has " + std::to_string(s.p()) +
                                 " ranks, the topology " + std::to_string(t.nodes()) + " nodes");
+  if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s))
+    if (const auto* torus = dynamic_cast<const TorusTopology*>(&t);
+        torus && !tie_source && eq->route_ties_equivariant() &&
+        eq->action().group() == SymmetryGroup::torus_swing_dihedral && eq->action().dims() == t.dims())
+      return quotient_link_cost(*eq, *torus);
   const Schedule& ties = tie_source ? *tie_source : s;
   const uint64_t p = s.p();
   const double D = static_cast<double>(t.dims().size());
@@ -75,21 +149,10 @@ LinkCost measure_link_cost(const Schedule& s, const Topology& t, const Schedule*
     const auto hot = std::max_element(total.begin(), total.end());
     const double P = *std::max_element(sent.begin(), sent.end()) / ports;
     const double L = hot == total.end() ? 0.0 : *hot;
-    out.port.push_back(P);
-    out.link.push_back(L);
-    out.sum_port += P;
-    out.sum_link += L;
-    if (P > 0 && L / P > worst_ratio) {
-      worst_ratio = L / P;
-      out.worst_step = step;
-      out.worst_link = t.link_name(static_cast<uint64_t>(hot - total.begin()));
-    }
+    add_step(out, P, L, step, hot == total.end() ? "" : t.link_name(static_cast<uint64_t>(hot - total.begin())),
+             worst_ratio);
   }
-  const double lg = std::log2(static_cast<double>(p));
-  out.lambda = lg > 0 ? out.steps / lg : 0;
-  out.psi = D * out.sum_port;
-  out.xi = out.sum_port > 0 ? out.sum_link / out.sum_port : 1;
-  out.theta = D * out.sum_link;
+  finish(out, p, D);
   return out;
 }
 

@@ -7,12 +7,6 @@
 
 namespace collcheck {
 
-std::string dims_label(const std::vector<uint32_t>& dims) {
-  std::string s;
-  for (uint32_t d : dims) s += (s.empty() ? "" : "x") + std::to_string(d);
-  return s;
-}
-
 Topology::Topology(std::vector<uint32_t> dims) : dims_(std::move(dims)), stride_(torus_strides(dims_)) {
   for (uint32_t d : dims_) nodes_ *= d;
 }

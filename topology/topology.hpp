@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "schedules/schedule.hpp"
+#include "schedules/torus_shape.hpp"  // dims_label
 
 namespace collcheck {
 
@@ -78,7 +79,5 @@ class HyperXTopology final : public Topology {
 const std::vector<std::string>& topology_names();  // "torus", "hyperx"
 // Throws InputError (one line) for an unknown name or a bad shape.
 std::unique_ptr<Topology> make_topology(const std::string& name, const std::vector<uint32_t>& dims);
-
-std::string dims_label(const std::vector<uint32_t>& dims);  // "4x4"
 
 }  // namespace collcheck

@@ -8,9 +8,11 @@
 #include <atomic>
 #include <functional>
 #include <tuple>
+#include <type_traits>
 
 #include "properties/causality.hpp"
 #include "properties/exactly_once.hpp"
+#include "properties/flow/box_cells.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 
@@ -237,6 +239,15 @@ uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks) {
   return 3 * uint64_t{nblocks} * words * 8 + p * sizeof(RankStep);
 }
 
+uint64_t quotient_cell_words(const EquivariantSchedule& s) {
+  if (s.action().group() == SymmetryGroup::torus_swing_dihedral) return BoxCells(s.action().dims()).words();
+  return (s.p() + 63) / 64 + 1;
+}
+
+uint64_t quotient_state_bytes(const EquivariantSchedule& s) {
+  return 3 * uint64_t{s.num_blocks()} * quotient_cell_words(s) * 8 + s.p() * sizeof(RankStep);
+}
+
 namespace {
 
 inline uint64_t bitrev64(uint64_t x) {
@@ -253,8 +264,29 @@ inline uint64_t bitrev64(uint64_t x) {
 struct RankZeroView {
   std::function<bool(int st, std::vector<RankStep>& ops, const std::vector<Rank>& kept)> peers_step;
   std::function<Block(Rank q, Block b)> source_block;
+  // g_q of a whole cell (contribution set and flag word).
   std::function<void(Rank q, const uint64_t* src, uint64_t* dst)> contributors;
   bool translations = true;  // receive orders rotate with the ranks (recount_doubles applies)
+};
+
+// Rank 0's cells as p-bit sets (ExactCells); the quotient's default.
+struct BitModel {
+  ExactCells cells;
+  std::vector<uint64_t> full;  // every rank
+  explicit BitModel(uint64_t p) : cells(p), full(cells.bits, ~uint64_t{0}) {
+    if (p % 64) full.back() = (uint64_t{1} << (p % 64)) - 1;
+  }
+  size_t words() const { return cells.words; }
+  void init(uint64_t* c, std::optional<Rank> who) const { cells.init(c, who); }
+  bool empty(const uint64_t* c) const { return cells.empty(c); }
+  std::optional<Rank> reduce(uint64_t* c, const uint64_t* in, bool& held, bool& representable) const {
+    representable = true;
+    return cells.reduce(c, in, held);
+  }
+  std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const { return cells.copy(c, in); }
+  void judge(Verdict& v, const CollectiveSpec& spec, int last, Block b, const uint64_t* c) const {
+    judge_exact_cell(v, spec, cells.p, 0, last, b, c, cells.bits, full);
+  }
 };
 
 }  // namespace
@@ -276,8 +308,11 @@ void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c) {
 
 namespace {
 
-std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const RankZeroView& view, const StepHook& hook,
-                                                 std::string* declined) {
+// Model: BitModel (p-bit sets) or BoxCells (products of per-dimension sets,
+// box_cells.hpp); the same simulation, the same judgement.
+template <class Model>
+std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model& cells, const RankZeroView& view,
+                                                 const StepHook& hook, std::string* declined) {
   auto decline = [&](std::string why) -> std::optional<RotationResult> {
     if (declined) *declined = std::move(why);
     return std::nullopt;
@@ -286,8 +321,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const RankZe
   const uint32_t nb = s.num_blocks();
   const int steps = s.num_steps();
   const CollectiveSpec& spec = s.spec();
-  const ExactCells cells(p);
-  const size_t W = cells.words;
+  const size_t W = cells.words();
   std::vector<uint64_t> state(uint64_t{nb} * W, 0);
   auto cell = [&](Block b) { return state.data() + uint64_t{b} * W; };
   for (Block b = 0; b < nb; ++b) cells.init(cell(b), spec.initial_contributor(0, b));
@@ -364,7 +398,6 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const RankZe
       t->blocks.for_each([&](Block b) {
         const uint64_t* src = cell(view.source_block(t->peer, b));
         view.contributors(t->peer, src, in);
-        in[cells.bits] = src[cells.bits];
         in += W;
       });
     }
@@ -374,6 +407,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const RankZe
         t->blocks.for_each([&](Block b) { saved.insert(saved.end(), cell(b), cell(b) + W); });
     }
     const uint64_t eo_before = flow[kExactlyOnce].violations;
+    bool not_representable = false;
     in = inbox.data();
     for (const Transfer* t : order) {
       t->blocks.for_each([&](Block b) {
@@ -381,8 +415,13 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const RankZe
         ++flow[kCausality].checks;
         if (t->combine == Combine::reduce) {
           ++flow[kExactlyOnce].checks;
-          bool held = true;
-          if (auto twice = cells.reduce(c, in, held)) exactly_once_double(flow[kExactlyOnce], p, 0, st, b, t->peer, *twice);
+          bool held = true, representable = true;
+          const auto twice = cells.reduce(c, in, held, representable);
+          if (!representable) {
+            not_representable = true;
+            return;
+          }
+          if (twice) exactly_once_double(flow[kExactlyOnce], p, 0, st, b, t->peer, *twice);
           if (!held) causality_reduce_into_undefined(flow[kCausality], p, 0, st, b, t->peer);
         } else if (auto lost = cells.copy(c, in)) {
           causality_copy_discards(flow[kCausality], p, 0, st, b, t->peer, *lost);
@@ -390,14 +429,18 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const RankZe
         in += W;
       });
     }
+    if (not_representable)
+      return decline("at step " + std::to_string(st) +
+                     ", a reduce at rank 0 makes a contribution set that is not a product of per-dimension sets");
     const uint64_t eo_step = flow[kExactlyOnce].violations - eo_before;
-    eo_violations += reduces_overlap && eo_step ? recount_doubles(order, inbox, saved, W, cells.bits, p) : p * eo_step;
+    if constexpr (std::is_same_v<Model, BitModel>)
+      eo_violations += reduces_overlap && eo_step ? recount_doubles(order, inbox, saved, W, cells.cells.bits, p) : p * eo_step;
+    else
+      eo_violations += p * eo_step;  // reduces_overlap is never set without translations
   }
   // Rank 0's final values.
-  std::vector<uint64_t> full(cells.bits, ~uint64_t{0});
-  if (p % 64) full.back() = (uint64_t{1} << (p % 64)) - 1;
   const int last = std::max(0, steps - 1);
-  for (Block b = 0; b < nb; ++b) judge_exact_cell(flow[kPostcondition], spec, p, 0, last, b, cell(b), cells.bits, full);
+  for (Block b = 0; b < nb; ++b) cells.judge(flow[kPostcondition], spec, last, b, cell(b));
 
   for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHook}) {
     flow[i].checks *= p;  // every rank does rank 0's checks, mapped
@@ -444,9 +487,13 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
   view.source_block = [&](Rank q, Block b) {
     return static_cast<Block>((b + nb - (uint64_t{q} * h) % nb) % nb);
   };
-  view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) { rotate_bits(dst, src, p, q); };
+  const BitModel model(p);
+  view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) {
+    rotate_bits(dst, src, p, q);
+    dst[model.cells.bits] = src[model.cells.bits];
+  };
   view.translations = true;
-  auto res = simulate_rank_zero(s, view, hook, nullptr);
+  auto res = simulate_rank_zero(s, model, view, hook, nullptr);
   if (res) res->invariance_checks = checks;
   return res;
 }
@@ -467,12 +514,19 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
     return true;
   };
   view.source_block = [&](Rank q, Block b) { return g.inverse_block(q, b); };
+  view.translations = g.group() == SymmetryGroup::translations;
+  if (g.group() == SymmetryGroup::torus_swing_dihedral) {
+    const BoxCells boxes(g.dims());
+    view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) { boxes.map(g, q, src, dst); };
+    return simulate_rank_zero(s, boxes, view, hook, declined);
+  }
+  const BitModel model(p);
   view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) {
     if (g.reflects(q)) reflect_bits(dst, src, p, q);
     else rotate_bits(dst, src, p, q);
+    dst[model.cells.bits] = src[model.cells.bits];
   };
-  view.translations = g.group() == SymmetryGroup::translations;
-  return simulate_rank_zero(s, view, hook, declined);
+  return simulate_rank_zero(s, model, view, hook, declined);
 }
 
 }  // namespace collcheck::flow

@@ -77,6 +77,12 @@ void rotate_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t q);
 // step's received cells at most nblocks per receive).
 uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks);
 
+// Words of one of rank 0's cells in the certified quotient of `s`: a p-bit
+// set and a flag word, or, under the torus group, a box (box_cells.hpp).
+uint64_t quotient_cell_words(const EquivariantSchedule& s);
+// rotation_state_bytes for the quotient of `s`, with its cells.
+uint64_t quotient_state_bytes(const EquivariantSchedule& s);
+
 struct RotationResult {
   Verdicts verdicts;
   CostMeasurement cost;
@@ -102,7 +108,10 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 //     its peers' (g_q of rank 0's), rank 0's volume (every rank sends as much);
 //   causality, exactly-once (exact multiplicity), postcondition: rank 0's
 //     row of cells simulated exactly (p-bit sets), the peer's cells mapped
-//     by the group (rotations, reflections: reflect_bits);
+//     by the group (rotations, reflections: reflect_bits); under the torus
+//     group the cells are boxes (box_cells.hpp: products of per-dimension
+//     sets, each factor rotated or reflected), and a reduce whose union is
+//     not a box declines;
 //   a step hook only if it declares that it judges a rank by ring distances
 //     alone (StepHook::invariant_under_ring_isometries) and the group's
 //     elements are isometries of Z_p.

@@ -27,7 +27,8 @@
 // Stats      : shared_port_rank_steps (rank-steps where some port carries two
 //              collectives, at any step), square_phase_steps,
 //              max_collectives_per_port.
-// Schedules that are not a SwingTorus: not applicable (holds vacuously, says so).
+// Schedules that are not a SwingTorus (or its quotient wrapper, SwingEquivariant
+// on a torus): not applicable (holds vacuously, says so).
 #include "properties/verdict.hpp"
 #include "schedules/schedule.hpp"
 #include "schedules/swing/swing_torus.hpp"
@@ -37,6 +38,9 @@ namespace collcheck {
 Verdict swing_torus_ports(const Schedule& s);
 // The transfers of `s` (e.g. a mutant of `torus`, materialized) judged with
 // `torus`'s shape, collectives, phase and tie-break.
-Verdict swing_torus_ports(const Schedule& s, const SwingTorus& torus);
+// `s` as a view of `torus` (a mutant of it, or its quotient wrapper);
+// rank_zero_only: `s` is equivariant under the torus-swing-dihedral group, so
+// rank 0 is judged and the counts scaled by p.
+Verdict swing_torus_ports(const Schedule& s, const SwingTorus& torus, bool rank_zero_only = false);
 
 }  // namespace collcheck

@@ -26,6 +26,29 @@
 // swing_equivariant_test.cpp compares every rank's step of every reading of
 // Listing 1 with the direct per-rank generator for every even p <= 256 (and
 // p = 1000, 1024, 2046, 2048 for the default; latency: even p <= 512).
+//
+// On a torus (Swing NSDI'24 Sec. 4.1-4.2, schedules/swing/swing_torus.hpp)
+// the group is torus-swing-dihedral, one swing-dihedral group per dimension.
+// Why the image is the algorithm's rank r:
+//   a step of collective c changes one coordinate i by the 1D rule with the
+//     odd offset o = +-rho(sigma) (or +-delta(sigma) in the paper-delta
+//     reading): x_i + o for even x_i, x_i - o for odd x_i. The proof of Eq. 2
+//     above uses nothing of rho but its oddness, and
+//     smt-swing-peer-equivariance-all-even-p quantifies over every odd
+//     offset of absolute value below the side, so each coordinate's map
+//     commutes with g_r's factor on that coordinate; the other coordinates
+//     are kept, and g_r acts on each coordinate separately.
+//   the blocks of a reduce-scatter step are the product, over dimensions, of
+//     the coordinates the peer (or the rank) reaches in its remaining steps;
+//     reach is built from the coordinate map alone, so g_r of a reach set is
+//     the reach set of g_r's coordinate, and g_r of the product is the
+//     product of the images; a block keeps its collective (part c of the
+//     2D p blocks). The allgather reverses the same sets; latency-optimal:
+//     block c, fixed.
+// Checked, not trusted, by swing_torus_equivariant_test.cpp: every rank and
+// step against the direct generator on every shape of sides 1, 2, 4, 8 up to
+// 128 nodes and up to 4 dimensions, in both readings and both layouts the
+// mutation tests use.
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -39,6 +62,8 @@ class SwingEquivariant final : public EquivariantSchedule {
   // `direct` must be a Swing generator on p ranks with p even or p = 1;
   // blocks act as ranks (bandwidth-optimal) or are fixed (latency-optimal).
   SwingEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks);
+  // On a torus: `direct` a Swing torus generator on `dims` (every side even or 1).
+  SwingEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks, std::vector<uint32_t> dims);
   const CollectiveSpec& spec() const override { return direct_->spec(); }
   int num_steps() const override { return direct_->num_steps(); }
   int ports() const override { return direct_->ports(); }
@@ -46,10 +71,19 @@ class SwingEquivariant final : public EquivariantSchedule {
   void representative_step(int s, RankStep& out) const override;
   const GroupAction& action() const override { return action_; }
   std::string certificate() const override;
+  // The direct generator's tie (Swing on a torus: the collective's signed
+  // offset). It is equivariant: a reflection of the step's coordinate maps an
+  // even coordinate to an odd one, which negates the offset exactly as it
+  // reverses the route (tested for every rank in swing_torus_equivariant_test.cpp).
+  int64_t route_tie(Rank r, int s, size_t send) const override { return direct_->route_tie(r, s, send); }
+  bool route_ties_equivariant() const override { return torus_; }
+  // The generator wrapped (the torus properties read its plan and offsets).
+  const Schedule& direct() const { return *direct_; }
 
  private:
   std::unique_ptr<Schedule> direct_;
   GroupAction action_;
+  bool torus_ = false;
   mutable std::once_flag once_;
   mutable std::vector<RankStep> rep_;
 };
@@ -57,5 +91,8 @@ class SwingEquivariant final : public EquivariantSchedule {
 // `direct` wrapped as SwingEquivariant when the swing-dihedral group acts on
 // its p (even p, or p = 1), `direct` itself otherwise.
 std::unique_ptr<Schedule> swing_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks);
+// The same on a torus `dims` (the torus-swing-dihedral group).
+std::unique_ptr<Schedule> swing_torus_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,
+                                                  const std::vector<uint32_t>& dims);
 
 }  // namespace collcheck

@@ -72,9 +72,14 @@ TEST(SwingEquivariant, OddRingsStayDirect) {
 
 TEST(SwingEquivariant, RegistryDeclaresAndBuildsTheEquivariantFormWhereTheGroupActs) {
   const AlgorithmInfo& swing = test::registered_algorithm("swing");
-  int declared = 0;
+  int declared = 0, torus = 0;
   for (const VariantInfo& v : swing.variants) {
     if (v.symmetry == SymmetryGroup::undeclared) continue;
+    if (v.symmetry == SymmetryGroup::torus_swing_dihedral) {  // the torus variants (swing_torus_equivariant_test.cpp)
+      EXPECT_TRUE(v.takes("dims")) << v.name;
+      ++torus;
+      continue;
+    }
     EXPECT_EQ(v.symmetry, SymmetryGroup::swing_dihedral) << v.name;
     ++declared;
     for (uint64_t p = 1; p <= 64; ++p) {
@@ -93,6 +98,7 @@ TEST(SwingEquivariant, RegistryDeclaresAndBuildsTheEquivariantFormWhereTheGroupA
   }
   // bandwidth, latency, the 7 readings of Listing 1, paper-latency.
   EXPECT_EQ(declared, 10);
+  EXPECT_EQ(torus, 4);  // torus-bandwidth, torus-latency, and the two paper-delta readings
   EXPECT_EQ(test::registered_variant("swing", "paper-odd").symmetry, SymmetryGroup::undeclared);
   EXPECT_EQ(test::registered_variant("swing", "bandwidth-contiguous").symmetry, SymmetryGroup::undeclared);
 }
