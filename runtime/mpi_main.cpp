@@ -7,6 +7,11 @@
 //   mpirun -np P collcheck-mpi --algo NAME [--variant V] [--n N] [--root R]
 //          [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]
 //   mpirun -np P collcheck-mpi --schedule FILE [...]   (JSON or JSON lines, docs/schedule-format.md)
+//   mpirun -np P collcheck-mpi --native COLL | --function LIB:SYM --collective COLL
+//          [--payload one-hot,counters,noncommutative,source-tagged] [--count N] [--dtype D]
+//          [--root R] [--in-place] [--timeout S]
+//     black box (runtime/blackbox/): the library's own collective or a user's
+//     function on exact-multiplicity payloads; exit 3 when a call hangs or crashes.
 //
 // --n and --root are parsed and checked as by `collcheck run`
 // (checker/cli/cli_support.hpp); a root or n the variant does not allow at this p
@@ -33,6 +38,7 @@
 #include "checker/cli/cli_support.hpp"
 #include "checker/sweep/file_claims.hpp"
 #include "checker/sweep/sweep.hpp"
+#include "runtime/blackbox/blackbox_run.hpp"
 #include "runtime/mpi_backend.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -62,9 +68,95 @@ std::string known_variants(const AlgorithmInfo& a) {
   return s;
 }
 
+// Black-box mode (runtime/blackbox/blackbox_run.hpp): --native COLL or
+// --function LIB:SYM --collective COLL, on exact-multiplicity payloads.
+int run_black_box(const po::variables_map& vm, const std::string& native, const std::string& function,
+                  const std::string& collective, const std::string& payload_s, bool in_place,
+                  const std::string& timeout_s, const std::string& count_s, const std::string& seed_s, DType dtype,
+                  const std::string& format, int me, int size) {
+  namespace bb = blackbox;
+  auto colls = [] {
+    std::string s;
+    for (bb::Coll c : bb::all_colls()) s += (s.empty() ? "" : ", ") + std::string(bb::to_string(c));
+    return s;
+  };
+  if (native.empty() == function.empty())
+    throw UsageError{"a black-box run takes exactly one of --native COLL and --function LIB:SYMBOL --collective COLL"};
+  for (const char* o : {"algo", "variant", "schedule", "n", "dims", "radix", "radix2", "ppn"})
+    if (vm.count(o)) throw UsageError{std::string("--") + o + " is for schedules; a black-box run (--native, --function) does not take it"};
+  if (!native.empty() && !collective.empty())
+    throw UsageError{"--native names the collective itself; --collective goes with --function"};
+  const std::string cname = native.empty() ? collective : native;
+  if (cname.empty()) throw UsageError{"--function needs --collective (" + colls() + ")"};
+  const auto coll = bb::coll_from_string(cname);
+  if (!coll) throw UsageError{"unknown collective '" + cname + "' (known: " + colls() + ")"};
+  bb::RunOptions o;
+  o.dtype = dtype;
+  o.in_place = in_place;
+  o.count = parse_uint_option("count", count_s, 0, INT_MAX);  // 0 is a count worth checking here
+  o.seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);
+  o.timeout_seconds = static_cast<double>(parse_uint_option("timeout", timeout_s, 1, 86400));
+  if (vm.count("root")) o.root = static_cast<int>(parse_uint_option("root", vm["root"].as<std::string>(), 0, INT_MAX));
+  if (!payload_s.empty() && payload_s != "all") {
+    std::stringstream ss(payload_s);
+    for (std::string item; std::getline(ss, item, ',');) {
+      auto pl = bb::payload_from_string(item);
+      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, noncommutative, source-tagged, all)"};
+      o.payloads.push_back(*pl);
+    }
+  }
+  bb::Target t;
+  t.coll = *coll;
+  t.name = native.empty() ? function : bb::mpi_name(*coll);
+  if (!function.empty())
+    if (auto why = bb::load_function(function, t.function)) throw UsageError{*why};
+  const bb::BlackBoxResult res = bb::run_blackbox(t, o, MPI_COMM_WORLD);  // std::invalid_argument: bad input
+  if (me == 0) {
+    const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
+    if (format == "json") {
+      nlohmann::json j{{"tool", "collcheck-mpi"},
+                       {"mode", native.empty() ? "function" : "native"},
+                       {"target", t.name},
+                       {"collective", bb::to_string(*coll)},
+                       {"p", size},
+                       {"count", o.count},
+                       {"dtype", to_string(dtype)},
+                       {"root", rooted ? nlohmann::json(o.root) : nlohmann::json(nullptr)},
+                       {"in_place", o.in_place},
+                       {"seed", o.seed},
+                       {"status", res.holds() ? "holds" : "violated"}};
+      j["payloads"] = nlohmann::json::array();
+      for (const bb::PayloadResult& r : res.payloads)
+        j["payloads"].push_back({{"payload", bb::to_string(r.payload)},
+                                 {"runs", r.runs},
+                                 {"call", r.mpi_shape},
+                                 {"status", r.defect ? "violated" : "holds"},
+                                 {"defect", r.defect ? nlohmann::json(*r.defect) : nlohmann::json(nullptr)},
+                                 {"seconds", r.seconds}});
+      std::cout << j.dump() << "\n";
+    } else {
+      const std::string head = "collcheck-mpi: " + t.name + " (" + bb::to_string(*coll) +
+                               (rooted ? ", root " + std::to_string(o.root) : "") + ") p=" + std::to_string(size) +
+                               " count=" + std::to_string(o.count) + " " + to_string(dtype) +
+                               (o.in_place ? " in-place" : "");
+      std::string names;
+      for (const bb::PayloadResult& r : res.payloads) {
+        names += (names.empty() ? "" : ", ") + std::string(bb::to_string(r.payload));
+        std::cout << head << ": " << bb::to_string(r.payload) << " (" << r.runs << (r.runs == 1 ? " call, " : " calls, ")
+                  << r.mpi_shape << "): " << (r.defect ? "violated: " + *r.defect : std::string("holds")) << "\n";
+      }
+      std::cout << head << ": " << (res.holds() ? "holds for every payload (" + names + ")" : std::string("violated"))
+                << "\n";
+    }
+  }
+  return res.holds() ? kHolds : kViolated;
+}
+
 int run(int argc, char** argv, int me, int size) {
   po::options_description desc("collcheck-mpi options");
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
+  std::string native, function, collective, payload_s, timeout_s;
+  bool in_place = false;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
@@ -72,7 +164,16 @@ int run(int argc, char** argv, int me, int size) {
       "dtype", po::value(&dtype_s)->default_value("int64"), "int64, float or double")(
       "count", po::value(&count_s)->default_value("1000"), "elements of the vector (>= number of blocks, <= INT_MAX)")(
       "seed", po::value(&seed_s)->default_value("1"), "input seed (0..2^64-1)")(
-      "format", po::value(&format)->default_value("text"), "text or json");
+      "format", po::value(&format)->default_value("text"), "text or json")(
+      "native", po::value(&native),
+      "black box: the MPI library's own collective on exact-multiplicity payloads (allreduce, reduce, "
+      "reduce-scatter-block, reduce-scatter, allgather, bcast, alltoall)")(
+      "function", po::value(&function), "black box: LIBRARY:SYMBOL, a function with the standard MPI signature of --collective")(
+      "collective", po::value(&collective), "black box: the collective --function implements")(
+      "payload", po::value(&payload_s),
+      "black box: one-hot, counters, noncommutative, source-tagged (comma list; default: every one that applies)")(
+      "in-place", po::bool_switch(&in_place), "black box: pass MPI_IN_PLACE")(
+      "timeout", po::value(&timeout_s)->default_value("60"), "black box: seconds one call may take (then exit 3)");
   add_instance_options(desc);
   po::variables_map vm;
   try {
@@ -93,6 +194,9 @@ int run(int argc, char** argv, int me, int size) {
   auto dtype = dtype_from_string(dtype_s);
   if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
+  if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place)
+    return run_black_box(vm, native, function, collective, payload_s, in_place, timeout_s, count_s, seed_s, *dtype,
+                         format, me, size);
   // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
   const uint64_t count = parse_uint_option("count", count_s, 1, INT_MAX);
   const uint64_t seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);

@@ -1,0 +1,325 @@
+#include "runtime/blackbox/blackbox_run.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace collcheck::runtime::blackbox {
+
+namespace {
+
+using AllreduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+using ReduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+using ReduceScatterBlockFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+using ReduceScatterFn = int (*)(const void*, void*, const int[], MPI_Datatype, MPI_Op, MPI_Comm);
+using AllgatherFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
+using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
+using AlltoallFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
+
+// ---- the process-wide guards of one call: watchdog and crash report ----------
+
+char crash_message[512];
+size_t crash_length = 0;
+
+extern "C" void on_crash(int sig) {
+  // async-signal-safe: write the prepared line, add the signal number, exit 3
+  char tail[32];
+  int n = std::snprintf(tail, sizeof tail, " (signal %d)\n", sig);
+  if (crash_length) (void)!write(2, crash_message, crash_length);
+  if (n > 0) (void)!write(2, tail, static_cast<size_t>(n));
+  _exit(3);
+}
+
+class Guard {
+ public:
+  Guard(int me, const std::string& what, double seconds) {
+    crash_length = static_cast<size_t>(std::snprintf(crash_message, sizeof crash_message,
+                                                     "collcheck-mpi: rank %d crashed in %s", me, what.c_str()));
+    crash_length = std::min(crash_length, sizeof crash_message - 1);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, on_crash);
+    watchdog_ = std::thread([this, me, what, seconds] {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) return;
+      std::fprintf(stderr, "collcheck-mpi: rank %d: %s %s within %g s\n", me, what.c_str(),
+                   returned_.load() ? "returned, but the other ranks did not finish" : "did not return", seconds);
+      std::fflush(stderr);
+      std::fflush(stdout);
+      std::_Exit(3);
+    });
+  }
+  void returned() { returned_ = true; }
+  ~Guard() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    watchdog_.join();
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::atomic<bool> returned_{false};
+  std::thread watchdog_;
+};
+
+// ---- buffers -------------------------------------------------------------------
+
+struct Typed {
+  MPI_Datatype type;     // what the call is given
+  size_t value_bytes;    // bytes of one value (one component)
+  DType storage;         // how values are stored
+  uint64_t scale = 1;    // MPI count per logical element (counters: p)
+};
+
+std::vector<unsigned char> pack(const std::vector<double>& v, DType d) {
+  const size_t b = d == DType::float32 ? 4 : 8;
+  std::vector<unsigned char> out(v.size() * b);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (d == DType::int64) {
+      const int64_t x = std::isnan(v[i]) ? static_cast<int64_t>(kSentinel) : static_cast<int64_t>(v[i]);
+      std::memcpy(out.data() + i * b, &x, b);
+    } else if (d == DType::float32) {
+      const float x = static_cast<float>(v[i]);
+      std::memcpy(out.data() + i * b, &x, b);
+    } else {
+      std::memcpy(out.data() + i * b, &v[i], b);
+    }
+  }
+  return out;
+}
+
+std::vector<double> unpack(const unsigned char* p, size_t n, DType d) {
+  std::vector<double> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (d == DType::int64) {
+      int64_t x;
+      std::memcpy(&x, p + i * 8, 8);
+      out[i] = static_cast<double>(x);
+    } else if (d == DType::float32) {
+      float x;
+      std::memcpy(&x, p + i * 4, 4);
+      out[i] = x;
+    } else {
+      std::memcpy(&out[i], p + i * 8, 8);
+    }
+  }
+  return out;
+}
+
+extern "C" void matrix_op(void* in, void* inout, int* len, MPI_Datatype*) {
+  matrix_product(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout), static_cast<uint64_t>(*len));
+}
+
+MPI_Datatype base_type(DType d) { return d == DType::int64 ? MPI_INT64_T : d == DType::float32 ? MPI_FLOAT : MPI_DOUBLE; }
+
+std::string type_name(DType d) { return d == DType::int64 ? "MPI_INT64_T" : d == DType::float32 ? "MPI_FLOAT" : "MPI_DOUBLE"; }
+
+// One call of the target on prepared buffers; returns the MPI error code.
+int call(const Target& t, const void* sbuf, void* rbuf, int count, const int* recvcounts, MPI_Datatype type, MPI_Op op,
+         int root, MPI_Comm comm) {
+  const bool native = t.function == nullptr;
+  switch (t.coll) {
+    case Coll::allreduce:
+      return native ? MPI_Allreduce(sbuf, rbuf, count, type, op, comm)
+                    : reinterpret_cast<AllreduceFn>(t.function)(sbuf, rbuf, count, type, op, comm);
+    case Coll::reduce:
+      return native ? MPI_Reduce(sbuf, rbuf, count, type, op, root, comm)
+                    : reinterpret_cast<ReduceFn>(t.function)(sbuf, rbuf, count, type, op, root, comm);
+    case Coll::reduce_scatter_block:
+      return native ? MPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm)
+                    : reinterpret_cast<ReduceScatterBlockFn>(t.function)(sbuf, rbuf, count, type, op, comm);
+    case Coll::reduce_scatter:
+      return native ? MPI_Reduce_scatter(sbuf, rbuf, recvcounts, type, op, comm)
+                    : reinterpret_cast<ReduceScatterFn>(t.function)(sbuf, rbuf, recvcounts, type, op, comm);
+    case Coll::allgather:
+      return native ? MPI_Allgather(sbuf, count, type, rbuf, count, type, comm)
+                    : reinterpret_cast<AllgatherFn>(t.function)(sbuf, count, type, rbuf, count, type, comm);
+    case Coll::bcast:
+      return native ? MPI_Bcast(rbuf, count, type, root, comm)
+                    : reinterpret_cast<BcastFn>(t.function)(rbuf, count, type, root, comm);
+    case Coll::alltoall:
+      return native ? MPI_Alltoall(sbuf, count, type, rbuf, count, type, comm)
+                    : reinterpret_cast<AlltoallFn>(t.function)(sbuf, count, type, rbuf, count, type, comm);
+  }
+  return MPI_ERR_OTHER;
+}
+
+// The smallest rank's defect, at rank 0 (empty elsewhere).
+std::optional<std::string> first_defect(const std::optional<std::string>& mine, int me, int size, MPI_Comm comm) {
+  const std::string d = mine.value_or("");
+  int len = static_cast<int>(d.size());
+  std::vector<int> lens(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
+  int total = 0;
+  if (me == 0)
+    for (int r = 0; r < size; ++r) displs[static_cast<size_t>(r)] = total, total += lens[static_cast<size_t>(r)];
+  std::vector<char> all(static_cast<size_t>(std::max(total, 1)));
+  MPI_Gatherv(d.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
+  if (me != 0) return std::nullopt;
+  for (int r = 0; r < size; ++r)
+    if (lens[static_cast<size_t>(r)] > 0)
+      return std::string(all.data() + displs[static_cast<size_t>(r)], static_cast<size_t>(lens[static_cast<size_t>(r)]));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string mpi_name(Coll c) {
+  switch (c) {
+    case Coll::allreduce: return "MPI_Allreduce";
+    case Coll::reduce: return "MPI_Reduce";
+    case Coll::reduce_scatter_block: return "MPI_Reduce_scatter_block";
+    case Coll::reduce_scatter: return "MPI_Reduce_scatter";
+    case Coll::allgather: return "MPI_Allgather";
+    case Coll::bcast: return "MPI_Bcast";
+    case Coll::alltoall: return "MPI_Alltoall";
+  }
+  return "?";
+}
+
+std::optional<std::string> load_function(const std::string& spec, void*& function) {
+  const size_t colon = spec.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size())
+    return "--function takes LIBRARY:SYMBOL (e.g. ./libmine.so:my_allreduce), got '" + spec + "'";
+  const std::string lib = spec.substr(0, colon), sym = spec.substr(colon + 1);
+  void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* e = dlerror();
+    return "cannot load '" + lib + "': " + (e ? e : "unknown error");
+  }
+  dlerror();
+  function = dlsym(handle, sym.c_str());
+  if (const char* e = dlerror(); e || !function)
+    return "no symbol '" + sym + "' in '" + lib + "'" + (e ? std::string(": ") + e : "");
+  return std::nullopt;  // the library stays loaded for the process
+}
+
+bool BlackBoxResult::holds() const {
+  for (const PayloadResult& r : payloads)
+    if (r.defect) return false;
+  return true;
+}
+
+BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm) {
+  int me = 0, size = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &size);
+  const uint64_t p = static_cast<uint64_t>(size);
+  const bool rooted = t.coll == Coll::reduce || t.coll == Coll::bcast;
+  if (rooted && (o.root < 0 || o.root >= size))
+    throw std::invalid_argument("--root " + std::to_string(o.root) + " is not a rank of " + std::to_string(size));
+  if (o.in_place && t.coll == Coll::bcast) throw std::invalid_argument("--in-place does not apply to bcast");
+  if (o.count > static_cast<uint64_t>(INT32_MAX) / std::max<uint64_t>(p, 4))
+    throw std::invalid_argument("--count " + std::to_string(o.count) + " times p does not fit an MPI int count");
+  std::vector<Payload> todo = o.payloads.empty() ? payloads_for(t.coll) : o.payloads;
+  const std::vector<Payload> fit = payloads_for(t.coll);
+  for (Payload pl : todo)
+    if (std::find(fit.begin(), fit.end(), pl) == fit.end())
+      throw std::invalid_argument(std::string("payload ") + to_string(pl) + " does not apply to " + to_string(t.coll));
+
+  // An error code is a finding (e.g. an algorithm id the library rejects),
+  // not a reason to abort the job.
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  BlackBoxResult out;
+  for (Payload pl : todo) {
+    RunSpec spec;
+    spec.coll = t.coll;
+    spec.payload = pl;
+    spec.p = p;
+    spec.count = o.count;
+    spec.root = o.root;
+    spec.seed = o.seed;
+    spec.dtype = (pl == Payload::one_hot || pl == Payload::source_tagged) ? o.dtype : DType::int64;
+    if (auto why = representable(spec)) throw std::invalid_argument(*why);
+    const Layout l = layout(t.coll, pl, p, o.count, me);
+    Typed ty{base_type(spec.dtype), spec.dtype == DType::float32 ? size_t{4} : size_t{8}, spec.dtype, 1};
+    MPI_Op op = MPI_SUM;
+    MPI_Datatype matrix_type = MPI_DATATYPE_NULL;
+    if (pl == Payload::counters) ty.scale = p;
+    if (pl == Payload::noncommutative) {
+      MPI_Type_contiguous(4, MPI_INT64_T, &matrix_type);
+      MPI_Type_commit(&matrix_type);
+      ty.type = matrix_type;
+      MPI_Op_create(&matrix_op, 0 /* not commutative */, &op);
+    }
+    PayloadResult res;
+    res.payload = pl;
+    res.mpi_shape = (t.coll == Coll::reduce_scatter ? std::string("recvcounts of ") + std::to_string(o.count) +
+                                                          " elements split over p"
+                                                    : "count " + std::to_string(o.count * ty.scale)) +
+                    " x " + (pl == Payload::noncommutative ? "MPI_Type_contiguous(4, MPI_INT64_T)" : type_name(spec.dtype)) +
+                    (reduces(t.coll) ? pl == Payload::noncommutative ? ", user-defined non-commutative op" : ", MPI_SUM"
+                                     : "") +
+                    (o.in_place ? ", MPI_IN_PLACE" : "");
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int run = 0; run < runs(pl, p) && !res.defect; ++run) {
+      spec.run = run;
+      const std::vector<double> sv = send_values(spec, me);
+      // the receive buffer: the sentinel; in place, the input where MPI reads it
+      const uint64_t recv_values = (t.coll == Coll::reduce_scatter_block && o.in_place ? p * o.count
+                                    : t.coll == Coll::reduce_scatter && o.in_place ? o.count
+                                                                                     : l.recv) * l.width;
+      std::vector<double> rv(recv_values, spec.dtype == DType::int64 ? kSentinel : std::nan(""));
+      if (t.coll == Coll::bcast) rv = sv;
+      const bool in_place_here = o.in_place && (t.coll != Coll::reduce || me == o.root);
+      if (in_place_here) {
+        if (t.coll == Coll::allgather)
+          std::copy(sv.begin(), sv.end(), rv.begin() + static_cast<std::ptrdiff_t>(static_cast<uint64_t>(me) * o.count * l.width));
+        else
+          std::copy(sv.begin(), sv.end(), rv.begin());
+      }
+      std::vector<unsigned char> sbuf = pack(sv, spec.dtype), rbuf = pack(rv, spec.dtype);
+      if (rbuf.empty()) rbuf.resize(8);  // a valid pointer for zero elements
+      if (sbuf.empty()) sbuf.resize(8);
+      std::vector<int> recvcounts(l.recvcounts);
+      for (int& c : recvcounts) c *= static_cast<int>(ty.scale);
+      int count = static_cast<int>(o.count * ty.scale);
+      const std::string what = t.name + " (" + to_string(pl) + (pl == Payload::one_hot ? " run " + std::to_string(run) : "") + ")";
+      int rc = MPI_SUCCESS;
+      std::optional<std::string> defect;
+      {
+        Guard guard(me, what, o.timeout_seconds);
+        rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, recvcounts.data(), ty.type, op,
+                  o.root, comm);
+        guard.returned();
+        if (rc != MPI_SUCCESS) {
+          defect = "rank " + std::to_string(me) + ": " + what + " returned error code " + std::to_string(rc);
+        } else {
+          std::vector<double> got = unpack(rbuf.data(), l.recv * l.width, spec.dtype);
+          defect = judge(spec, me, got);
+        }
+        res.defect = first_defect(defect, me, size, comm);
+        int any = me == 0 && res.defect ? 1 : 0;
+        MPI_Bcast(&any, 1, MPI_INT, 0, comm);  // every rank stops at the same run
+        if (any && me != 0) res.defect = "see rank 0";
+      }
+      res.runs = run + 1;
+    }
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (pl == Payload::noncommutative) {
+      MPI_Op_free(&op);
+      MPI_Type_free(&matrix_type);
+    }
+    out.payloads.push_back(std::move(res));
+  }
+  return out;
+}
+
+}  // namespace collcheck::runtime::blackbox

@@ -1,0 +1,65 @@
+#pragma once
+// Runs a collective as a black box on the exact-multiplicity payloads of
+// runtime/blackbox/payloads.hpp (issue 18): the MPI library's own
+// (`collcheck-mpi --native allreduce`) or a user's function with the
+// standard signature, loaded from a shared library
+// (`collcheck-mpi --function ./libmine.so:my_allreduce --collective allreduce`).
+//
+// Every payload run fills each rank's send buffer, puts the sentinel in the
+// receive buffer, calls the collective once, and judges every rank's result;
+// rank 0 keeps the smallest rank's first defect. A watchdog per run ends the
+// process (exit 3, naming the rank and whether it was still inside the call
+// or waiting for the others) when the call does not return in time; a rank
+// that crashes in the call says so (signal) and exits 3. mpirun then ends the
+// job; what was printed before stays.
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/blackbox/payloads.hpp"
+
+namespace collcheck::runtime::blackbox {
+
+struct Target {
+  Coll coll = Coll::allreduce;
+  void* function = nullptr;  // nullptr: the MPI library's own collective
+  std::string name;          // "MPI_Allreduce" or "./libmine.so:my_allreduce"
+};
+
+// The MPI routine a collective is checked against or stands for ("MPI_Allreduce", ...).
+std::string mpi_name(Coll c);
+
+// dlopen + dlsym of "LIBRARY:SYMBOL"; the error in one line if either fails.
+std::optional<std::string> load_function(const std::string& spec, void*& function);
+
+struct RunOptions {
+  uint64_t count = 1000;
+  DType dtype = DType::int64;
+  int root = 0;
+  bool in_place = false;
+  uint64_t seed = 1;
+  double timeout_seconds = 60;
+  std::vector<Payload> payloads;  // empty: every payload that applies
+};
+
+struct PayloadResult {
+  Payload payload = Payload::one_hot;
+  int runs = 0;                        // MPI calls made for it
+  std::string mpi_shape;               // what the call was given: "count 1001 x int64, MPI_SUM"
+  std::optional<std::string> defect;   // the smallest rank's first defect (rank 0's view)
+  double seconds = 0;
+};
+
+struct BlackBoxResult {
+  std::vector<PayloadResult> payloads;
+  bool holds() const;
+};
+
+// Collective over `comm`; every rank must call it with the same arguments.
+// Throws std::invalid_argument (bad input: a root out of range, in-place for
+// bcast, a payload that does not apply or is not representable).
+BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm);
+
+}  // namespace collcheck::runtime::blackbox

@@ -1,0 +1,281 @@
+#include "runtime/blackbox/payloads.hpp"
+
+#include <cmath>
+
+namespace collcheck::runtime::blackbox {
+
+namespace {
+
+const std::vector<std::pair<Coll, const char*>>& coll_names() {
+  static const std::vector<std::pair<Coll, const char*>> n = {
+      {Coll::allreduce, "allreduce"}, {Coll::reduce, "reduce"},
+      {Coll::reduce_scatter_block, "reduce-scatter-block"}, {Coll::reduce_scatter, "reduce-scatter"},
+      {Coll::allgather, "allgather"}, {Coll::bcast, "bcast"}, {Coll::alltoall, "alltoall"}};
+  return n;
+}
+
+const std::vector<std::pair<Payload, const char*>>& payload_names() {
+  static const std::vector<std::pair<Payload, const char*>> n = {{Payload::one_hot, "one-hot"},
+                                                                  {Payload::counters, "counters"},
+                                                                  {Payload::noncommutative, "noncommutative"},
+                                                                  {Payload::source_tagged, "source-tagged"}};
+  return n;
+}
+
+uint64_t mix(uint64_t x) {  // splitmix64
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Rank r's matrix for element j (row-major), entries in [0, 65521).
+void matrix(uint64_t seed, uint64_t r, uint64_t j, int64_t* m) {
+  uint64_t h = mix(seed ^ mix(r * 0x100000001b3ULL ^ mix(j)));
+  for (int i = 0; i < 4; ++i) {
+    h = mix(h + static_cast<uint64_t>(i));
+    m[i] = static_cast<int64_t>(h % kMatrixPrime);
+  }
+}
+
+// The first element of rank me's run of the vector in a reduce-scatter.
+uint64_t scatter_offset(uint64_t p, uint64_t count, int me) {
+  const uint64_t q = count / p, rem = count % p, r = static_cast<uint64_t>(me);
+  return r * q + std::min(r, rem);
+}
+
+// The send-buffer index the i-th received element of a reduction stands for.
+uint64_t reduced_index(const RunSpec& r, int me, uint64_t i) {
+  switch (r.coll) {
+    case Coll::reduce_scatter_block: return static_cast<uint64_t>(me) * r.count + i;
+    case Coll::reduce_scatter: return scatter_offset(r.p, r.count, me) + i;
+    default: return i;
+  }
+}
+
+std::string num(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (v == kSentinel) return "the sentinel (untouched)";
+  if (std::floor(v) == v && std::abs(v) < 9.0e15) return std::to_string(static_cast<int64_t>(v));
+  return std::to_string(v);
+}
+
+std::string mat(const int64_t* m) {
+  return "[[" + std::to_string(m[0]) + "," + std::to_string(m[1]) + "],[" + std::to_string(m[2]) + "," +
+         std::to_string(m[3]) + "]]";
+}
+
+}  // namespace
+
+const char* to_string(Coll c) {
+  for (const auto& [k, n] : coll_names())
+    if (k == c) return n;
+  return "?";
+}
+
+std::optional<Coll> coll_from_string(const std::string& s) {
+  for (const auto& [k, n] : coll_names())
+    if (s == n) return k;
+  return std::nullopt;
+}
+
+const std::vector<Coll>& all_colls() {
+  static const std::vector<Coll> all = [] {
+    std::vector<Coll> v;
+    for (const auto& [k, n] : coll_names()) v.push_back(k);
+    return v;
+  }();
+  return all;
+}
+
+bool reduces(Coll c) {
+  return c == Coll::allreduce || c == Coll::reduce || c == Coll::reduce_scatter_block || c == Coll::reduce_scatter;
+}
+
+const char* to_string(Payload p) {
+  for (const auto& [k, n] : payload_names())
+    if (k == p) return n;
+  return "?";
+}
+
+std::optional<Payload> payload_from_string(const std::string& s) {
+  for (const auto& [k, n] : payload_names())
+    if (s == n) return k;
+  return std::nullopt;
+}
+
+std::vector<Payload> payloads_for(Coll c) {
+  if (reduces(c)) return {Payload::one_hot, Payload::counters, Payload::noncommutative};
+  return {Payload::source_tagged};
+}
+
+int runs(Payload pl, uint64_t p) { return pl == Payload::one_hot ? static_cast<int>(p) : 1; }
+
+Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me) {
+  Layout l;
+  l.width = pl == Payload::counters ? p : pl == Payload::noncommutative ? 4 : 1;
+  switch (c) {
+    case Coll::allreduce:
+    case Coll::reduce:
+    case Coll::bcast: l.send = l.recv = count; break;
+    case Coll::reduce_scatter_block: l.send = p * count, l.recv = count; break;
+    case Coll::reduce_scatter:
+      l.send = count;
+      for (uint64_t i = 0; i < p; ++i) l.recvcounts.push_back(static_cast<int>(count / p + (i < count % p)));
+      l.recv = static_cast<uint64_t>(l.recvcounts[static_cast<size_t>(me)]);
+      break;
+    case Coll::allgather: l.send = count, l.recv = p * count; break;
+    case Coll::alltoall: l.send = l.recv = p * count; break;
+  }
+  return l;
+}
+
+std::optional<std::string> representable(const RunSpec& r) {
+  if (r.payload != Payload::source_tagged || r.dtype == DType::int64) return std::nullopt;
+  const double top = static_cast<double>(r.p) * static_cast<double>(layout(r.coll, r.payload, r.p, r.count, 0).send);
+  const double limit = r.dtype == DType::float32 ? 16777216.0 : 9007199254740992.0;
+  if (top <= limit) return std::nullopt;
+  return std::string("the source-tagged payload needs p * elements = ") + num(top) + " exact values; " +
+         to_string(r.dtype) + " holds integers exactly only up to " + num(limit) + " (use --dtype int64 or a smaller count)";
+}
+
+std::vector<double> send_values(const RunSpec& r, int me) {
+  const Layout l = layout(r.coll, r.payload, r.p, r.count, me);
+  std::vector<double> v(l.send * l.width, 0.0);
+  switch (r.payload) {
+    case Payload::one_hot:
+      std::fill(v.begin(), v.end(), me == r.run ? 1.0 : 0.0);
+      break;
+    case Payload::counters:
+      for (uint64_t e = 0; e < l.send; ++e) v[e * l.width + static_cast<uint64_t>(me)] = 1.0;
+      break;
+    case Payload::noncommutative:
+      for (uint64_t e = 0; e < l.send; ++e) {
+        int64_t m[4];
+        matrix(r.seed, static_cast<uint64_t>(me), e, m);
+        for (int i = 0; i < 4; ++i) v[e * 4 + static_cast<uint64_t>(i)] = static_cast<double>(m[i]);
+      }
+      break;
+    case Payload::source_tagged:
+      if (r.coll == Coll::bcast && me != r.root) {
+        std::fill(v.begin(), v.end(), r.dtype == DType::int64 ? kSentinel : std::nan(""));
+        break;
+      }
+      for (uint64_t j = 0; j < l.send; ++j) v[j] = static_cast<double>(static_cast<uint64_t>(me) * l.send + j);
+      break;
+  }
+  return v;
+}
+
+std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
+  const Layout l = layout(r.coll, r.payload, r.p, r.count, me);
+  std::vector<std::optional<double>> v(l.recv * l.width);
+  if (r.coll == Coll::reduce && me != r.root) return v;  // unspecified
+  const uint64_t S = layout(r.coll, r.payload, r.p, r.count, 0).send;  // every sender's S (not reduce-scatter)
+  for (uint64_t i = 0; i < l.recv; ++i) {
+    switch (r.payload) {
+      case Payload::one_hot: v[i] = 1.0; break;
+      case Payload::counters:
+        for (uint64_t k = 0; k < l.width; ++k) v[i * l.width + k] = 1.0;
+        break;
+      case Payload::noncommutative: {
+        const uint64_t j = reduced_index(r, me, i);
+        int64_t acc[4] = {1, 0, 0, 1}, m[4];
+        for (uint64_t q = r.p; q-- > 0;) {  // acc = M_q acc, from the last rank down: M_0 .. M_{p-1}
+          matrix(r.seed, q, j, m);
+          matrix_product(m, acc, 1);
+        }
+        for (int k = 0; k < 4; ++k) v[i * 4 + static_cast<uint64_t>(k)] = static_cast<double>(acc[k]);
+        break;
+      }
+      case Payload::source_tagged: {
+        uint64_t src = 0, j = i;
+        if (r.coll == Coll::bcast) src = static_cast<uint64_t>(r.root);
+        if (r.coll == Coll::allgather) src = i / r.count, j = i % r.count;
+        if (r.coll == Coll::alltoall) src = i / r.count, j = static_cast<uint64_t>(me) * r.count + i % r.count;
+        v[i] = static_cast<double>(src * S + j);
+        break;
+      }
+    }
+  }
+  return v;
+}
+
+void matrix_product(const int64_t* in, int64_t* inout, uint64_t n) {
+  for (uint64_t e = 0; e < n; ++e) {
+    const int64_t* a = in + 4 * e;
+    int64_t* b = inout + 4 * e;
+    const int64_t c0 = (a[0] * b[0] + a[1] * b[2]) % kMatrixPrime, c1 = (a[0] * b[1] + a[1] * b[3]) % kMatrixPrime;
+    const int64_t c2 = (a[2] * b[0] + a[3] * b[2]) % kMatrixPrime, c3 = (a[2] * b[1] + a[3] * b[3]) % kMatrixPrime;
+    b[0] = c0, b[1] = c1, b[2] = c2, b[3] = c3;
+  }
+}
+
+std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<double>& got) {
+  const Layout l = layout(r.coll, r.payload, r.p, r.count, me);
+  const std::vector<std::optional<double>> want = expected_values(r, me);
+  const std::string at = "rank " + std::to_string(me) + ", ";
+  if (got.size() != want.size())
+    return at + "result has " + std::to_string(got.size()) + " values, expected " + std::to_string(want.size());
+  const uint64_t S = layout(r.coll, r.payload, r.p, r.count, 0).send;
+  for (uint64_t i = 0; i < l.recv; ++i) {
+    bool ok = true;
+    for (uint64_t k = 0; k < l.width; ++k) {
+      const auto& w = want[i * l.width + k];
+      if (w && !(got[i * l.width + k] == *w)) ok = false;
+    }
+    if (ok) continue;
+    const std::string el = at + "element " + std::to_string(i) + ": ";
+    const double g = got[i * l.width];
+    switch (r.payload) {
+      case Payload::one_hot: {
+        const std::string who = "rank " + std::to_string(r.run) + "'s contribution";
+        const std::string run = " (one-hot run " + std::to_string(r.run) + ")";
+        if (g == 0) return el + who + " lost" + run;
+        if (g >= 2 && std::floor(g) == g) return el + who + " counted " + num(g) + " times" + run;
+        return el + "holds " + num(g) + ", expected 1" + run;
+      }
+      case Payload::counters:
+        for (uint64_t k = 0; k < l.width; ++k) {
+          const double c = got[i * l.width + k];
+          if (c == 1) continue;
+          const std::string who = "rank " + std::to_string(k) + "'s contribution";
+          if (c == 0) return el + who + " lost (counters)";
+          if (c >= 2 && std::floor(c) == c) return el + who + " counted " + num(c) + " times (counters)";
+          return el + "counter " + std::to_string(k) + " holds " + num(c) + ", expected 1 (counters)";
+        }
+        break;
+      case Payload::noncommutative: {
+        int64_t gm[4], wm[4], rev[4] = {1, 0, 0, 1}, m[4];
+        for (int k = 0; k < 4; ++k) {
+          gm[k] = static_cast<int64_t>(got[i * 4 + static_cast<uint64_t>(k)]);
+          wm[k] = static_cast<int64_t>(*want[i * 4 + static_cast<uint64_t>(k)]);
+        }
+        const uint64_t j = reduced_index(r, me, i);
+        for (uint64_t q = 0; q < r.p; ++q) {  // rev = M_{p-1} .. M_0
+          matrix(r.seed, q, j, m);
+          matrix_product(m, rev, 1);
+        }
+        if (std::equal(gm, gm + 4, rev) && !std::equal(wm, wm + 4, rev))
+          return el + "operands combined in reverse rank order (the result is M_" + std::to_string(r.p - 1) +
+                 " .. M_0, MPI requires M_0 .. M_" + std::to_string(r.p - 1) + ") (noncommutative)";
+        return el + "not the rank-order product M_0 .. M_" + std::to_string(r.p - 1) + ": got " + mat(gm) +
+               ", expected " + mat(wm) + " (noncommutative)";
+      }
+      case Payload::source_tagged: {
+        const double w = *want[i];
+        const auto who = [&](double v) {
+          if (std::isnan(v) || v == kSentinel || v < 0 || std::floor(v) != v || v >= static_cast<double>(r.p * S))
+            return num(v);
+          const uint64_t t = static_cast<uint64_t>(v);
+          return "rank " + std::to_string(t / S) + "'s element " + std::to_string(t % S);
+        };
+        return el + "holds " + who(g) + ", expected " + who(w) + " (source-tagged)";
+      }
+    }
+    return el + "holds " + num(g) + ", expected " + num(*want[i * l.width]);
+  }
+  return std::nullopt;
+}
+
+}  // namespace collcheck::runtime::blackbox

@@ -1,0 +1,108 @@
+#pragma once
+// Exact-multiplicity payloads for collectives run as black boxes (issue 18):
+// an MPI library's own MPI_Allreduce, MPI_Reduce, ... or a user's function
+// with the same signature. The inputs are built so that the result itself
+// proves exactly-once, and names the defect: the (element, rank) pair whose
+// contribution was lost or counted twice, the source whose block landed in
+// the wrong place, the operands combined out of rank order. No MPI here
+// (runtime/blackbox/blackbox_run.hpp calls the collective); everything is
+// unit-tested without mpirun (tests/unit/runtime/payloads_test.cpp).
+//
+// Geometry (the caller's `count`, as the collective's count argument):
+//   allreduce             send count, receive count; every rank gets every element
+//   reduce                the same, the root only
+//   reduce-scatter-block  send p*count; rank r gets elements [r count, (r+1) count)
+//   reduce-scatter        send count; recvcounts[i] = count/p + (i < count % p),
+//                         rank r gets its run of the vector (count not a multiple of p)
+//   allgather             send count; receive p*count: slot s is rank s's
+//   bcast                 count from the root
+//   alltoall              send p*count (block d for rank d); receive p*count:
+//                         block s from rank s
+//
+// Payloads (which a verdict rests on is printed with it):
+//   one-hot          reductions, the caller's count and datatype kept: p runs;
+//                    in run k rank k gives 1 in every element, every other
+//                    rank 0, MPI_SUM. Every result element must be exactly 1: 0
+//                    is rank k's contribution lost there, 2 counted twice.
+//                    Exact in int64, float and double (sums of at most p ones).
+//   counters         reductions, one run, each element p int64 counters (the
+//                    MPI count becomes count * p of MPI_INT64_T, MPI_SUM): rank r
+//                    puts 1 in counter r. Every counter must be 1. It changes the
+//                    call's shape (counts are multiples of p, which hides
+//                    remainder bugs): one-hot is the one that keeps it.
+//   noncommutative   reductions, one run, each element a 2x2 matrix mod 65521
+//                    (MPI_Type_contiguous(4, MPI_INT64_T)) under a user-defined
+//                    non-commutative product: the result must be the product in
+//                    rank order M_0 M_1 .. M_{p-1} (MPI 4.0 Sec. 6.9.5); the
+//                    reversed product is named when that is what came out.
+//   source-tagged    data movement (allgather, bcast, alltoall): element j of
+//                    rank s's send buffer is tag(s, j) = s * S + j (S: the send
+//                    buffer's elements), so a wrong result names whose element
+//                    it holds. int64 always; double below 2^53, float below 2^24
+//                    (refused otherwise: representable()).
+// Before the call every receive buffer holds a sentinel (int64 -7777777777,
+// floating NaN); a result still holding it is "untouched".
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/inputs.hpp"
+
+namespace collcheck::runtime::blackbox {
+
+enum class Coll { allreduce, reduce, reduce_scatter_block, reduce_scatter, allgather, bcast, alltoall };
+const char* to_string(Coll c);  // "allreduce", "reduce-scatter-block", ...
+std::optional<Coll> coll_from_string(const std::string& s);
+const std::vector<Coll>& all_colls();
+bool reduces(Coll c);
+
+enum class Payload { one_hot, counters, noncommutative, source_tagged };
+const char* to_string(Payload p);  // "one-hot", "counters", "noncommutative", "source-tagged"
+std::optional<Payload> payload_from_string(const std::string& s);
+// The payloads that apply to a collective (reductions: one-hot, counters,
+// noncommutative; data movement: source-tagged).
+std::vector<Payload> payloads_for(Coll c);
+
+// One run of a payload on `p` ranks: what rank `me` sends, what it must end
+// with. Values are doubles holding integers (exact for every dtype used),
+// one per MPI element of the payload's datatype component: `width` values
+// per logical element (1; p for counters; 4 for matrices).
+struct Layout {
+  uint64_t send = 0, recv = 0;  // logical elements in the send / receive buffer
+  uint64_t width = 1;           // int64 components per logical element
+  std::vector<int> recvcounts;  // reduce-scatter only
+};
+Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me);
+
+struct RunSpec {
+  Coll coll = Coll::allreduce;
+  Payload payload = Payload::one_hot;
+  uint64_t p = 1, count = 1;
+  int root = 0;
+  int run = 0;  // one-hot: the contributing rank k
+  uint64_t seed = 1;
+  DType dtype = DType::int64;  // one-hot and source-tagged; counters and matrices are int64
+};
+// Runs a payload needs: p for one-hot, 1 otherwise.
+int runs(Payload pl, uint64_t p);
+
+// Rank me's send buffer, as values (layout(..).send * width of them).
+std::vector<double> send_values(const RunSpec& r, int me);
+// What rank me's receive buffer must hold afterwards (nullopt per value:
+// not specified, e.g. a non-root after a reduce).
+std::vector<std::optional<double>> expected_values(const RunSpec& r, int me);
+// The first defect of rank me's result, described ("element 7: rank 1's
+// contribution counted 2 times (one-hot run 1)"); nullopt if it is right.
+std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<double>& got);
+
+inline constexpr double kSentinel = -7777777777.0;  // int64 receive buffers before the call
+inline constexpr int64_t kMatrixPrime = 65521;
+// The non-commutative operator on 2x2 matrices (row-major, 4 values each):
+// inout[i] = in[i] x inout[i] mod 65521, as MPI_User_function is called
+// (in holds the lower ranks' operand).
+void matrix_product(const int64_t* in, int64_t* inout, uint64_t n);
+// Whether a float dtype represents every value of the run exactly.
+std::optional<std::string> representable(const RunSpec& r);
+
+}  // namespace collcheck::runtime::blackbox

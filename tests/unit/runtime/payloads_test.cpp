@@ -1,0 +1,153 @@
+// The black-box payloads (runtime/blackbox/payloads.hpp) without MPI: each
+// collective is simulated here from every rank's send values by its MPI
+// definition (sums, the rank-order product, the data movement), and
+//   * the correct result is accepted for every collective, payload, p in
+//     1..9 and count in {0, 1, 5, 7} (not multiples of most p);
+//   * a contribution dropped, one counted twice, the operands reversed, a
+//     block delivered from the wrong source, an untouched element: each is
+//     refuted with the message that names it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "runtime/blackbox/payloads.hpp"
+
+namespace collcheck::runtime::blackbox {
+namespace {
+
+// What MPI defines rank `me` to receive, computed from the send values.
+std::vector<double> simulate(const RunSpec& r, int me) {
+  const Layout l = layout(r.coll, r.payload, r.p, r.count, me);
+  std::vector<std::vector<double>> send(r.p);
+  for (uint64_t q = 0; q < r.p; ++q) send[q] = send_values(r, static_cast<int>(q));
+  std::vector<double> out(l.recv * l.width, kSentinel);
+  auto offset = [&]() -> uint64_t {
+    if (r.coll == Coll::reduce_scatter_block) return static_cast<uint64_t>(me) * r.count;
+    if (r.coll == Coll::reduce_scatter) {
+      uint64_t at = 0;
+      for (int i = 0; i < me; ++i) at += static_cast<uint64_t>(l.recvcounts[static_cast<size_t>(i)]);
+      return at;
+    }
+    return 0;
+  };
+  if (reduces(r.coll)) {
+    if (r.coll == Coll::reduce && me != r.root) return out;
+    const uint64_t off = offset();
+    for (uint64_t i = 0; i < l.recv; ++i) {
+      const uint64_t j = off + i;
+      if (r.payload == Payload::noncommutative) {
+        int64_t acc[4];
+        for (int k = 0; k < 4; ++k) acc[k] = static_cast<int64_t>(send[0][j * 4 + static_cast<uint64_t>(k)]);
+        for (uint64_t q = 1; q < r.p; ++q) {  // acc = acc M_q, in rank order
+          int64_t m[4];
+          for (int k = 0; k < 4; ++k) m[k] = static_cast<int64_t>(send[q][j * 4 + static_cast<uint64_t>(k)]);
+          matrix_product(acc, m, 1);
+          std::copy(m, m + 4, acc);
+        }
+        for (int k = 0; k < 4; ++k) out[i * 4 + static_cast<uint64_t>(k)] = static_cast<double>(acc[k]);
+      } else {
+        for (uint64_t k = 0; k < l.width; ++k) {
+          double s = 0;
+          for (uint64_t q = 0; q < r.p; ++q) s += send[q][j * l.width + k];
+          out[i * l.width + k] = s;
+        }
+      }
+    }
+    return out;
+  }
+  for (uint64_t i = 0; i < l.recv; ++i) {
+    if (r.coll == Coll::bcast) out[i] = send[static_cast<uint64_t>(r.root)][i];
+    if (r.coll == Coll::allgather) out[i] = send[i / r.count][i % r.count];
+    if (r.coll == Coll::alltoall) out[i] = send[i / r.count][static_cast<uint64_t>(me) * r.count + i % r.count];
+  }
+  return out;
+}
+
+TEST(Payloads, CorrectResultsAreAcceptedEverywhere) {
+  int judged = 0;
+  for (Coll c : all_colls())
+    for (Payload pl : payloads_for(c))
+      for (uint64_t p = 1; p <= 9; ++p)
+        for (uint64_t count : {0u, 1u, 5u, 7u})
+          for (int run = 0; run < runs(pl, p); ++run) {
+            RunSpec r{c, pl, p, count, static_cast<int>(p / 2), run, 42, DType::int64};
+            for (int me = 0; me < static_cast<int>(p); ++me) {
+              const auto d = judge(r, me, simulate(r, me));
+              EXPECT_FALSE(d) << to_string(c) << " " << to_string(pl) << " p=" << p << " count=" << count << ": " << *d;
+              ++judged;
+            }
+          }
+  EXPECT_GT(judged, 3000);
+}
+
+TEST(Payloads, OneHotNamesTheLostAndTheDoubledContribution) {
+  RunSpec r{Coll::allreduce, Payload::one_hot, 6, 7, 0, 3, 1, DType::int64};
+  std::vector<double> got = simulate(r, 2);
+  got[5] = 0;
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 5: rank 3's contribution lost (one-hot run 3)");
+  got[5] = 2;
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 5: rank 3's contribution counted 2 times (one-hot run 3)");
+  got[5] = kSentinel;
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 5: holds the sentinel (untouched), expected 1 (one-hot run 3)");
+  r.dtype = DType::float32;
+  got[5] = std::nan("");
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 5: holds NaN, expected 1 (one-hot run 3)");
+}
+
+TEST(Payloads, CountersNameTheRank) {
+  RunSpec r{Coll::reduce_scatter, Payload::counters, 4, 7, 0, 0, 1, DType::int64};
+  std::vector<double> got = simulate(r, 1);
+  ASSERT_EQ(got.size(), 2u * 4u);  // 7 over 4 ranks: rank 1 gets 2 elements of 4 counters
+  got[1 * 4 + 2] = 2;
+  EXPECT_EQ(judge(r, 1, got), "rank 1, element 1: rank 2's contribution counted 2 times (counters)");
+  got[1 * 4 + 2] = 0;
+  EXPECT_EQ(judge(r, 1, got), "rank 1, element 1: rank 2's contribution lost (counters)");
+}
+
+TEST(Payloads, NonCommutativeNamesTheReversedOrder) {
+  RunSpec r{Coll::allreduce, Payload::noncommutative, 5, 3, 0, 0, 9, DType::int64};
+  std::vector<double> got = simulate(r, 0);
+  // the product in reverse rank order
+  std::vector<std::vector<double>> send(5);
+  for (int q = 0; q < 5; ++q) send[static_cast<size_t>(q)] = send_values(r, q);
+  int64_t acc[4] = {1, 0, 0, 1};
+  for (int q = 0; q < 5; ++q) {  // acc = M_q acc: M_4 .. M_0
+    int64_t m[4];
+    for (int k = 0; k < 4; ++k) m[k] = static_cast<int64_t>(send[static_cast<size_t>(q)][static_cast<size_t>(4 + k)]);
+    matrix_product(m, acc, 1);
+  }
+  for (int k = 0; k < 4; ++k) got[static_cast<size_t>(4 + k)] = static_cast<double>(acc[k]);
+  EXPECT_EQ(judge(r, 0, got), "rank 0, element 1: operands combined in reverse rank order (the result is M_4 .. M_0, "
+                              "MPI requires M_0 .. M_4) (noncommutative)");
+  got[4] += 1;
+  EXPECT_NE(judge(r, 0, got)->find("not the rank-order product M_0 .. M_4: got [["), std::string::npos);
+}
+
+TEST(Payloads, SourceTaggedNamesWhoseElementLanded) {
+  RunSpec r{Coll::allgather, Payload::source_tagged, 4, 3, 0, 0, 1, DType::int64};
+  std::vector<double> got = simulate(r, 2);
+  std::swap(got[3], got[6]);  // rank 1's and rank 2's first elements exchanged
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 3: holds rank 2's element 0, expected rank 1's element 0 (source-tagged)");
+  r = {Coll::bcast, Payload::source_tagged, 3, 2, 1, 0, 1, DType::int64};
+  got = simulate(r, 0);
+  got[1] = kSentinel;
+  EXPECT_EQ(judge(r, 0, got), "rank 0, element 1: holds the sentinel (untouched), expected rank 1's element 1 (source-tagged)");
+}
+
+TEST(Payloads, FloatTagsAreRefusedWhereNotExact) {
+  RunSpec r{Coll::alltoall, Payload::source_tagged, 16, 1 << 17, 0, 0, 1, DType::float32};  // 2^25 tags
+  ASSERT_TRUE(representable(r));
+  EXPECT_NE(representable(r)->find("float holds integers exactly only up to 16777216"), std::string::npos);
+  r.dtype = DType::float64;
+  EXPECT_FALSE(representable(r));
+}
+
+TEST(Payloads, NamesRoundTrip) {
+  for (Coll c : all_colls()) EXPECT_EQ(coll_from_string(to_string(c)), c);
+  for (Payload p : {Payload::one_hot, Payload::counters, Payload::noncommutative, Payload::source_tagged})
+    EXPECT_EQ(payload_from_string(to_string(p)), p);
+  EXPECT_FALSE(coll_from_string("allsum"));
+}
+
+}  // namespace
+}  // namespace collcheck::runtime::blackbox
