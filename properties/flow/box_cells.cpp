@@ -4,7 +4,7 @@
 #include <bit>
 
 #include "properties/flow/flow_rotation.hpp"
-#include "properties/postcondition.hpp"
+#include "properties/flow/flow_common.hpp"
 #include "schedules/torus_shape.hpp"
 
 namespace collcheck::flow {
@@ -171,14 +171,7 @@ void BoxCells::judge(Verdict& v, const CollectiveSpec& spec, int last_step, Bloc
     for (Rank x : first_ranks(c, true, 10))
       if (x != req.origin && extra.size() < 9) extra.push_back(x);
   }
-  if (missing.empty() && extra.empty() && !doubled) return;
-  std::string expected = req.kind == Requirement::Kind::all_ranks ? "all " + std::to_string(p_) + " contributions"
-                                                                  : "block from rank " + std::to_string(req.origin);
-  std::string actual;
-  if (!missing.empty()) actual += "missing ranks " + describe_ranks(missing);
-  if (!extra.empty()) actual += std::string(actual.empty() ? "" : "; ") + "unexpected ranks " + describe_ranks(extra);
-  if (doubled) actual += std::string(actual.empty() ? "" : "; ") + "some contribution counted more than once";
-  postcondition_wrong(v, p_, 0, last_step, b, expected, actual);
+  report_wrong_cell(v, req, p_, 0, last_step, b, missing, extra, doubled);
 }
 
 }  // namespace collcheck::flow

@@ -87,6 +87,11 @@ void judge_exact_cell(Verdict& v, const CollectiveSpec& spec, uint64_t p, Rank r
     if (need && !has && missing.size() < 9) missing.push_back(static_cast<Rank>(x));
     if (!need && has && extra.size() < 9) extra.push_back(static_cast<Rank>(x));
   }
+  report_wrong_cell(v, req, p, r, last_step, b, missing, extra, doubled);
+}
+
+void report_wrong_cell(Verdict& v, const Requirement& req, uint64_t p, Rank r, int last_step, Block b,
+                       const std::vector<Rank>& missing, const std::vector<Rank>& extra, bool doubled) {
   if (missing.empty() && extra.empty() && !doubled) return;
   std::string expected = req.kind == Requirement::Kind::all_ranks ? "all " + std::to_string(p) + " contributions"
                                                                   : "block from rank " + std::to_string(req.origin);

@@ -116,6 +116,12 @@ struct ExactCells {
   }
 };
 
+// Reports a wrong final cell at (r, b) as the postcondition property says it:
+// `missing` / `extra` the first few ranks (at most 9 each), `doubled` when
+// some contribution was counted more than once.
+void report_wrong_cell(Verdict& v, const Requirement& req, uint64_t p, Rank r, int last_step, Block b,
+                       const std::vector<Rank>& missing, const std::vector<Rank>& extra, bool doubled);
+
 // Exact mode's final judgement of one cell (a bitset over `bits` words plus
 // the "counted more than once" flag word), as the postcondition property.
 // `full` is the all-ranks bitset.
