@@ -35,6 +35,7 @@ const std::vector<Subcommand> kSubcommands = {
     {"analyze", "analyze --algo tra --p N", "TRA's K, D and cost for every radix, the optimum and sqrt(p)",
      cmd_analyze},
     {"report", "report --db FILE", "render a sweep stored by 'verify --db FILE' (any --format)", cmd_report},
+    {"fuzz", "fuzz --algo A --seconds S", "property-based fuzzing, shrunk to the minimal failing instance\n(--schedule-cmd CMD: a generator program)", cmd_fuzz},
 };
 
 // `collcheck --help`: the table, synopses padded to one column.

@@ -28,5 +28,6 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv);
 int cmd_prove(const std::vector<std::string>& args, const Invocation& inv);
 int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv);
 int cmd_report(const std::vector<std::string>& args, const Invocation& inv);
+int cmd_fuzz(const std::vector<std::string>& args, const Invocation& inv);
 
 }  // namespace collcheck

@@ -1,0 +1,82 @@
+// collcheck fuzz: property-based fuzzing of one variant or of a user's
+// generator program, time-boxed, for CI (checker/fuzz/fuzz.hpp).
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <iostream>
+
+#include "checker/cli/cli_support.hpp"
+#include "checker/cli/commands.hpp"
+#include "checker/cli/p_range.hpp"
+#include "checker/fuzz/fuzz.hpp"
+#include "schedules/formats/file_io.hpp"
+#include "schedules/input_error.hpp"
+
+namespace po = boost::program_options;
+
+namespace collcheck {
+
+int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
+  po::options_description desc(
+      "collcheck fuzz: draws instances where collective algorithms break (p at and next to powers of two and "
+      "three, primes, p - 1 a power of two, roots 0, p - 1 and the middle, option extremes), checks each as verify "
+      "does, and shrinks the first violation to its smallest p and simplest options.\noptions");
+  desc.add_options()("help,h", "this help")
+      ("algo", po::value<std::string>(), "a registry algorithm")
+      ("variant", po::value<std::string>(), "its variant (default: the algorithm's default)")
+      ("schedule-cmd", po::value<std::string>(),
+       "instead of --algo: a program printing a schedule file (format /2, JSON or JSON lines) for {p} {root} {n} "
+       "{seed}, e.g. 'python3 gen.py {p} {root}'")
+      ("seconds", po::value<std::string>(), "time budget in seconds (required, >= 1)")
+      ("seed", po::value<std::string>(), "seed of the instance sequence (default: from the clock; printed)")
+      ("max-p", po::value<std::string>(), "largest p drawn (default 2^21; 1024 with --schedule-cmd)")
+      ("cmd-timeout", po::value<std::string>()->default_value("30"), "seconds the schedule command may take")
+      ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
+      ("format", po::value<std::string>()->default_value("text"), "text | json | junit")
+      ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)");
+  auto vm = parse_args(desc, args);
+  if (print_help(desc, vm)) return 0;
+  fuzz::Request r;
+  if (vm.count("algo") == vm.count("schedule-cmd"))
+    throw InputError("fuzz takes exactly one of --algo A and --schedule-cmd CMD");
+  if (vm.count("variant") && !vm.count("algo")) throw InputError("--variant goes with --algo");
+  std::string what;
+  if (vm.count("algo")) {
+    const std::string variant = vm.count("variant") ? vm["variant"].as<std::string>() : "default";
+    if (variant == "all") throw InputError("fuzz takes one variant, not 'all'");
+    std::vector<SweepTarget> t = resolve_targets(vm["algo"].as<std::string>(), variant);
+    r.target = t.front();
+    what = r.target->algorithm->name + "/" + r.target->variant->name;
+  } else {
+    r.schedule_cmd = vm["schedule-cmd"].as<std::string>();
+    what = "schedule-cmd '" + r.schedule_cmd + "'";
+  }
+  if (!vm.count("seconds")) throw InputError("fuzz needs a time budget: --seconds S (S >= 1)");
+  r.seconds = static_cast<double>(parse_uint_option("seconds", vm["seconds"].as<std::string>(), 1, 7 * 86400));
+  r.seed = vm.count("seed") ? parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX)
+                            : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007;
+  if (vm.count("max-p")) {
+    const std::vector<uint64_t> ps = parse_p_range(vm["max-p"].as<std::string>());
+    if (ps.size() != 1) throw InputError("--max-p must be one value, not '" + vm["max-p"].as<std::string>() + "'");
+    if (ps.front() < 2) throw InputError("--max-p " + std::to_string(ps.front()) + " leaves nothing to fuzz (at least 2)");
+    r.max_p = ps.front();
+  }
+  r.cmd_timeout = static_cast<double>(parse_uint_option("cmd-timeout", vm["cmd-timeout"].as<std::string>(), 1, 86400));
+  const std::string format = vm["format"].as<std::string>();
+  const auto f = format_from_string(format);
+  if (!f || (*f != Format::text && *f != Format::json && *f != Format::junit))
+    throw InputError("fuzz: unknown --format '" + format + "' (text, json, junit)");
+  if (vm["threads"].as<int>() < 0 || vm["threads"].as<int>() > kMaxThreads)
+    throw InputError("--threads must be 0.." + std::to_string(kMaxThreads));
+  std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << ", " << r.seconds << " s\n";
+  fuzz::Summary s;
+  run_with_threads(vm["threads"].as<int>(), [&] { s = fuzz::run(r); });
+  write_output(vm["out"].as<std::string>(), fuzz::render(s, what, *f));
+  if (s.error == fuzz::ErrorKind::input) throw InputError(s.error_message);  // after the partial summary
+  if (s.error == fuzz::ErrorKind::runtime) {
+    std::cerr << "collcheck: error: " << s.error_message << "\n";
+    return 3;
+  }
+  return s.finding ? 1 : 0;
+}
+
+}  // namespace collcheck

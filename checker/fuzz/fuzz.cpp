@@ -1,0 +1,494 @@
+#include "checker/fuzz/fuzz.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "checker/sweep/cost_model.hpp"
+#include "checker/sweep/file_claims.hpp"
+#include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
+#include "schedules/torus_shape.hpp"
+
+namespace collcheck::fuzz {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t mix(uint64_t x) {  // splitmix64
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+bool is_prime(uint64_t n) {
+  if (n < 2) return false;
+  for (uint64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
+
+uint64_t max_p(const Request& r) { return r.max_p ? r.max_p : (r.target ? uint64_t{1} << 21 : 1024); }
+
+// A program takes what its command line asks for ({root}, {n}).
+bool takes(const Request& r, const char* option) {
+  if (!r.target)
+    return (std::string(option) == "root" && r.schedule_cmd.find("{root}") != std::string::npos) ||
+           (std::string(option) == "n" && r.schedule_cmd.find("{n}") != std::string::npos);
+  return r.target->variant->takes(option);
+}
+
+// p from a stratum, in [1, top].
+uint64_t draw_p(std::mt19937_64& g, uint64_t top, std::string& stratum) {
+  static const char* strata[] = {"small", "pow2", "pow2+-1", "pow3", "pow3+-1", "prime", "large"};
+  stratum = strata[g() % 7];
+  const int lg2 = static_cast<int>(std::floor(std::log2(static_cast<double>(top))));
+  auto clamp = [&](uint64_t x) { return std::clamp<uint64_t>(x, 1, top); };
+  if (stratum == "small") return clamp(1 + g() % std::min<uint64_t>(64, top));
+  if (stratum == "pow2") return clamp(uint64_t{1} << (g() % (lg2 + 1)));
+  if (stratum == "pow2+-1") {
+    const uint64_t b = uint64_t{1} << (1 + g() % std::max(1, lg2));
+    return clamp(g() % 2 ? b + 1 : b - 1);
+  }
+  if (stratum == "pow3" || stratum == "pow3+-1") {
+    std::vector<uint64_t> pw{1};
+    while (pw.back() * 3 <= top) pw.push_back(pw.back() * 3);
+    const uint64_t b = pw[g() % pw.size()];
+    return stratum == "pow3" ? b : clamp(g() % 2 ? b + 1 : (b > 1 ? b - 1 : b + 1));
+  }
+  if (stratum == "prime") {
+    for (uint64_t x = 2 + g() % std::max<uint64_t>(1, top - 1); x >= 2; --x)
+      if (is_prime(x)) return x;
+    return clamp(2);
+  }
+  const double lo = std::log(65.0), hi = std::log(static_cast<double>(std::max<uint64_t>(top, 66)));
+  const double u = static_cast<double>(g() >> 11) / 9007199254740992.0;
+  return clamp(static_cast<uint64_t>(std::exp(lo + u * (hi - lo))));
+}
+
+std::vector<uint32_t> draw_shape(std::mt19937_64& g, uint64_t top) {
+  static const std::vector<std::vector<uint32_t>> sides = {{1, 2, 4, 8, 16, 32, 64, 128}, {1, 3, 9, 27, 81},
+                                                           {2, 3, 4, 5, 6, 7, 8, 9}};
+  const auto& pool = sides[g() % sides.size()];
+  std::vector<uint32_t> dims(1 + g() % 3);
+  uint64_t prod = 1;
+  for (uint32_t& d : dims) {
+    d = pool[g() % pool.size()];
+    while (prod * d > top && d > 1) d /= 2;
+    prod *= d;
+  }
+  return dims;
+}
+
+Rank mapped_root(Rank root, uint64_t p_old, uint64_t p) {
+  if (root == 0 || p <= 1) return 0;
+  if (root == p_old - 1) return static_cast<Rank>(p - 1);
+  if (root == p_old / 2) return static_cast<Rank>(p / 2);
+  return static_cast<Rank>(std::min<uint64_t>(root, p - 1));
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string substitute(std::string cmd, const Instance& i, uint64_t seed) {
+  const std::vector<std::pair<std::string, std::string>> subs = {
+      {"{p}", std::to_string(i.p)}, {"{root}", std::to_string(i.root)},
+      {"{n}", std::to_string(i.n ? i.n : 1)}, {"{seed}", std::to_string(seed)}};
+  for (const auto& [k, v] : subs)
+    for (size_t at = cmd.find(k); at != std::string::npos; at = cmd.find(k, at + v.size())) cmd.replace(at, k.size(), v);
+  return cmd;
+}
+
+struct CmdError {
+  ErrorKind kind;
+  std::string message;
+};
+
+// Runs `cmd` under sh with stdout into `out`; throws CmdError when it fails or
+// outlives `timeout` seconds (its process group is killed).
+void run_command(const std::string& cmd, const std::string& out, double timeout) {
+  const pid_t pid = fork();
+  if (pid < 0) throw CmdError{ErrorKind::runtime, "cannot start the schedule command"};
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) _exit(126);
+    dup2(fd, 1);
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
+  int status = 0;
+  for (;;) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (Clock::now() > deadline) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      throw CmdError{ErrorKind::runtime,
+                     "the schedule command did not finish within " + std::to_string(static_cast<int>(timeout)) +
+                         " s: " + cmd};
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+  throw CmdError{ErrorKind::runtime,
+                 "the schedule command failed (" +
+                     (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                        : "signal " + std::to_string(WTERMSIG(status))) +
+                     "): " + cmd};
+}
+
+class Fuzzer {
+ public:
+  explicit Fuzzer(const Request& r) : r_(r), start_(Clock::now()) {
+    s_.seed = r.seed;
+    tmp_ = (std::filesystem::temp_directory_path() / ("collcheck-fuzz-" + std::to_string(getpid()) + ".json")).string();
+  }
+  ~Fuzzer() { std::filesystem::remove(tmp_); }
+
+  Summary run() {
+    try {
+      for (uint64_t k = 0; elapsed() < r_.seconds; ++k) {
+        const Instance i = draw(r_.seed, k, r_);
+        const auto res = check(i, true);
+        if (res && res->status == Status::violated) {
+          shrink(i, *res);
+          break;
+        }
+      }
+    } catch (const CmdError& e) {
+      s_.error = e.kind;
+      s_.error_message = e.message;
+    } catch (const InputError& e) {
+      s_.error = ErrorKind::input;
+      s_.error_message = e.what();
+    }
+    s_.seconds = elapsed();
+    return s_;
+  }
+
+ private:
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  SweepTarget target_for(const Instance& i) const {
+    SweepTarget t = *r_.target;
+    t.root = i.root;
+    t.blocks = i.n;
+    t.radix = i.radix;
+    t.ppn = i.ppn;
+    if (!i.dims.empty()) t.shapes = {i.dims};
+    return t;
+  }
+
+  // The instance's result, or nullopt when it was not checked (restricted,
+  // refused, over the budget). `count`: an instance of the fuzzing itself
+  // (not of shrinking), counted in the summary.
+  std::optional<InstanceResult> check(const Instance& i, bool count) {
+    if (!r_.target) return check_program(i, count);
+    const SweepTarget t = target_for(i);
+    if (t.variant->violates && t.variant->violates(t.params(i.p))) {
+      s_.restricted += count;
+      return std::nullopt;
+    }
+    try {
+      const InstanceWork w = instance_work(t, i.p, 0, r_.check);
+      if (projected_refusal(t, i.p, w.nblocks, r_.check)) {
+        s_.refused += count;
+        return std::nullopt;
+      }
+      const double predicted = w.units() * rate_;
+      if (count && predicted > std::max(0.5, (r_.seconds - elapsed()) / 2)) {
+        ++s_.over_budget;
+        return std::nullopt;
+      }
+      const auto t0 = Clock::now();
+      InstanceResult res = check_instance(t, i.p, r_.check);
+      const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+      // The measured rate of the largest instance so far (small ones are
+      // dominated by fixed costs and would overstate large ones).
+      if (sec > 0.05 && w.units() >= rated_units_) rate_ = sec / w.units(), rated_units_ = w.units();
+      if (res.status == Status::skipped) {
+        s_.refused += count;
+        return std::nullopt;
+      }
+      if (count) record(i);
+      return res;
+    } catch (const InputError&) {  // refused by the checker (e.g. over the dense limit)
+      s_.refused += count;
+      return std::nullopt;
+    }
+  }
+
+  std::optional<InstanceResult> check_program(const Instance& i, bool count) {
+    const std::string cmd = substitute(r_.schedule_cmd, i, r_.seed);
+    run_command(cmd, tmp_, r_.cmd_timeout);
+    ScheduleDocument doc;
+    try {
+      doc = load_schedule_file(tmp_, "auto", default_max_memory());
+    } catch (const InputError& e) {
+      throw InputError("the schedule command printed a malformed schedule (" + cmd + "): " + e.what());
+    }
+    const CollectiveSpec& spec = doc.schedule.spec;
+    if (spec.p != i.p)
+      throw InputError("the schedule command printed a schedule for p = " + std::to_string(spec.p) + ", asked for p = " +
+                       std::to_string(i.p) + ": " + cmd);
+    const bool rooted = spec.kind == Collective::broadcast || spec.kind == Collective::reduce;
+    if (rooted && spec.root != i.root)
+      throw InputError("the schedule command printed a schedule for root " + std::to_string(spec.root) +
+                       ", asked for root " + std::to_string(i.root) + ": " + cmd);
+    const MaterializedView view(std::move(doc.schedule));
+    InstanceCheck ic = check_schedule(view, nullptr, {}, r_.check);
+    InstanceResult res;
+    res.algorithm = "program";
+    res.variant = r_.schedule_cmd;
+    res.collective = to_string(spec.kind);
+    res.p = i.p;
+    res.verdicts = std::move(ic.verdicts);
+    res.stats = std::move(ic.stats);
+    res.status = combined_status(res.verdicts);
+    if (ic.refused) {
+      s_.refused += count;
+      return std::nullopt;
+    }
+    if (count) record(i);
+    return res;
+  }
+
+  void record(const Instance& i) {
+    ++s_.checked;
+    ++s_.per_stratum[i.stratum];
+    if (i.p > s_.largest_p) {
+      s_.largest_p = i.p;
+      s_.largest = i.label();
+    }
+  }
+
+  // Smaller instances, smallest first: every p below (options mapped), or for
+  // a torus every shape with sides at most the found ones'.
+  std::vector<Instance> smaller(const Instance& f) const {
+    std::vector<Instance> out;
+    if (!f.dims.empty()) {
+      std::vector<std::vector<uint32_t>> per(f.dims.size());
+      for (size_t d = 0; d < f.dims.size(); ++d) {
+        std::set<uint32_t> c{1, f.dims[d]};
+        for (uint32_t x = 2; x < f.dims[d]; x *= 2) c.insert(x);
+        for (uint32_t x = 3; x < f.dims[d]; x *= 3) c.insert(x);
+        for (uint32_t x = 2; x < std::min<uint32_t>(f.dims[d], 10); ++x) c.insert(x);
+        per[d].assign(c.begin(), c.end());
+      }
+      std::vector<size_t> idx(f.dims.size(), 0);
+      for (;;) {
+        Instance c = f;
+        c.p = 1;
+        for (size_t d = 0; d < f.dims.size(); ++d) c.dims[d] = per[d][idx[d]], c.p *= c.dims[d];
+        if (c.dims != f.dims) out.push_back(c);
+        size_t d = 0;
+        while (d < idx.size() && ++idx[d] == per[d].size()) idx[d++] = 0;
+        if (d == idx.size()) break;
+      }
+      std::stable_sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) { return a.p < b.p; });
+      return out;
+    }
+    std::set<uint64_t> ps;
+    for (uint64_t p = 1; p < f.p && p <= 2048; ++p) ps.insert(p);
+    for (uint64_t b = 1; b < f.p; b *= 2) ps.insert({b, b + 1, b > 1 ? b - 1 : 1});
+    for (uint64_t b = 1; b < f.p; b *= 3) ps.insert({b, b + 1, b > 1 ? b - 1 : 1});
+    for (uint64_t p : ps) {
+      if (p >= f.p) continue;
+      Instance c = f;
+      c.p = p;
+      c.root = mapped_root(f.root, f.p, p);
+      if (f.radix == f.p) c.radix = static_cast<uint32_t>(p);
+      else if (f.radix > p) c.radix = 0;
+      out.push_back(c);
+    }
+    return out;
+  }
+
+  void shrink(const Instance& found, const InstanceResult& res) {
+    Finding fd;
+    fd.found = found;
+    fd.minimal = found;
+    fd.result = res;
+    const double limit = r_.seconds * 1.5 + 30;  // shrinking may outlast the budget, boundedly
+    for (const Instance& c : smaller(found)) {
+      if (elapsed() > limit) break;
+      ++fd.shrink_checks;
+      if (auto rr = check(c, false); rr && rr->status == Status::violated) {
+        fd.minimal = c;
+        fd.result = *rr;
+        break;
+      }
+    }
+    // Then each option back to its default while it still fails.
+    for (int opt = 0; opt < 4 && elapsed() <= limit; ++opt) {
+      Instance c = fd.minimal;
+      if (opt == 0) c.root = 0;
+      if (opt == 1) c.n = 0;
+      if (opt == 2) c.radix = 0;
+      if (opt == 3) c.ppn = 0;
+      if (c.root == fd.minimal.root && c.n == fd.minimal.n && c.radix == fd.minimal.radix && c.ppn == fd.minimal.ppn)
+        continue;
+      ++fd.shrink_checks;
+      if (auto rr = check(c, false); rr && rr->status == Status::violated) {
+        c.stratum = fd.minimal.stratum;
+        fd.minimal = c;
+        fd.result = *rr;
+      }
+    }
+    fd.command = reproduce(fd.minimal);
+    s_.finding = std::move(fd);
+  }
+
+  std::string reproduce(const Instance& i) const {
+    if (!r_.target) {
+      return substitute(r_.schedule_cmd, i, r_.seed) + " > schedule.json && collcheck check-file schedule.json";
+    }
+    std::string c = "collcheck verify --algo " + r_.target->algorithm->name + " --variant " + r_.target->variant->name;
+    if (!i.dims.empty()) c += " --dims " + dims_label(i.dims);
+    else c += " --p " + std::to_string(i.p);
+    if (i.root) c += " --root " + std::to_string(i.root);
+    if (i.n) c += " --n " + std::to_string(i.n);
+    if (i.radix) c += " --radix " + std::to_string(i.radix);
+    if (i.ppn) c += " --ppn " + std::to_string(i.ppn);
+    return c;
+  }
+
+  const Request& r_;
+  Clock::time_point start_;
+  Summary s_;
+  std::string tmp_;
+  double rate_ = 1.0 / 2e7;  // seconds per work unit (cost_model.hpp), then as measured
+  double rated_units_ = 0;
+};
+
+}  // namespace
+
+std::string Instance::label() const {
+  std::string s = dims.empty() ? "p=" + std::to_string(p) : "dims=" + dims_label(dims) + " (p=" + std::to_string(p) + ")";
+  if (root) s += " root=" + std::to_string(root);
+  if (n) s += " n=" + std::to_string(n);
+  if (radix) s += " radix=" + std::to_string(radix);
+  if (ppn) s += " ppn=" + std::to_string(ppn);
+  return s;
+}
+
+Instance draw(uint64_t seed, uint64_t k, const Request& r) {
+  std::mt19937_64 g(mix(seed ^ mix(k + 1)));
+  Instance i;
+  const uint64_t top = max_p(r);
+  if (takes(r, "dims")) {
+    i.dims = draw_shape(g, top);
+    i.p = 1;
+    for (uint32_t d : i.dims) i.p *= d;
+    i.stratum = "torus " + std::to_string(i.dims.size()) + "D";
+    return i;
+  }
+  i.p = draw_p(g, top, i.stratum);
+  if (takes(r, "root")) {
+    const uint64_t c = g() % 4;
+    i.root = static_cast<Rank>(c == 0 ? 0 : c == 1 ? i.p - 1 : c == 2 ? i.p / 2 : g() % i.p);
+  }
+  if (takes(r, "n")) {
+    const uint64_t c = g() % 5;
+    i.n = static_cast<uint32_t>(c == 0 ? 0 : c == 1 ? 1 : c == 2 ? 2 : c == 3 ? 3 : 1 + g() % 16);
+  }
+  if (takes(r, "radix") && i.p >= 2) {
+    const uint64_t c = g() % 5;
+    i.radix = static_cast<uint32_t>(c == 0 ? 0 : c == 1 ? 2 : c == 2 ? 3 : c == 3 ? i.p : 2 + g() % (i.p - 1));
+  }
+  if (takes(r, "ppn")) i.ppn = static_cast<uint32_t>(g() % 5);
+  return i;
+}
+
+Summary run(const Request& r) {
+  if (r.target.has_value() == !r.schedule_cmd.empty())
+    throw InputError("fuzz takes exactly one of --algo and --schedule-cmd");
+  if (r.seconds <= 0) throw InputError("fuzz needs a time budget above 0 (--seconds)");
+  return Fuzzer(r).run();
+}
+
+std::string render(const Summary& s, const std::string& what, Format f) {
+  if (f == Format::json) {
+    nlohmann::json j{{"tool", "collcheck fuzz"}, {"target", what},         {"seed", s.seed},
+                     {"seconds", s.seconds},     {"checked", s.checked},   {"restricted", s.restricted},
+                     {"refused", s.refused},     {"over_budget", s.over_budget}, {"largest_p", s.largest_p},
+                     {"largest", s.largest}};
+    j["per_stratum"] = s.per_stratum;
+    j["status"] = s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds";
+    j["error"] = s.error == ErrorKind::none ? nlohmann::json(nullptr) : nlohmann::json(s.error_message);
+    j["finding"] = nullptr;
+    if (s.finding) {
+      nlohmann::json v = nlohmann::json::array();
+      for (const Verdict& x : s.finding->result.verdicts)
+        if (x.status == Status::violated)
+          v.push_back({{"property", x.property},
+                       {"location", x.counterexample ? x.counterexample->location() : ""},
+                       {"expected", x.counterexample ? x.counterexample->expected : ""},
+                       {"actual", x.counterexample ? x.counterexample->actual : ""}});
+      j["finding"] = {{"found", s.finding->found.label()}, {"minimal", s.finding->minimal.label()},
+                      {"shrink_checks", s.finding->shrink_checks}, {"command", s.finding->command},
+                      {"violated", v}};
+    }
+    return j.dump(1) + "\n";
+  }
+  std::ostringstream os;
+  if (f == Format::junit) {
+    auto esc = [](const std::string& x) {
+      std::string o;
+      for (char c : x) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
+      return o;
+    };
+    os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"collcheck fuzz\" tests=\"1\" failures=\""
+       << (s.finding ? 1 : 0) << "\" errors=\"" << (s.error != ErrorKind::none ? 1 : 0) << "\" time=\"" << s.seconds
+       << "\">\n  <testsuite name=\"fuzz " << esc(what) << "\" tests=\"1\">\n    <testcase classname=\"fuzz\" name=\""
+       << esc(what) << " seed " << s.seed << "\">";
+    if (s.finding)
+      os << "<failure message=\"minimal " << esc(s.finding->minimal.label()) << "\">" << esc(s.finding->command)
+         << "</failure>";
+    else if (s.error != ErrorKind::none)
+      os << "<error message=\"" << esc(s.error_message) << "\"/>";
+    os << "<system-out>" << s.checked << " instances checked, largest " << esc(s.largest) << "</system-out></testcase>\n"
+       << "  </testsuite>\n</testsuites>\n";
+    return os.str();
+  }
+  os << "collcheck fuzz: " << what << " seed=" << s.seed << " " << s.seconds << " s\n";
+  os << "checked " << s.checked << " instances (largest " << (s.largest.empty() ? "none" : s.largest) << "); per stratum:";
+  for (const auto& [k, v] : s.per_stratum) os << " " << k << " " << v;
+  os << "\nnot checked: " << s.restricted << " outside the variant's restriction, " << s.refused
+     << " refused by the checker (memory), " << s.over_budget << " predicted over the remaining budget\n";
+  if (s.finding) {
+    os << "VIOLATED at " << s.finding->found.label() << "; shrunk (" << s.finding->shrink_checks << " checks) to "
+       << s.finding->minimal.label() << ":\n";
+    for (const Verdict& x : s.finding->result.verdicts)
+      if (x.status == Status::violated && x.counterexample)
+        os << "  " << x.property << " at " << x.counterexample->location() << ": expected " << x.counterexample->expected
+           << ", got " << x.counterexample->actual << "\n";
+    os << "reproduce: " << s.finding->command << "\n";
+  }
+  if (s.error != ErrorKind::none) os << "ERROR: " << s.error_message << "\n";
+  os << "RESULT: " << (s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds") << "\n";
+  return os.str();
+}
+
+}  // namespace collcheck::fuzz

@@ -1,0 +1,90 @@
+#pragma once
+// collcheck fuzz (issue 20): property-based fuzzing of one algorithm's
+// variant, or of a user's generator program, for users' own CI.
+//
+// Instances are drawn from strata where collective algorithms break (p and
+// sides at and next to powers of two and three, primes, p - 1 a power of
+// two, small p, large p up to --max-p; roots 0, p - 1 and the middle;
+// the smallest and other values of n, radix, ppn), each checked with the
+// method verify picks (the certified quotient, intervals, dense; the same
+// check_instance), so every verdict is as sound as verify's. The draws are a
+// function of the seed alone; how far the sequence gets depends on the time
+// budget. An instance the estimate says cannot finish within the remaining
+// budget, or that the checker refuses (memory), is counted, not checked.
+//
+// On the first violation the instance is shrunk: the smallest p (scanning
+// upward from 1, with the options mapped: a root p - 1 stays the last rank,
+// a middle root the middle) that still fails, then each option reset to
+// its default while it still fails. That is the minimal counterexample
+// `verify` reports for the same options, and the one command that
+// reproduces it is printed.
+//
+// --schedule-cmd runs a user's program for each instance ({p}, {root},
+// {n}, {seed} substituted), reads the schedule file it prints (collcheck's
+// format /2, JSON or JSON lines) and checks it with every generic property,
+// as check-file does. The program failing or hanging (--cmd-timeout) ends
+// the run (FuzzError::runtime, exit 3); a malformed file, or one for other
+// parameters than asked, is bad input (FuzzError::input, exit 2); the
+// summary so far is kept.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/sweep/sweep.hpp"
+#include "reports/report.hpp"
+
+namespace collcheck::fuzz {
+
+struct Request {
+  std::optional<SweepTarget> target;  // a registry variant, or
+  std::string schedule_cmd;           // a generator program (exactly one of the two)
+  double seconds = 60;
+  uint64_t seed = 1;
+  uint64_t max_p = 0;                 // 0: 2^21 for registry variants, 1024 for a program
+  double cmd_timeout = 30;
+  CheckOptions check;
+};
+
+// One drawn instance.
+struct Instance {
+  uint64_t p = 1;
+  Rank root = 0;
+  uint32_t n = 0, radix = 0, ppn = 0;  // 0: the variant's default
+  std::vector<uint32_t> dims;          // torus variants
+  std::string stratum;                 // where p came from: "pow2", "pow2+-1", "prime", ...
+  std::string label() const;           // "p=6 root=5 n=2"
+};
+
+struct Finding {
+  Instance found, minimal;
+  InstanceResult result;  // the minimal instance's verdicts
+  int shrink_checks = 0;
+  std::string command;    // reproduces the minimal instance
+};
+
+enum class ErrorKind { none, input, runtime };
+
+struct Summary {
+  std::map<std::string, uint64_t> per_stratum;  // instances checked per stratum
+  uint64_t checked = 0, restricted = 0, refused = 0, over_budget = 0;
+  uint64_t largest_p = 0;
+  std::string largest;  // the largest instance checked, labelled
+  double seconds = 0;
+  uint64_t seed = 1;
+  std::optional<Finding> finding;
+  ErrorKind error = ErrorKind::none;
+  std::string error_message;  // one line
+};
+
+// Draws instance number k of the sequence for `seed` (exposed for tests:
+// the same seed gives the same sequence).
+Instance draw(uint64_t seed, uint64_t k, const Request& r);
+
+Summary run(const Request& r);
+
+// Text, JSON or JUnit XML of a summary; `what` names the fuzzed target.
+std::string render(const Summary& s, const std::string& what, Format f);
+
+}  // namespace collcheck::fuzz

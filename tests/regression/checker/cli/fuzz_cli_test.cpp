@@ -1,0 +1,147 @@
+// collcheck fuzz through the real binary (issue 20, checker/fuzz/fuzz.hpp):
+//   * a refuted paper reading is found and shrunk to the minimal p that
+//     verify reports over every p up to the one found, with the command that
+//     reproduces it;
+//   * a user's Python generator (tests/data/fuzz/rd_allreduce_gen.py) is
+//     refuted and shrunk to p = 3 through --schedule-cmd, and its corrected
+//     form holds;
+//   * a holding variant holds, with the strata covered in the JSON summary;
+//     the same seed draws the same instances;
+//   * JUnit output; bad input (budget 0, both or neither of --algo and
+//     --schedule-cmd, a command that fails, hangs, prints garbage or a
+//     schedule for another p): one line, exit 2 or 3, the summary kept.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "checker/fuzz/fuzz.hpp"
+#include "tests/support/run_binary.hpp"
+
+namespace collcheck::test {
+namespace {
+
+using nlohmann::json;
+
+const std::string kGen = std::string("python3 ") + COLLCHECK_SOURCE_DIR + "/tests/data/fuzz/rd_allreduce_gen.py";
+
+TEST(FuzzCli, AReadingIsShrunkToVerifysMinimalP) {
+  const Outcome r = run("fuzz --algo swing --variant paper-listing1 --seconds 20 --seed 7 --format json");
+  ASSERT_EQ(r.code, 1) << r.err << r.out;
+  const json j = json::parse(r.out);
+  ASSERT_FALSE(j.at("finding").is_null());
+  const std::string minimal = j.at("finding").at("minimal");
+  const std::string found = j.at("finding").at("found");
+  ASSERT_EQ(minimal.rfind("p=", 0), 0u);
+  const uint64_t p_min = std::stoull(minimal.substr(2)), p_found = std::stoull(found.substr(2));
+  EXPECT_EQ(j.at("finding").at("command"), "collcheck verify --algo swing --variant paper-listing1 --p " + minimal.substr(2));
+  // verify over every p up to the one found reports the same minimal p.
+  const Outcome v = run("verify --algo swing --variant paper-listing1 --p 1.." + std::to_string(p_found) +
+                        " --skip-restricted --format json -q");
+  ASSERT_EQ(v.code, 1) << v.err;
+  uint64_t first = 0;
+  const json report = json::parse(v.out);
+  for (const json& i : report.at("instances"))
+    if (i.at("status") == "violated" && (first == 0 || i.at("p").get<uint64_t>() < first)) first = i.at("p");
+  EXPECT_EQ(first, p_min);
+  EXPECT_EQ(p_min, 6u);
+}
+
+TEST(FuzzCli, AUsersBrokenGeneratorIsRefutedAtItsMinimalP) {
+  const Outcome r = run("fuzz --schedule-cmd '" + kGen + " {p}' --seconds 20 --seed 5");
+  ASSERT_EQ(r.code, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("shrunk"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("to p=3:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("exactly-once at p=3 rank=2 step=2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reproduce: " + kGen + " 3 > schedule.json && collcheck check-file schedule.json"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(FuzzCli, TheCorrectedGeneratorHolds) {
+  const Outcome r = run("fuzz --schedule-cmd '" + kGen + " {p} --correct' --seconds 4 --seed 5 --max-p 300 --format json");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("status"), "holds");
+  EXPECT_GT(j.at("checked").get<int>(), 5);
+  EXPECT_LE(j.at("largest_p").get<int>(), 300);
+}
+
+TEST(FuzzCli, AHoldingVariantHoldsAndCoversTheStrata) {
+  const Outcome r = run("fuzz --algo trivance --variant latency --seconds 6 --seed 11 --max-p 5000 --format json");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("status"), "holds");
+  EXPECT_TRUE(j.at("finding").is_null());
+  for (const char* s : {"small", "pow2", "pow3", "pow3+-1", "large"})
+    EXPECT_TRUE(j.at("per_stratum").contains(s)) << s << " " << j.at("per_stratum").dump();
+}
+
+TEST(FuzzCli, TheSameSeedDrawsTheSameInstances) {
+  fuzz::Request r;
+  r.target = resolve_targets("traff", "default").front();
+  std::set<std::string> a, b, c;
+  for (uint64_t k = 0; k < 200; ++k) {
+    a.insert(fuzz::draw(42, k, r).label() + "#" + std::to_string(k));
+    b.insert(fuzz::draw(42, k, r).label() + "#" + std::to_string(k));
+    c.insert(fuzz::draw(43, k, r).label() + "#" + std::to_string(k));
+  }
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  // Roots at 0, the last rank and the middle all occur (traff takes --root).
+  int last = 0, middle = 0;
+  for (uint64_t k = 0; k < 400; ++k) {
+    const fuzz::Instance i = fuzz::draw(42, k, r);
+    last += i.p > 2 && i.root == i.p - 1;
+    middle += i.p > 2 && i.root == i.p / 2;
+  }
+  EXPECT_GT(last, 10);
+  EXPECT_GT(middle, 10);
+}
+
+TEST(FuzzCli, JUnitOutput) {
+  const Outcome r = run("fuzz --algo swing --variant paper-listing1 --seconds 10 --seed 7 --format junit");
+  ASSERT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("<testsuites name=\"collcheck fuzz\" tests=\"1\" failures=\"1\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<failure message=\"minimal p=6\">collcheck verify --algo swing --variant paper-listing1 --p 6"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
+  struct Case {
+    std::string args;
+    int code;
+    std::string line;
+    bool summary = false;  // the run started: its summary is printed before the error
+  };
+  const std::vector<Case> cases = {
+      {"fuzz --algo swing --seconds 0", 2, "collcheck: error: --seconds must be in 1..604800, not 0"},
+      {"fuzz --seconds 5", 2, "collcheck: error: fuzz takes exactly one of --algo A and --schedule-cmd CMD"},
+      {"fuzz --algo swing --schedule-cmd true --seconds 5", 2, "collcheck: error: fuzz takes exactly one of"},
+      {"fuzz --algo nosuch --seconds 5", 2, "collcheck: error: unknown algorithm 'nosuch'"},
+      {"fuzz --algo swing --variant all --seconds 5", 2, "collcheck: error: fuzz takes one variant, not 'all'"},
+      {"fuzz --schedule-cmd false --seconds 5 --seed 1", 3, "collcheck: error: the schedule command failed (exit 1): false",
+       true},
+      {"fuzz --schedule-cmd 'sleep 20' --seconds 5 --cmd-timeout 1 --seed 1", 3,
+       "collcheck: error: the schedule command did not finish within 1 s: sleep 20", true},
+      {"fuzz --schedule-cmd 'echo garbage' --seconds 5 --seed 1", 2,
+       "collcheck: error: the schedule command printed a malformed schedule (echo garbage)", true},
+      {"fuzz --schedule-cmd '" + kGen + " 4' --seconds 5 --seed 5", 2,
+       "collcheck: error: the schedule command printed a schedule for p = 4, asked for p = ", true},
+  };
+  for (const Case& c : cases) {
+    const Outcome r = run(c.args);
+    EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.err.find(c.line) != std::string::npos, true) << c.args << "\n" << r.err;
+    size_t lines = 0;
+    for (char ch : r.err) lines += ch == '\n';
+    EXPECT_LE(lines, 2u) << c.args << "\n" << r.err;  // the seed line and the error
+    if (c.summary) {
+      EXPECT_NE(r.out.find("RESULT: error"), std::string::npos) << c.args << "\n" << r.out;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace collcheck::test
