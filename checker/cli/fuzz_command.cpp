@@ -8,6 +8,9 @@
 #include "checker/cli/commands.hpp"
 #include "checker/cli/p_range.hpp"
 #include "checker/fuzz/fuzz.hpp"
+#include "checker/fuzz/mutants.hpp"
+#include "checker/sweep/file_claims.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
 
@@ -26,6 +29,10 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
       ("schedule-cmd", po::value<std::string>(),
        "instead of --algo: a program printing a schedule file (format /2, JSON or JSON lines) for {p} {root} {n} "
        "{seed}, e.g. 'python3 gen.py {p} {root}'")
+      ("mutants", po::value<std::string>(),
+       "instead: the checker's self-test on a schedule file (every mutation operator on its transfers; the fraction "
+       "of mutants each property kills)")
+      ("max-mutants", po::value<std::string>()->default_value("2000"), "with --mutants: at most this many mutants")
       ("seconds", po::value<std::string>(), "time budget in seconds (required, >= 1)")
       ("seed", po::value<std::string>(), "seed of the instance sequence (default: from the clock; printed)")
       ("max-p", po::value<std::string>(), "largest p drawn (default 2^21; 1024 with --schedule-cmd)")
@@ -35,6 +42,25 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)");
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
+  if (vm.count("mutants")) {
+    if (vm.count("algo") || vm.count("schedule-cmd") || vm.count("seconds"))
+      throw InputError("--mutants FILE runs alone (no --algo, --schedule-cmd or --seconds)");
+    const std::string path = vm["mutants"].as<std::string>();
+    const ScheduleDocument doc = load_schedule_file(path, "auto", default_max_memory());
+    const uint64_t cap = parse_uint_option("max-mutants", vm["max-mutants"].as<std::string>(), 1, 1000000);
+    const uint64_t seed = vm.count("seed") ? parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX) : 1;
+    const std::string format = vm["format"].as<std::string>();
+    const auto f = format_from_string(format);
+    if (!f || (*f != Format::text && *f != Format::json))
+      throw InputError("fuzz --mutants: unknown --format '" + format + "' (text, json)");
+    fuzz::MutantRun m;
+    CheckOptions o;
+    const std::optional<Claim> claim = doc.claims ? file_cost_claim(*doc.claims, doc.schedule) : std::nullopt;
+    run_with_threads(vm["threads"].as<int>(),
+                     [&] { m = fuzz::run_mutants(doc.schedule, claim ? &*claim : nullptr, o, cap, seed); });
+    write_output(vm["out"].as<std::string>(), fuzz::render_mutants(m, path, *f));
+    return m.original_failure.empty() && m.killed == m.mutants ? 0 : 1;
+  }
   fuzz::Request r;
   if (vm.count("algo") == vm.count("schedule-cmd"))
     throw InputError("fuzz takes exactly one of --algo A and --schedule-cmd CMD");

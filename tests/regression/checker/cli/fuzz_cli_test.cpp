@@ -7,12 +7,14 @@
 //     form holds;
 //   * a holding variant holds, with the strata covered in the JSON summary;
 //     the same seed draws the same instances;
+//   * --mutants: the fraction of mutants each property kills, survivors named;
 //   * JUnit output; bad input (budget 0, both or neither of --algo and
 //     --schedule-cmd, a command that fails, hangs, prints garbage or a
 //     schedule for another p): one line, exit 2 or 3, the summary kept.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <set>
 
 #include "checker/fuzz/fuzz.hpp"
@@ -106,6 +108,41 @@ TEST(FuzzCli, JUnitOutput) {
   EXPECT_NE(r.out.find("<failure message=\"minimal p=6\">collcheck verify --algo swing --variant paper-listing1 --p 6"),
             std::string::npos)
       << r.out;
+}
+
+// --mutants: every operator on every transfer of swing p = 8; with the
+// file's claims every mutant is killed; without them, delaying a last-step
+// transfer computes the same result one step later and survives (the
+// report names it); a schedule that fails as it is is not mutated.
+TEST(FuzzCli, MutantsReportWhatEachPropertyKills) {
+  const std::string file = temp_path("sw8.json"), bare = temp_path("sw8_bare.json"), bad = temp_path("pl6.json");
+  ASSERT_EQ(run("dump --algo swing --p 8 --format json --out " + file).code, 0);
+  Outcome r = run("fuzz --mutants " + file + " --format json");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j.at("status"), "all-killed");
+  EXPECT_EQ(j.at("mutants"), 320);  // 48 sends x 7 operators, redirect skipped where it would be a self-send
+  EXPECT_EQ(j.at("per_operator").at("delay").at("killed"), 48);
+  EXPECT_GT(j.at("per_property").at("postcondition").at("killed").get<int>(), 200);
+  EXPECT_GT(j.at("per_property").at("cost").at("killed").get<int>(), 0);
+
+  json doc = json::parse(read_file(file));
+  doc.erase("claims");
+  {
+    std::ofstream(bare) << doc.dump();
+  }
+  r = run("fuzz --mutants " + bare);
+  ASSERT_EQ(r.code, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("312 killed by some property"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("survivor: delay at step 5, rank 0's send 0"), std::string::npos) << r.out;
+
+  ASSERT_EQ(run("dump --algo swing --variant paper-listing1 --p 6 --format json --out " + bad).code, 0);
+  r = run("fuzz --mutants " + bad);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("the schedule itself fails (exactly-once at p=6"), std::string::npos) << r.out;
+  r = run("fuzz --mutants " + file + " --seconds 5");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--mutants FILE runs alone"), std::string::npos) << r.err;
 }
 
 TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
