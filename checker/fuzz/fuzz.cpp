@@ -331,10 +331,20 @@ class Fuzzer {
     fd.minimal = found;
     fd.result = res;
     const double limit = r_.seconds * 1.5 + 30;  // shrinking may outlast the budget, boundedly
+    // A candidate the program cannot produce (it fails, hangs or prints
+    // something else for it) is no smaller counterexample: skipped.
+    auto failing = [&](const Instance& c) -> std::optional<InstanceResult> {
+      ++fd.shrink_checks;
+      try {
+        if (auto rr = check(c, false); rr && rr->status == Status::violated) return rr;
+      } catch (const CmdError&) {
+      } catch (const InputError&) {
+      }
+      return std::nullopt;
+    };
     for (const Instance& c : smaller(found)) {
       if (elapsed() > limit) break;
-      ++fd.shrink_checks;
-      if (auto rr = check(c, false); rr && rr->status == Status::violated) {
+      if (auto rr = failing(c)) {
         fd.minimal = c;
         fd.result = *rr;
         break;
@@ -349,8 +359,7 @@ class Fuzzer {
       if (opt == 3) c.ppn = 0;
       if (c.root == fd.minimal.root && c.n == fd.minimal.n && c.radix == fd.minimal.radix && c.ppn == fd.minimal.ppn)
         continue;
-      ++fd.shrink_checks;
-      if (auto rr = check(c, false); rr && rr->status == Status::violated) {
+      if (auto rr = failing(c)) {
         c.stratum = fd.minimal.stratum;
         fd.minimal = c;
         fd.result = *rr;
