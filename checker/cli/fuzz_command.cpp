@@ -55,6 +55,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
       throw InputError("fuzz --mutants: unknown --format '" + format + "' (text, json)");
     fuzz::MutantRun m;
     CheckOptions o;
+    o.max_memory = default_max_memory();
     const std::optional<Claim> claim = doc.claims ? file_cost_claim(*doc.claims, doc.schedule) : std::nullopt;
     run_with_threads(vm["threads"].as<int>(),
                      [&] { m = fuzz::run_mutants(doc.schedule, claim ? &*claim : nullptr, o, cap, seed); });
@@ -86,6 +87,9 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
     if (ps.front() < 2) throw InputError("--max-p " + std::to_string(ps.front()) + " leaves nothing to fuzz (at least 2)");
     r.max_p = ps.front();
   }
+  // verify's memory guard (75% of physical memory): an instance over it is
+  // refused before anything is allocated and counted as refused.
+  r.check.max_memory = default_max_memory();
   r.cmd_timeout = static_cast<double>(parse_uint_option("cmd-timeout", vm["cmd-timeout"].as<std::string>(), 1, 86400));
   const std::string format = vm["format"].as<std::string>();
   const auto f = format_from_string(format);
