@@ -8,7 +8,7 @@
 //          [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]
 //   mpirun -np P collcheck-mpi --schedule FILE [...]   (JSON or JSON lines, docs/schedule-format.md)
 //   mpirun -np P collcheck-mpi --native COLL | --function LIB:SYM --collective COLL
-//          [--payload one-hot,counters,noncommutative,source-tagged] [--count N] [--dtype D]
+//          [--payload one-hot,counters,counters-op,noncommutative,source-tagged] [--count N] [--dtype D]
 //          [--root R] [--in-place] [--timeout S]
 //     black box (runtime/blackbox/): the library's own collective or a user's
 //     function on exact-multiplicity payloads; exit 3 when a call hangs or crashes.
@@ -108,7 +108,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     std::stringstream ss(payload_s);
     for (std::string item; std::getline(ss, item, ',');) {
       auto pl = bb::payload_from_string(item);
-      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, noncommutative, source-tagged, all)"};
+      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, counters-op, noncommutative, source-tagged, all)"};
       o.payloads.push_back(*pl);
     }
   }
@@ -184,7 +184,7 @@ int run(int argc, char** argv, int me, int size) {
       "function", po::value(&function), "black box: LIBRARY:SYMBOL, a function with the standard MPI signature of --collective")(
       "collective", po::value(&collective), "black box: the collective --function implements")(
       "payload", po::value(&payload_s),
-      "black box: one-hot, counters, noncommutative, source-tagged (comma list; default: every one that applies)")(
+      "black box: one-hot, counters, counters-op, noncommutative, source-tagged (comma list; default: every one that applies)")(
       "in-place", po::bool_switch(&in_place), "black box: pass MPI_IN_PLACE")(
       "timeout", po::value(&timeout_s)->default_value("60"), "black box: seconds one call may take (then exit 3)");
   add_instance_options(desc);

@@ -123,6 +123,16 @@ std::vector<double> unpack(const unsigned char* p, size_t n, DType d) {
   return out;
 }
 
+// counters-op: the element is p int64 counters (the datatype's size tells p).
+extern "C" void counters_sum_op(void* in, void* inout, int* len, MPI_Datatype* type) {
+  int bytes = 0;
+  MPI_Type_size(*type, &bytes);
+  const size_t n = static_cast<size_t>(*len) * static_cast<size_t>(bytes) / sizeof(int64_t);
+  const int64_t* a = static_cast<const int64_t*>(in);
+  int64_t* b = static_cast<int64_t*>(inout);
+  for (size_t i = 0; i < n; ++i) b[i] += a[i];
+}
+
 extern "C" void matrix_op(void* in, void* inout, int* len, MPI_Datatype*) {
   matrix_product(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout), static_cast<uint64_t>(*len));
 }
@@ -251,22 +261,28 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
     const Layout l = layout(t.coll, pl, p, o.count, me);
     Typed ty{base_type(spec.dtype), spec.dtype == DType::float32 ? size_t{4} : size_t{8}, spec.dtype, 1};
     MPI_Op op = MPI_SUM;
-    MPI_Datatype matrix_type = MPI_DATATYPE_NULL;
+    MPI_Datatype derived = MPI_DATATYPE_NULL;
     if (pl == Payload::counters) ty.scale = p;
-    if (pl == Payload::noncommutative) {
-      MPI_Type_contiguous(4, MPI_INT64_T, &matrix_type);
-      MPI_Type_commit(&matrix_type);
-      ty.type = matrix_type;
-      MPI_Op_create(&matrix_op, 0 /* not commutative */, &op);
+    if (pl == Payload::noncommutative || pl == Payload::counters_op) {
+      MPI_Type_contiguous(pl == Payload::noncommutative ? 4 : static_cast<int>(p), MPI_INT64_T, &derived);
+      MPI_Type_commit(&derived);
+      ty.type = derived;
+      if (pl == Payload::noncommutative) MPI_Op_create(&matrix_op, 0 /* not commutative */, &op);
+      else MPI_Op_create(&counters_sum_op, 1, &op);
     }
     PayloadResult res;
     res.payload = pl;
     res.mpi_shape = (t.coll == Coll::reduce_scatter ? std::string("recvcounts of ") + std::to_string(o.count) +
                                                           " elements split over p"
                                                     : "count " + std::to_string(o.count * ty.scale)) +
-                    " x " + (pl == Payload::noncommutative ? "MPI_Type_contiguous(4, MPI_INT64_T)" : type_name(spec.dtype)) +
-                    (reduces(t.coll) ? pl == Payload::noncommutative ? ", user-defined non-commutative op" : ", MPI_SUM"
-                                     : "") +
+                    " x " +
+                    (pl == Payload::noncommutative ? "MPI_Type_contiguous(4, MPI_INT64_T)"
+                     : pl == Payload::counters_op  ? "MPI_Type_contiguous(" + std::to_string(p) + ", MPI_INT64_T)"
+                                                   : type_name(spec.dtype)) +
+                    (!reduces(t.coll)                  ? ""
+                     : pl == Payload::noncommutative ? ", user-defined non-commutative op"
+                     : pl == Payload::counters_op    ? ", user-defined commutative sum"
+                                                     : ", MPI_SUM") +
                     (o.in_place ? ", MPI_IN_PLACE" : "");
     const auto t0 = std::chrono::steady_clock::now();
     for (int run = 0; run < runs(pl, p) && !res.defect; ++run) {
@@ -313,9 +329,9 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       res.runs = run + 1;
     }
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (pl == Payload::noncommutative) {
+    if (derived != MPI_DATATYPE_NULL) {
       MPI_Op_free(&op);
-      MPI_Type_free(&matrix_type);
+      MPI_Type_free(&derived);
     }
     out.payloads.push_back(std::move(res));
   }

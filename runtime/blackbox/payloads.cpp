@@ -17,6 +17,7 @@ const std::vector<std::pair<Coll, const char*>>& coll_names() {
 const std::vector<std::pair<Payload, const char*>>& payload_names() {
   static const std::vector<std::pair<Payload, const char*>> n = {{Payload::one_hot, "one-hot"},
                                                                   {Payload::counters, "counters"},
+                                                                  {Payload::counters_op, "counters-op"},
                                                                   {Payload::noncommutative, "noncommutative"},
                                                                   {Payload::source_tagged, "source-tagged"}};
   return n;
@@ -105,7 +106,7 @@ std::optional<Payload> payload_from_string(const std::string& s) {
 }
 
 std::vector<Payload> payloads_for(Coll c) {
-  if (reduces(c)) return {Payload::one_hot, Payload::counters, Payload::noncommutative};
+  if (reduces(c)) return {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::noncommutative};
   return {Payload::source_tagged};
 }
 
@@ -113,7 +114,7 @@ int runs(Payload pl, uint64_t p) { return pl == Payload::one_hot ? static_cast<i
 
 Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me) {
   Layout l;
-  l.width = pl == Payload::counters ? p : pl == Payload::noncommutative ? 4 : 1;
+  l.width = pl == Payload::counters || pl == Payload::counters_op ? p : pl == Payload::noncommutative ? 4 : 1;
   switch (c) {
     case Coll::allreduce:
     case Coll::reduce:
@@ -147,6 +148,7 @@ std::vector<double> send_values(const RunSpec& r, int me) {
       std::fill(v.begin(), v.end(), me == r.run ? 1.0 : 0.0);
       break;
     case Payload::counters:
+    case Payload::counters_op:
       for (uint64_t e = 0; e < l.send; ++e) v[e * l.width + static_cast<uint64_t>(me)] = 1.0;
       break;
     case Payload::noncommutative:
@@ -176,6 +178,7 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
     switch (r.payload) {
       case Payload::one_hot: v[i] = 1.0; break;
       case Payload::counters:
+      case Payload::counters_op:
         for (uint64_t k = 0; k < l.width; ++k) v[i * l.width + k] = 1.0;
         break;
       case Payload::noncommutative: {
@@ -236,13 +239,15 @@ std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<dou
         return el + "holds " + num(g) + ", expected 1" + run;
       }
       case Payload::counters:
+      case Payload::counters_op:
         for (uint64_t k = 0; k < l.width; ++k) {
           const double c = got[i * l.width + k];
           if (c == 1) continue;
           const std::string who = "rank " + std::to_string(k) + "'s contribution";
-          if (c == 0) return el + who + " lost (counters)";
-          if (c >= 2 && std::floor(c) == c) return el + who + " counted " + num(c) + " times (counters)";
-          return el + "counter " + std::to_string(k) + " holds " + num(c) + ", expected 1 (counters)";
+          const std::string tag = std::string(" (") + to_string(r.payload) + ")";
+          if (c == 0) return el + who + " lost" + tag;
+          if (c >= 2 && std::floor(c) == c) return el + who + " counted " + num(c) + " times" + tag;
+          return el + "counter " + std::to_string(k) + " holds " + num(c) + ", expected 1" + tag;
         }
         break;
       case Payload::noncommutative: {

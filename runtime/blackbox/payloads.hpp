@@ -30,6 +30,11 @@
 //                    puts 1 in counter r. Every counter must be 1. It changes the
 //                    call's shape (counts are multiples of p, which hides
 //                    remainder bugs): one-hot is the one that keeps it.
+//   counters-op      the same counters as one derived datatype per element
+//                    (MPI_Type_contiguous(p, MPI_INT64_T)) under a user-defined
+//                    commutative sum: the caller's count kept, exact
+//                    multiplicity in one call (a library may route user
+//                    operators to other algorithms than MPI_SUM).
 //   noncommutative   reductions, one run, each element a 2x2 matrix mod 65521
 //                    (MPI_Type_contiguous(4, MPI_INT64_T)) under a user-defined
 //                    non-commutative product: the result must be the product in
@@ -57,17 +62,17 @@ std::optional<Coll> coll_from_string(const std::string& s);
 const std::vector<Coll>& all_colls();
 bool reduces(Coll c);
 
-enum class Payload { one_hot, counters, noncommutative, source_tagged };
-const char* to_string(Payload p);  // "one-hot", "counters", "noncommutative", "source-tagged"
+enum class Payload { one_hot, counters, counters_op, noncommutative, source_tagged };
+const char* to_string(Payload p);  // "one-hot", "counters", "counters-op", "noncommutative", "source-tagged"
 std::optional<Payload> payload_from_string(const std::string& s);
-// The payloads that apply to a collective (reductions: one-hot, counters,
+// The payloads that apply to a collective (reductions: one-hot, counters, counters-op,
 // noncommutative; data movement: source-tagged).
 std::vector<Payload> payloads_for(Coll c);
 
 // One run of a payload on `p` ranks: what rank `me` sends, what it must end
 // with. Values are doubles holding integers (exact for every dtype used),
 // one per MPI element of the payload's datatype component: `width` values
-// per logical element (1; p for counters; 4 for matrices).
+// per logical element (1; p for counters and counters-op; 4 for matrices).
 struct Layout {
   uint64_t send = 0, recv = 0;  // logical elements in the send / receive buffer
   uint64_t width = 1;           // int64 components per logical element

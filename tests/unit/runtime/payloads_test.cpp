@@ -104,6 +104,14 @@ TEST(Payloads, CountersNameTheRank) {
   EXPECT_EQ(judge(r, 1, got), "rank 1, element 1: rank 2's contribution lost (counters)");
 }
 
+TEST(Payloads, CountersOpKeepsTheCountAndNamesTheRank) {
+  RunSpec r{Coll::allreduce, Payload::counters_op, 3, 5, 0, 0, 1, DType::int64};
+  EXPECT_EQ(layout(r.coll, r.payload, 3, 5, 0).send, 5u);  // the caller's count, p counters each
+  std::vector<double> got = simulate(r, 0);
+  got[4 * 3 + 1] = 2;
+  EXPECT_EQ(judge(r, 0, got), "rank 0, element 4: rank 1's contribution counted 2 times (counters-op)");
+}
+
 TEST(Payloads, NonCommutativeNamesTheReversedOrder) {
   RunSpec r{Coll::allreduce, Payload::noncommutative, 5, 3, 0, 0, 9, DType::int64};
   std::vector<double> got = simulate(r, 0);
@@ -144,7 +152,7 @@ TEST(Payloads, FloatTagsAreRefusedWhereNotExact) {
 
 TEST(Payloads, NamesRoundTrip) {
   for (Coll c : all_colls()) EXPECT_EQ(coll_from_string(to_string(c)), c);
-  for (Payload p : {Payload::one_hot, Payload::counters, Payload::noncommutative, Payload::source_tagged})
+  for (Payload p : {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::noncommutative, Payload::source_tagged})
     EXPECT_EQ(payload_from_string(to_string(p)), p);
   EXPECT_FALSE(coll_from_string("allsum"));
 }
