@@ -38,6 +38,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
       ("max-p", po::value<std::string>(), "largest p drawn (default 2^21; 1024 with --schedule-cmd)")
       ("cmd-timeout", po::value<std::string>()->default_value("30"), "seconds the schedule command may take")
       ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
+      ("db", po::value<std::string>(), "accumulate coverage over runs in this JSON file (nightly CI jobs)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | junit")
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)");
   auto vm = parse_args(desc, args);
@@ -97,10 +98,13 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
     throw InputError("fuzz: unknown --format '" + format + "' (text, json, junit)");
   if (vm["threads"].as<int>() < 0 || vm["threads"].as<int>() > kMaxThreads)
     throw InputError("--threads must be 0.." + std::to_string(kMaxThreads));
+  if (vm.count("db")) fuzz::check_db(vm["db"].as<std::string>(), what);  // before spending the budget
   std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << ", " << r.seconds << " s\n";
   fuzz::Summary s;
   run_with_threads(vm["threads"].as<int>(), [&] { s = fuzz::run(r); });
-  write_output(vm["out"].as<std::string>(), fuzz::render(s, what, *f));
+  std::optional<fuzz::Coverage> total;
+  if (vm.count("db")) total = fuzz::accumulate(vm["db"].as<std::string>(), what, s);
+  write_output(vm["out"].as<std::string>(), fuzz::render(s, what, *f, total ? &*total : nullptr));
   if (s.error == fuzz::ErrorKind::input) throw InputError(s.error_message);  // after the partial summary
   if (s.error == fuzz::ErrorKind::runtime) {
     std::cerr << "collcheck: error: " << s.error_message << "\n";

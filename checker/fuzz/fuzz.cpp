@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -19,6 +20,7 @@
 
 #include "checker/sweep/cost_model.hpp"
 #include "checker/sweep/file_claims.hpp"
+#include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 #include "schedules/torus_shape.hpp"
@@ -437,13 +439,65 @@ Summary run(const Request& r) {
   return Fuzzer(r).run();
 }
 
-std::string render(const Summary& s, const std::string& what, Format f) {
+namespace {
+
+// The --db file's content, validated (absent: an empty database for `what`).
+nlohmann::json read_db(const std::string& path, const std::string& what) {
+  nlohmann::json db = {{"format", "collcheck-fuzz-db/1"}, {"target", what}, {"runs", nlohmann::json::array()},
+                       {"per_stratum", nlohmann::json::object()}, {"checked", 0}, {"largest_p", 0}, {"seconds", 0.0}};
+  if (!std::filesystem::exists(path)) return db;
+  std::ifstream in(path);
+  try {
+    db = nlohmann::json::parse(in);
+    if (db.at("format") != "collcheck-fuzz-db/1") throw std::runtime_error("format is not collcheck-fuzz-db/1");
+    if (db.at("target") != what)
+      throw InputError("--db " + path + " holds the fuzzing of " + db.at("target").get<std::string>() + ", not " + what);
+    (void)db.at("runs").size(), (void)db.at("per_stratum").size();
+    (void)db.at("checked").get<uint64_t>(), (void)db.at("largest_p").get<uint64_t>(), (void)db.at("seconds").get<double>();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError("--db " + path + " is not a collcheck fuzz database: " + e.what());
+  }
+  return db;
+}
+
+}  // namespace
+
+void check_db(const std::string& path, const std::string& what) { (void)read_db(path, what); }
+
+Coverage accumulate(const std::string& path, const std::string& what, const Summary& s) {
+  nlohmann::json db = read_db(path, what);
+  db["runs"].push_back({{"seed", s.seed},
+                        {"seconds", s.seconds},
+                        {"checked", s.checked},
+                        {"largest_p", s.largest_p},
+                        {"status", s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds"},
+                        {"minimal", s.finding ? nlohmann::json(s.finding->minimal.label()) : nlohmann::json(nullptr)}});
+  for (const auto& [k, v] : s.per_stratum) db["per_stratum"][k] = db["per_stratum"].value(k, uint64_t{0}) + v;
+  db["checked"] = db["checked"].get<uint64_t>() + s.checked;
+  db["largest_p"] = std::max(db["largest_p"].get<uint64_t>(), s.largest_p);
+  db["seconds"] = db["seconds"].get<double>() + s.seconds;
+  write_output(path, db.dump(1) + "\n");
+  Coverage c;
+  c.runs = db["runs"].size();
+  c.checked = db["checked"];
+  c.largest_p = db["largest_p"];
+  c.seconds = db["seconds"];
+  for (const auto& [k, v] : db["per_stratum"].items()) c.per_stratum[k] = v.get<uint64_t>();
+  return c;
+}
+
+std::string render(const Summary& s, const std::string& what, Format f, const Coverage* total) {
   if (f == Format::json) {
     nlohmann::json j{{"tool", "collcheck fuzz"}, {"target", what},         {"seed", s.seed},
                      {"seconds", s.seconds},     {"checked", s.checked},   {"restricted", s.restricted},
                      {"refused", s.refused},     {"over_budget", s.over_budget}, {"largest_p", s.largest_p},
                      {"largest", s.largest}};
     j["per_stratum"] = s.per_stratum;
+    if (total)
+      j["accumulated"] = {{"runs", total->runs}, {"checked", total->checked}, {"largest_p", total->largest_p},
+                          {"seconds", total->seconds}, {"per_stratum", total->per_stratum}};
     j["status"] = s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds";
     j["error"] = s.error == ErrorKind::none ? nlohmann::json(nullptr) : nlohmann::json(s.error_message);
     j["finding"] = nullptr;
@@ -494,6 +548,12 @@ std::string render(const Summary& s, const std::string& what, Format f) {
         os << "  " << x.property << " at " << x.counterexample->location() << ": expected " << x.counterexample->expected
            << ", got " << x.counterexample->actual << "\n";
     os << "reproduce: " << s.finding->command << "\n";
+  }
+  if (total) {
+    os << "accumulated (--db) over " << total->runs << " runs, " << total->seconds << " s: " << total->checked
+       << " instances, largest p=" << total->largest_p << "; per stratum:";
+    for (const auto& [k, v] : total->per_stratum) os << " " << k << " " << v;
+    os << "\n";
   }
   if (s.error != ErrorKind::none) os << "ERROR: " << s.error_message << "\n";
   os << "RESULT: " << (s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds") << "\n";

@@ -84,7 +84,23 @@ Instance draw(uint64_t seed, uint64_t k, const Request& r);
 
 Summary run(const Request& r);
 
-// Text, JSON or JUnit XML of a summary; `what` names the fuzzed target.
-std::string render(const Summary& s, const std::string& what, Format f);
+// --db FILE: coverage accumulated over runs (nightly CI jobs), a JSON file
+// {"format": "collcheck-fuzz-db/1", "target", "runs": [{seed, seconds,
+// checked, largest_p, status, minimal}], "per_stratum", "checked",
+// "largest_p"}. accumulate() reads it (absent: empty), adds `s`, writes it
+// back and returns the totals; InputError for a malformed file or one that
+// holds another target's runs.
+struct Coverage {
+  uint64_t runs = 0, checked = 0, largest_p = 0;
+  double seconds = 0;
+  std::map<std::string, uint64_t> per_stratum;
+};
+Coverage accumulate(const std::string& path, const std::string& what, const Summary& s);
+// The same checks, before a run: InputError if the file cannot take `what`'s runs.
+void check_db(const std::string& path, const std::string& what);
+
+// Text, JSON or JUnit XML of a summary; `what` names the fuzzed target;
+// `total`: the accumulated coverage (--db), if any.
+std::string render(const Summary& s, const std::string& what, Format f, const Coverage* total = nullptr);
 
 }  // namespace collcheck::fuzz

@@ -8,12 +8,14 @@
 //   * a holding variant holds, with the strata covered in the JSON summary;
 //     the same seed draws the same instances;
 //   * --mutants: the fraction of mutants each property kills, survivors named;
+//   * --db accumulates coverage over runs;
 //   * JUnit output; bad input (budget 0, both or neither of --algo and
 //     --schedule-cmd, a command that fails, hangs, prints garbage or a
 //     schedule for another p): one line, exit 2 or 3, the summary kept.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <fstream>
 #include <set>
 
@@ -143,6 +145,35 @@ TEST(FuzzCli, MutantsReportWhatEachPropertyKills) {
   r = run("fuzz --mutants " + file + " --seconds 5");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--mutants FILE runs alone"), std::string::npos) << r.err;
+}
+
+// --db: two runs accumulate (runs, instances, strata); another target's
+// database or a file that is not one is refused before the budget is spent.
+TEST(FuzzCli, TheDatabaseAccumulatesCoverage) {
+  const std::string db = temp_path("fuzz.db");
+  std::remove(db.c_str());
+  uint64_t first = 0;
+  for (int seed : {1, 2}) {
+    const Outcome r = run("fuzz --algo trivance --variant latency --seconds 2 --max-p 2000 --format json --db " + db +
+                          " --seed " + std::to_string(seed));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j.at("accumulated").at("runs"), seed);
+    if (seed == 1) first = j.at("checked");
+    if (seed == 2) EXPECT_EQ(j.at("accumulated").at("checked").get<uint64_t>(), first + j.at("checked").get<uint64_t>());
+  }
+  const json stored = json::parse(read_file(db));
+  EXPECT_EQ(stored.at("runs").size(), 2u);
+  EXPECT_EQ(stored.at("runs").at(1).at("seed"), 2);
+  Outcome r = run("fuzz --algo ring --seconds 2 --db " + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("holds the fuzzing of trivance/latency, not ring/bandwidth"), std::string::npos) << r.err;
+  {
+    std::ofstream(db) << "{\"x\": 1}";
+  }
+  r = run("fuzz --algo ring --seconds 2 --db " + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is not a collcheck fuzz database"), std::string::npos) << r.err;
 }
 
 TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
