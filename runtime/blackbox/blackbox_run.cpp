@@ -83,8 +83,6 @@ class Guard {
 
 struct Typed {
   MPI_Datatype type;     // what the call is given
-  size_t value_bytes;    // bytes of one value (one component)
-  DType storage;         // how values are stored
   uint64_t scale = 1;    // MPI count per logical element (counters: p)
 };
 
@@ -259,7 +257,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
     spec.dtype = (pl == Payload::one_hot || pl == Payload::source_tagged) ? o.dtype : DType::int64;
     if (auto why = representable(spec)) throw std::invalid_argument(*why);
     const Layout l = layout(t.coll, pl, p, o.count, me);
-    Typed ty{base_type(spec.dtype), spec.dtype == DType::float32 ? size_t{4} : size_t{8}, spec.dtype, 1};
+    Typed ty{base_type(spec.dtype), 1};
     MPI_Op op = MPI_SUM;
     MPI_Datatype derived = MPI_DATATYPE_NULL;
     if (pl == Payload::counters) ty.scale = p;

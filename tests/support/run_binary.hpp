@@ -57,4 +57,12 @@ inline size_t lines(const std::string& s) {
   return n;
 }
 
+// collcheck with `args` is bad input: exit 2, one line on stderr containing `needle`.
+inline void expect_one_line_error(const std::string& args, const std::string& needle) {
+  const Outcome r = run(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+}
+
 }  // namespace collcheck::test

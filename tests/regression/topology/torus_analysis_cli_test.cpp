@@ -103,10 +103,7 @@ TEST(TorusAnalysisCli, BadInput) {
            {"verify --algo ring --variant torus-hamiltonian --dims 4x8", "r = c k"},
            {"verify --algo ring --variant torus-hamiltonian --dims 4x4x4", "2D torus"},
            {"verify --algo recursive-doubling --variant torus-latency --dims 6x6", "powers of two, got 6"}}) {
-    const Outcome r = run(args);
-    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
-    EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+    expect_one_line_error(args, needle);
   }
 }
 

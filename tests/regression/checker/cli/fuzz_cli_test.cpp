@@ -202,9 +202,7 @@ TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
     const Outcome r = run(c.args);
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;
     EXPECT_EQ(r.err.find(c.line) != std::string::npos, true) << c.args << "\n" << r.err;
-    size_t lines = 0;
-    for (char ch : r.err) lines += ch == '\n';
-    EXPECT_LE(lines, 2u) << c.args << "\n" << r.err;  // the seed line and the error
+    EXPECT_LE(lines(r.err), 2u) << c.args << "\n" << r.err;  // the seed line and the error
     if (c.summary) {
       EXPECT_NE(r.out.find("RESULT: error"), std::string::npos) << c.args << "\n" << r.out;
     }

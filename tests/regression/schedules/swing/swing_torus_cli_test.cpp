@@ -100,10 +100,7 @@ TEST(SwingTorusCli, BadInput) {
            {"verify --algo swing --variant torus-latency --p 16", "needs a torus shape"},
            {"verify --algo swing --dims 4x4 --p 32", "disagrees with --dims"},
            {"verify --algo swing --dims 4x0", "must be >= 1"}}) {
-    const Outcome r = run(args);
-    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
-    EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+    expect_one_line_error(args, needle);
   }
 }
 
