@@ -8,10 +8,13 @@
 //          [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]
 //   mpirun -np P collcheck-mpi --schedule FILE [...]   (JSON or JSON lines, docs/schedule-format.md)
 //   mpirun -np P collcheck-mpi --native COLL | --function LIB:SYM --collective COLL
-//          [--payload one-hot,counters,counters-op,noncommutative,source-tagged] [--count N] [--dtype D]
-//          [--root R] [--in-place] [--timeout S]
+//          [--payload one-hot,counters,counters-op,tagged-counters,noncommutative,source-tagged] [--count N] [--dtype D]
+//          [--root R] [--in-place] [--timeout S] [--trace FILE]
 //     black box (runtime/blackbox/): the library's own collective or a user's
-//     function on exact-multiplicity payloads; exit 3 when a call hangs or crashes.
+//     function on exact-multiplicity payloads; exit 3 when a call hangs or
+//     crashes. --trace records every point-to-point message of the call
+//     (runtime/trace/), writes the schedule they form to FILE and checks it
+//     with every property; exit 3 when the messages cannot be traced.
 //
 // --n and --root are parsed and checked as by `collcheck run`
 // (checker/cli/cli_support.hpp); a root or n the variant does not allow at this p
@@ -40,6 +43,7 @@
 #include "checker/sweep/sweep.hpp"
 #include "runtime/blackbox/blackbox_run.hpp"
 #include "runtime/mpi_backend.hpp"
+#include "schedules/formats/schedule_file.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 #include "schedules/registry.hpp"
@@ -50,7 +54,7 @@ using namespace collcheck::runtime;
 
 namespace {
 
-constexpr int kHolds = 0, kViolated = 1, kUsage = 2, kSkipped = 77;
+constexpr int kHolds = 0, kViolated = 1, kUsage = 2, kUnknown = 3, kSkipped = 77;
 
 struct UsageError {
   std::string what;
@@ -70,10 +74,58 @@ std::string known_variants(const AlgorithmInfo& a) {
 
 // Black-box mode (runtime/blackbox/blackbox_run.hpp): --native COLL or
 // --function LIB:SYM --collective COLL, on exact-multiplicity payloads.
+// What --trace found, at rank 0: printed, the schedule written to `out` and
+// checked. Returns the worst status: violated (a defective message, a
+// violated property of the schedule), unknown (not traceable, or a result
+// its messages do not explain), holds.
+Status report_trace(const trace::TraceReport& tr, const std::string& head, const std::string& target,
+                    const std::string& out, const std::string& format, nlohmann::json& j) {
+  Status st = tr.defect ? Status::violated : (tr.untraceable || tr.local_change) ? Status::unknown : Status::holds;
+  j = {{"messages", tr.messages},
+       {"rounds", tr.rounds},
+       {"defect", tr.defect ? nlohmann::json(*tr.defect) : nlohmann::json(nullptr)},
+       {"untraceable", tr.untraceable ? nlohmann::json(*tr.untraceable) : nlohmann::json(nullptr)},
+       {"local_change", tr.local_change ? nlohmann::json(*tr.local_change) : nlohmann::json(nullptr)},
+       {"schedule", nullptr},
+       {"verdicts", nlohmann::json::array()}};
+  std::ostringstream text;
+  text << head << ": trace: " << tr.messages << " messages in " << tr.rounds << " rounds\n";
+  if (tr.defect) text << head << ": trace: defect: " << *tr.defect << "\n";
+  if (tr.untraceable) text << head << ": trace: not traceable: " << *tr.untraceable << "\n";
+  if (!tr.untraceable) {
+    const MaterializedView view(tr.schedule);
+    FileMeta meta;
+    meta.producer = {{"tool", "collcheck-mpi --trace"}, {"traced", target}};
+    write_schedule_file(out, view, meta, ScheduleEncoding::json);
+    j["schedule"] = out;
+    text << head << ": trace: the messages as a schedule (" << view.num_steps() << " steps, " << view.ports()
+         << (view.ports() == 1 ? " port" : " ports") << " measured) written to " << out << "\n";
+    const InstanceCheck ic = check_schedule(view, nullptr, {}, CheckOptions{});
+    for (const Verdict& v : ic.verdicts) {
+      if (v.status == Status::skipped) continue;
+      st = worst(st, v.status);
+      std::string line = std::string(to_string(v.status));
+      if (v.counterexample) {
+        line += ": " + v.counterexample->location() + ": " + v.counterexample->message;
+        if (v.counterexample->root_cause) line += " (" + v.counterexample->root_cause->text + ")";
+      }
+      text << head << ": trace schedule: " << v.property << ": " << line << "\n";
+      j["verdicts"].push_back({{"property", v.property}, {"status", to_string(v.status)},
+                               {"counterexample", v.counterexample ? nlohmann::json(v.counterexample->location() + ": " +
+                                                                                    v.counterexample->message)
+                                                                   : nlohmann::json(nullptr)}});
+    }
+    if (tr.local_change) text << head << ": trace: the result is not what the messages gave: " << *tr.local_change << "\n";
+  }
+  j["status"] = to_string(st);
+  if (format != "json") std::cout << text.str();
+  return st;
+}
+
 int run_black_box(const po::variables_map& vm, const std::string& native, const std::string& function,
                   const std::string& collective, const std::string& payload_s, bool in_place,
                   const std::string& timeout_s, const std::string& count_s, const std::string& seed_s, DType dtype,
-                  const std::string& format, int me, int size) {
+                  const std::string& format, const std::string& trace_out, int me, int size) {
   namespace bb = blackbox;
   auto colls = [] {
     std::string s;
@@ -108,20 +160,22 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     std::stringstream ss(payload_s);
     for (std::string item; std::getline(ss, item, ',');) {
       auto pl = bb::payload_from_string(item);
-      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, counters-op, noncommutative, source-tagged, all)"};
+      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, counters-op, tagged-counters, noncommutative, source-tagged, all)"};
       o.payloads.push_back(*pl);
     }
   }
+  o.trace = !trace_out.empty();
+  if (o.trace && counts.size() != 1) throw UsageError{"--trace takes one --count (it writes one schedule file)"};
   bb::Target t;
   t.coll = *coll;
   t.name = native.empty() ? function : bb::mpi_name(*coll);
   if (!function.empty())
     if (auto why = bb::load_function(function, t.function)) throw UsageError{*why};
-  bool all_hold = true;
+  Status overall = Status::holds;
   for (uint64_t count : counts) {
   o.count = count;
   const bb::BlackBoxResult res = bb::run_blackbox(t, o, MPI_COMM_WORLD);  // std::invalid_argument: bad input
-  all_hold = all_hold && res.holds();
+  if (!res.holds()) overall = Status::violated;
   if (me == 0) {
     const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
     if (format == "json") {
@@ -137,13 +191,18 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                        {"seed", o.seed},
                        {"status", res.holds() ? "holds" : "violated"}};
       j["payloads"] = nlohmann::json::array();
-      for (const bb::PayloadResult& r : res.payloads)
+      for (const bb::PayloadResult& r : res.payloads) {
         j["payloads"].push_back({{"payload", bb::to_string(r.payload)},
                                  {"runs", r.runs},
                                  {"call", r.mpi_shape},
                                  {"status", r.defect ? "violated" : "holds"},
                                  {"defect", r.defect ? nlohmann::json(*r.defect) : nlohmann::json(nullptr)},
                                  {"seconds", r.seconds}});
+        if (r.trace) {
+          overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"]));
+          j["status"] = to_string(overall);
+        }
+      }
       std::cout << j.dump() << "\n";
     } else {
       const std::string head = "collcheck-mpi: " + t.name + " (" + bb::to_string(*coll) +
@@ -151,24 +210,36 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                                " count=" + std::to_string(o.count) + " " + to_string(dtype) +
                                (o.in_place ? " in-place" : "");
       std::string names;
+      Status traced = Status::holds;
       for (const bb::PayloadResult& r : res.payloads) {
         names += (names.empty() ? "" : ", ") + std::string(bb::to_string(r.payload));
         std::cout << head << ": " << bb::to_string(r.payload) << " (" << r.runs << (r.runs == 1 ? " call, " : " calls, ")
                   << r.mpi_shape << "): " << (r.defect ? "violated: " + *r.defect : std::string("holds")) << "\n";
+        if (r.trace) {
+          nlohmann::json unused;
+          traced = report_trace(*r.trace, head, t.name, trace_out, format, unused);
+          overall = worst(overall, traced);
+        }
       }
-      std::cout << head << ": " << (res.holds() ? "holds for every payload (" + names + ")" : std::string("violated"))
+      std::cout << head << ": "
+                << (!res.holds() || traced == Status::violated ? std::string("violated")
+                    : traced == Status::unknown ? "holds for every payload (" + names + "), but the trace is unknown"
+                                                : "holds for every payload (" + names + ")")
                 << "\n";
     }
     std::cout.flush();  // a later count may hang: what is decided stays printed
   }
   }
-  return all_hold ? kHolds : kViolated;
+  // every rank returns rank 0's status (the trace is judged there)
+  int code = overall == Status::violated ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return code;
 }
 
 int run(int argc, char** argv, int me, int size) {
   po::options_description desc("collcheck-mpi options");
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
-  std::string native, function, collective, payload_s, timeout_s;
+  std::string native, function, collective, payload_s, timeout_s, trace_out;
   bool in_place = false;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
@@ -184,9 +255,11 @@ int run(int argc, char** argv, int me, int size) {
       "function", po::value(&function), "black box: LIBRARY:SYMBOL, a function with the standard MPI signature of --collective")(
       "collective", po::value(&collective), "black box: the collective --function implements")(
       "payload", po::value(&payload_s),
-      "black box: one-hot, counters, counters-op, noncommutative, source-tagged (comma list; default: every one that applies)")(
+      "black box: one-hot, counters, counters-op, tagged-counters, noncommutative, source-tagged (comma list; default: every one that applies)")(
       "in-place", po::bool_switch(&in_place), "black box: pass MPI_IN_PLACE")(
-      "timeout", po::value(&timeout_s)->default_value("60"), "black box: seconds one call may take (then exit 3)");
+      "timeout", po::value(&timeout_s)->default_value("60"), "black box: seconds one call may take (then exit 3)")(
+      "trace", po::value(&trace_out),
+      "black box: record every point-to-point message of the call, write the schedule they form to FILE, check it");
   add_instance_options(desc);
   po::variables_map vm;
   try {
@@ -207,9 +280,9 @@ int run(int argc, char** argv, int me, int size) {
   auto dtype = dtype_from_string(dtype_s);
   if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
-  if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place)
+  if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place || !trace_out.empty())
     return run_black_box(vm, native, function, collective, payload_s, in_place, timeout_s, count_s, seed_s, *dtype,
-                         format, me, size);
+                         format, trace_out, me, size);
   // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
   const uint64_t count = parse_uint_option("count", count_s, 1, INT_MAX);
   const uint64_t seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);

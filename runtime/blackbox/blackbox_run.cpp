@@ -17,6 +17,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "runtime/trace/pmpi_recorder.hpp"
+#include "runtime/trace/trace_collect.hpp"
+
 namespace collcheck::runtime::blackbox {
 
 namespace {
@@ -219,9 +222,44 @@ std::optional<std::string> load_function(const std::string& spec, void*& functio
   return std::nullopt;  // the library stays loaded for the process
 }
 
+trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root) {
+  trace::TraceSpec s;
+  CollectiveSpec& cs = s.collective;
+  cs.p = p;
+  cs.root = static_cast<Rank>(root);
+  if (count == 0) throw std::invalid_argument("--trace needs a count of at least 1: there is nothing to trace");
+  uint64_t nblocks = count;
+  switch (c) {
+    case Coll::allreduce: cs.kind = Collective::allreduce; break;
+    case Coll::reduce: cs.kind = Collective::reduce; break;
+    case Coll::reduce_scatter_block: cs.kind = Collective::reduce_scatter, nblocks = p * count; break;
+    case Coll::reduce_scatter:
+      if (count % p != 0)
+        throw std::invalid_argument("--trace of reduce-scatter needs a count that is a multiple of p (the schedule "
+                                    "format splits the vector evenly); got " + std::to_string(count) + " on " +
+                                    std::to_string(p) + " ranks");
+      cs.kind = Collective::reduce_scatter;
+      break;
+    case Coll::allgather:
+      cs.kind = Collective::allgather, nblocks = p * count;
+      s.encoding = trace::Encoding::source_tagged, s.source_elements = count;
+      break;
+    case Coll::bcast:
+      cs.kind = Collective::broadcast;
+      s.encoding = trace::Encoding::source_tagged, s.source_elements = count;
+      break;
+    case Coll::alltoall:
+      throw std::invalid_argument("--trace does not take alltoall: the schedule format gives it one block per pair of "
+                                  "ranks, which a count above 1 would split");
+  }
+  if (nblocks > UINT32_MAX) throw std::invalid_argument("--trace: " + std::to_string(nblocks) + " blocks, at most 2^32 - 1");
+  cs.nblocks = static_cast<uint32_t>(nblocks);
+  return s;
+}
+
 bool BlackBoxResult::holds() const {
   for (const PayloadResult& r : payloads)
-    if (r.defect) return false;
+    if (r.defect || (r.trace && r.trace->defect)) return false;
   return true;
 }
 
@@ -237,6 +275,15 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
   if (o.count > static_cast<uint64_t>(INT32_MAX) / std::max<uint64_t>(p, 4))
     throw std::invalid_argument("--count " + std::to_string(o.count) + " times p does not fit an MPI int count");
   std::vector<Payload> todo = o.payloads.empty() ? payloads_for(t.coll) : o.payloads;
+  std::optional<trace::TraceSpec> tspec;
+  if (o.trace) {
+    tspec = trace_spec(t.coll, p, o.count, o.root);
+    const Payload read = reduces(t.coll) ? Payload::tagged_counters : Payload::source_tagged;
+    if (!o.payloads.empty() && o.payloads != std::vector<Payload>{read})
+      throw std::invalid_argument(std::string("--trace reads the ") + to_string(read) + " payload; it takes no other --payload");
+    if (o.dtype != DType::int64) throw std::invalid_argument("--trace reads int64 payloads; it takes no --dtype");
+    todo = {read};
+  }
   const std::vector<Payload> fit = payloads_for(t.coll);
   for (Payload pl : todo)
     if (std::find(fit.begin(), fit.end(), pl) == fit.end())
@@ -261,8 +308,8 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
     MPI_Op op = MPI_SUM;
     MPI_Datatype derived = MPI_DATATYPE_NULL;
     if (pl == Payload::counters) ty.scale = p;
-    if (pl == Payload::noncommutative || pl == Payload::counters_op) {
-      MPI_Type_contiguous(pl == Payload::noncommutative ? 4 : static_cast<int>(p), MPI_INT64_T, &derived);
+    if (l.width > 1 && pl != Payload::counters) {  // counters-op, tagged-counters, noncommutative
+      MPI_Type_contiguous(static_cast<int>(l.width), MPI_INT64_T, &derived);
       MPI_Type_commit(&derived);
       ty.type = derived;
       if (pl == Payload::noncommutative) MPI_Op_create(&matrix_op, 0 /* not commutative */, &op);
@@ -275,11 +322,11 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
                                                     : "count " + std::to_string(o.count * ty.scale)) +
                     " x " +
                     (pl == Payload::noncommutative ? "MPI_Type_contiguous(4, MPI_INT64_T)"
-                     : pl == Payload::counters_op  ? "MPI_Type_contiguous(" + std::to_string(p) + ", MPI_INT64_T)"
+                     : derived != MPI_DATATYPE_NULL ? "MPI_Type_contiguous(" + std::to_string(l.width) + ", MPI_INT64_T)"
                                                    : type_name(spec.dtype)) +
                     (!reduces(t.coll)                  ? ""
                      : pl == Payload::noncommutative ? ", user-defined non-commutative op"
-                     : pl == Payload::counters_op    ? ", user-defined commutative sum"
+                     : derived != MPI_DATATYPE_NULL  ? ", user-defined commutative sum"
                                                      : ", MPI_SUM") +
                     (o.in_place ? ", MPI_IN_PLACE" : "");
     const auto t0 = std::chrono::steady_clock::now();
@@ -310,8 +357,10 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       std::optional<std::string> defect;
       {
         Guard guard(me, what, o.timeout_seconds);
+        if (tspec) trace::start_recording(comm, ty.type, l.width);
         rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, recvcounts.data(), ty.type, op,
                   o.root, comm);
+        const std::vector<trace::Event> events = tspec ? trace::stop_recording() : std::vector<trace::Event>{};
         guard.returned();
         if (rc != MPI_SUCCESS) {
           defect = "rank " + std::to_string(me) + ": " + what + " returned error code " + std::to_string(rc);
@@ -320,6 +369,17 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
           defect = judge(spec, me, got);
         }
         res.defect = first_defect(defect, me, size, comm);
+        if (tspec) {  // every rank's messages and result, analyzed at rank 0
+          trace::Result mine;
+          if (rc == MPI_SUCCESS && !(t.coll == Coll::reduce && me != o.root)) {
+            const std::vector<double> got = unpack(rbuf.data(), l.recv * l.width, spec.dtype);
+            for (uint64_t i = 0; i < l.recv; ++i)
+              mine.blocks.push_back(static_cast<uint32_t>(reduces(t.coll) ? reduced_index(spec, me, i) : i));
+            for (double v : got) mine.data.push_back(static_cast<int64_t>(v));
+          }
+          trace::TraceReport tr = trace::collect_and_analyze(*tspec, events, mine, comm);
+          if (me == 0) res.trace = std::move(tr);
+        }
         int any = me == 0 && res.defect ? 1 : 0;
         MPI_Bcast(&any, 1, MPI_INT, 0, comm);  // every rank stops at the same run
         if (any && me != 0) res.defect = "see rank 0";

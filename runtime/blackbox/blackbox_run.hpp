@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "runtime/blackbox/payloads.hpp"
+#include "runtime/trace/message_trace.hpp"
 
 namespace collcheck::runtime::blackbox {
 
@@ -42,6 +43,10 @@ struct RunOptions {
   uint64_t seed = 1;
   double timeout_seconds = 60;
   std::vector<Payload> payloads;  // empty: every payload that applies
+  // Record every point-to-point message of the call (runtime/trace/): one
+  // run of the payload the trace reads (reductions: tagged-counters; allgather
+  // and bcast: source-tagged, int64), analyzed at rank 0.
+  bool trace = false;
 };
 
 struct PayloadResult {
@@ -50,12 +55,18 @@ struct PayloadResult {
   std::string mpi_shape;               // what the call was given: "count 1001 x int64, MPI_SUM"
   std::optional<std::string> defect;   // the smallest rank's first defect (rank 0's view)
   double seconds = 0;
+  std::optional<trace::TraceReport> trace;  // RunOptions::trace, at rank 0
 };
 
 struct BlackBoxResult {
   std::vector<PayloadResult> payloads;
   bool holds() const;
 };
+
+// The trace of a collective is read as (runtime/trace/message_trace.hpp);
+// std::invalid_argument when it cannot be traced (alltoall, a
+// reduce-scatter whose count is not a multiple of p, count 0).
+trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root);
 
 // Collective over `comm`; every rank must call it with the same arguments.
 // Throws std::invalid_argument (bad input: a root out of range, in-place for

@@ -1,5 +1,6 @@
 #include "runtime/blackbox/payloads.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace collcheck::runtime::blackbox {
@@ -18,6 +19,7 @@ const std::vector<std::pair<Payload, const char*>>& payload_names() {
   static const std::vector<std::pair<Payload, const char*>> n = {{Payload::one_hot, "one-hot"},
                                                                   {Payload::counters, "counters"},
                                                                   {Payload::counters_op, "counters-op"},
+                                                                  {Payload::tagged_counters, "tagged-counters"},
                                                                   {Payload::noncommutative, "noncommutative"},
                                                                   {Payload::source_tagged, "source-tagged"}};
   return n;
@@ -45,15 +47,6 @@ uint64_t scatter_offset(uint64_t p, uint64_t count, int me) {
   return r * q + std::min(r, rem);
 }
 
-// The send-buffer index the i-th received element of a reduction stands for.
-uint64_t reduced_index(const RunSpec& r, int me, uint64_t i) {
-  switch (r.coll) {
-    case Coll::reduce_scatter_block: return static_cast<uint64_t>(me) * r.count + i;
-    case Coll::reduce_scatter: return scatter_offset(r.p, r.count, me) + i;
-    default: return i;
-  }
-}
-
 std::string num(double v) {
   if (std::isnan(v)) return "NaN";
   if (v == kSentinel) return "the sentinel (untouched)";
@@ -67,6 +60,14 @@ std::string mat(const int64_t* m) {
 }
 
 }  // namespace
+
+uint64_t reduced_index(const RunSpec& r, int me, uint64_t i) {
+  switch (r.coll) {
+    case Coll::reduce_scatter_block: return static_cast<uint64_t>(me) * r.count + i;
+    case Coll::reduce_scatter: return scatter_offset(r.p, r.count, me) + i;
+    default: return i;
+  }
+}
 
 const char* to_string(Coll c) {
   for (const auto& [k, n] : coll_names())
@@ -106,7 +107,8 @@ std::optional<Payload> payload_from_string(const std::string& s) {
 }
 
 std::vector<Payload> payloads_for(Coll c) {
-  if (reduces(c)) return {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::noncommutative};
+  if (reduces(c))
+    return {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::tagged_counters, Payload::noncommutative};
   return {Payload::source_tagged};
 }
 
@@ -114,7 +116,10 @@ int runs(Payload pl, uint64_t p) { return pl == Payload::one_hot ? static_cast<i
 
 Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me) {
   Layout l;
-  l.width = pl == Payload::counters || pl == Payload::counters_op ? p : pl == Payload::noncommutative ? 4 : 1;
+  l.width = pl == Payload::counters || pl == Payload::counters_op ? p
+            : pl == Payload::tagged_counters                      ? p + 1
+            : pl == Payload::noncommutative                       ? 4
+                                                                  : 1;
   switch (c) {
     case Coll::allreduce:
     case Coll::reduce:
@@ -151,6 +156,12 @@ std::vector<double> send_values(const RunSpec& r, int me) {
     case Payload::counters_op:
       for (uint64_t e = 0; e < l.send; ++e) v[e * l.width + static_cast<uint64_t>(me)] = 1.0;
       break;
+    case Payload::tagged_counters:
+      for (uint64_t e = 0; e < l.send; ++e) {
+        v[e * l.width + static_cast<uint64_t>(me)] = 1.0;
+        v[e * l.width + r.p] = static_cast<double>(e + 1);
+      }
+      break;
     case Payload::noncommutative:
       for (uint64_t e = 0; e < l.send; ++e) {
         int64_t m[4];
@@ -180,6 +191,10 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
       case Payload::counters:
       case Payload::counters_op:
         for (uint64_t k = 0; k < l.width; ++k) v[i * l.width + k] = 1.0;
+        break;
+      case Payload::tagged_counters:
+        for (uint64_t k = 0; k < r.p; ++k) v[i * l.width + k] = 1.0;
+        v[i * l.width + r.p] = static_cast<double>((reduced_index(r, me, i) + 1) * r.p);
         break;
       case Payload::noncommutative: {
         const uint64_t j = reduced_index(r, me, i);
@@ -240,7 +255,8 @@ std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<dou
       }
       case Payload::counters:
       case Payload::counters_op:
-        for (uint64_t k = 0; k < l.width; ++k) {
+      case Payload::tagged_counters:
+        for (uint64_t k = 0; k < std::min(l.width, r.p); ++k) {
           const double c = got[i * l.width + k];
           if (c == 1) continue;
           const std::string who = "rank " + std::to_string(k) + "'s contribution";
@@ -248,6 +264,14 @@ std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<dou
           if (c == 0) return el + who + " lost" + tag;
           if (c >= 2 && std::floor(c) == c) return el + who + " counted " + num(c) + " times" + tag;
           return el + "counter " + std::to_string(k) + " holds " + num(c) + ", expected 1" + tag;
+        }
+        if (r.payload == Payload::tagged_counters) {  // every counter right: the tag is not
+          const double t = got[i * l.width + r.p], w = *want[i * l.width + r.p];
+          const double p = static_cast<double>(r.p);
+          const std::string which = std::fmod(t, p) == 0 && t >= p
+                                        ? "the sum of element " + num(t / p - 1) + "'s contributions"
+                                        : "no element's sum (tag " + num(t) + ")";
+          return el + "holds " + which + ", expected element " + num(w / p - 1) + "'s (tagged-counters)";
         }
         break;
       case Payload::noncommutative: {

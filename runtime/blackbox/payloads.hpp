@@ -35,6 +35,14 @@
 //                    commutative sum: the caller's count kept, exact
 //                    multiplicity in one call (a library may route user
 //                    operators to other algorithms than MPI_SUM).
+//   tagged-counters  counters-op plus one more int64 per element, the
+//                    element's index + 1 (in the send buffer, as the schedule
+//                    format numbers blocks) at every rank: reduced, it holds
+//                    (index + 1) x the number of contributions, so any
+//                    partial result, in any buffer, names its element. It is
+//                    the payload message traces decode (runtime/trace/); as a
+//                    final check it also catches an element reduced into the
+//                    wrong place.
 //   noncommutative   reductions, one run, each element a 2x2 matrix mod 65521
 //                    (MPI_Type_contiguous(4, MPI_INT64_T)) under a user-defined
 //                    non-commutative product: the result must be the product in
@@ -62,17 +70,18 @@ std::optional<Coll> coll_from_string(const std::string& s);
 const std::vector<Coll>& all_colls();
 bool reduces(Coll c);
 
-enum class Payload { one_hot, counters, counters_op, noncommutative, source_tagged };
-const char* to_string(Payload p);  // "one-hot", "counters", "counters-op", "noncommutative", "source-tagged"
+enum class Payload { one_hot, counters, counters_op, tagged_counters, noncommutative, source_tagged };
+const char* to_string(Payload p);  // "one-hot", "counters", "counters-op", "tagged-counters", ...
 std::optional<Payload> payload_from_string(const std::string& s);
 // The payloads that apply to a collective (reductions: one-hot, counters, counters-op,
-// noncommutative; data movement: source-tagged).
+// tagged-counters, noncommutative; data movement: source-tagged).
 std::vector<Payload> payloads_for(Coll c);
 
 // One run of a payload on `p` ranks: what rank `me` sends, what it must end
 // with. Values are doubles holding integers (exact for every dtype used),
 // one per MPI element of the payload's datatype component: `width` values
-// per logical element (1; p for counters and counters-op; 4 for matrices).
+// per logical element (1; p for counters and counters-op; p + 1 for
+// tagged-counters; 4 for matrices).
 struct Layout {
   uint64_t send = 0, recv = 0;  // logical elements in the send / receive buffer
   uint64_t width = 1;           // int64 components per logical element
@@ -107,6 +116,9 @@ inline constexpr int64_t kMatrixPrime = 65521;
 // inout[i] = in[i] x inout[i] mod 65521, as MPI_User_function is called
 // (in holds the lower ranks' operand).
 void matrix_product(const int64_t* in, int64_t* inout, uint64_t n);
+// The send-buffer index (the schedule format's block) of the i-th element
+// rank me receives in a reduction (reduce-scatter: its part of the vector).
+uint64_t reduced_index(const RunSpec& r, int me, uint64_t i);
 // Whether a float dtype represents every value of the run exactly.
 std::optional<std::string> representable(const RunSpec& r);
 

@@ -112,6 +112,23 @@ TEST(Payloads, CountersOpKeepsTheCountAndNamesTheRank) {
   EXPECT_EQ(judge(r, 0, got), "rank 0, element 4: rank 1's contribution counted 2 times (counters-op)");
 }
 
+TEST(Payloads, TaggedCountersNameTheElementAReducedValueBelongsTo) {
+  RunSpec r{Coll::reduce_scatter_block, Payload::tagged_counters, 3, 2, 0, 0, 1, DType::int64};
+  EXPECT_EQ(layout(r.coll, r.payload, 3, 2, 0).width, 4u);  // p counters + the tag
+  const std::vector<double> in = send_values(r, 1);
+  EXPECT_EQ(in[5 * 4 + 1], 1.0);  // element 5: rank 1's counter
+  EXPECT_EQ(in[5 * 4 + 3], 6.0);  // and its index + 1
+  std::vector<double> got = simulate(r, 2);  // rank 2 gets elements 4 and 5
+  EXPECT_EQ(got[0 * 4 + 3], 15.0);           // (4 + 1) x 3 contributions
+  EXPECT_FALSE(judge(r, 2, got));
+  std::swap(got[3], got[7]);  // element 5's sum stored where element 4's belongs
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 0: holds the sum of element 5's contributions, expected element 4's "
+                              "(tagged-counters)");
+  got = simulate(r, 2);
+  got[1 * 4 + 0] = 2;
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 1: rank 0's contribution counted 2 times (tagged-counters)");
+}
+
 TEST(Payloads, NonCommutativeNamesTheReversedOrder) {
   RunSpec r{Coll::allreduce, Payload::noncommutative, 5, 3, 0, 0, 9, DType::int64};
   std::vector<double> got = simulate(r, 0);
@@ -152,7 +169,8 @@ TEST(Payloads, FloatTagsAreRefusedWhereNotExact) {
 
 TEST(Payloads, NamesRoundTrip) {
   for (Coll c : all_colls()) EXPECT_EQ(coll_from_string(to_string(c)), c);
-  for (Payload p : {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::noncommutative, Payload::source_tagged})
+  for (Payload p : {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::tagged_counters,
+                    Payload::noncommutative, Payload::source_tagged})
     EXPECT_EQ(payload_from_string(to_string(p)), p);
   EXPECT_FALSE(coll_from_string("allsum"));
 }
