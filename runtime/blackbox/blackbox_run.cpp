@@ -31,6 +31,9 @@ using ReduceScatterFn = int (*)(const void*, void*, const int[], MPI_Datatype, M
 using AllgatherFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
 using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
 using AlltoallFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
+using AllgathervFn = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm);
+using AlltoallvFn = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[],
+                            MPI_Datatype, MPI_Comm);
 
 // ---- the process-wide guards of one call: watchdog and crash report ----------
 
@@ -143,9 +146,10 @@ MPI_Datatype base_type(DType d) { return d == DType::int64 ? MPI_INT64_T : d == 
 std::string type_name(DType d) { return d == DType::int64 ? "MPI_INT64_T" : d == DType::float32 ? "MPI_FLOAT" : "MPI_DOUBLE"; }
 
 // One call of the target on prepared buffers; returns the MPI error code.
-int call(const Target& t, const void* sbuf, void* rbuf, int count, const int* recvcounts, MPI_Datatype type, MPI_Op op,
+int call(const Target& t, const void* sbuf, void* rbuf, int count, const Layout& l, MPI_Datatype type, MPI_Op op,
          int root, MPI_Comm comm) {
   const bool native = t.function == nullptr;
+  const int* recvcounts = l.recvcounts.data();
   switch (t.coll) {
     case Coll::allreduce:
       return native ? MPI_Allreduce(sbuf, rbuf, count, type, op, comm)
@@ -168,6 +172,17 @@ int call(const Target& t, const void* sbuf, void* rbuf, int count, const int* re
     case Coll::alltoall:
       return native ? MPI_Alltoall(sbuf, count, type, rbuf, count, type, comm)
                     : reinterpret_cast<AlltoallFn>(t.function)(sbuf, count, type, rbuf, count, type, comm);
+    case Coll::allgatherv: {
+      const int mine = static_cast<int>(l.send);
+      return native ? MPI_Allgatherv(sbuf, mine, type, rbuf, recvcounts, l.displs.data(), type, comm)
+                    : reinterpret_cast<AllgathervFn>(t.function)(sbuf, mine, type, rbuf, recvcounts, l.displs.data(),
+                                                                 type, comm);
+    }
+    case Coll::alltoallv:
+      return native ? MPI_Alltoallv(sbuf, l.sendcounts.data(), l.sdispls.data(), type, rbuf, recvcounts,
+                                    l.displs.data(), type, comm)
+                    : reinterpret_cast<AlltoallvFn>(t.function)(sbuf, l.sendcounts.data(), l.sdispls.data(), type,
+                                                                rbuf, recvcounts, l.displs.data(), type, comm);
   }
   return MPI_ERR_OTHER;
 }
@@ -201,6 +216,8 @@ std::string mpi_name(Coll c) {
     case Coll::allgather: return "MPI_Allgather";
     case Coll::bcast: return "MPI_Bcast";
     case Coll::alltoall: return "MPI_Alltoall";
+    case Coll::allgatherv: return "MPI_Allgatherv";
+    case Coll::alltoallv: return "MPI_Alltoallv";
   }
   return "?";
 }
@@ -251,6 +268,10 @@ trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root) {
     case Coll::alltoall:
       throw std::invalid_argument("--trace does not take alltoall: the schedule format gives it one block per pair of "
                                   "ranks, which a count above 1 would split");
+    case Coll::allgatherv:
+    case Coll::alltoallv:
+      throw std::invalid_argument(std::string("--trace does not take ") + to_string(c) +
+                                  ": the schedule format's blocks are even, a v-collective's runs are not");
   }
   if (nblocks > UINT32_MAX) throw std::invalid_argument("--trace: " + std::to_string(nblocks) + " blocks, at most 2^32 - 1");
   cs.nblocks = static_cast<uint32_t>(nblocks);
@@ -272,6 +293,9 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
   if (rooted && (o.root < 0 || o.root >= size))
     throw std::invalid_argument("--root " + std::to_string(o.root) + " is not a rank of " + std::to_string(size));
   if (o.in_place && t.coll == Coll::bcast) throw std::invalid_argument("--in-place does not apply to bcast");
+  if (o.in_place && t.coll == Coll::alltoallv)
+    throw std::invalid_argument("--in-place does not apply to alltoallv here: MPI_IN_PLACE needs symmetric counts, "
+                                "and the v-payload's are not");
   if (o.count > static_cast<uint64_t>(INT32_MAX) / std::max<uint64_t>(p, 4))
     throw std::invalid_argument("--count " + std::to_string(o.count) + " times p does not fit an MPI int count");
   std::vector<Payload> todo = o.payloads.empty() ? payloads_for(t.coll) : o.payloads;
@@ -319,6 +343,8 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
     res.payload = pl;
     res.mpi_shape = (t.coll == Coll::reduce_scatter ? std::string("recvcounts of ") + std::to_string(o.count) +
                                                           " elements split over p"
+                     : t.coll == Coll::allgatherv || t.coll == Coll::alltoallv
+                         ? "v-counts " + std::to_string(o.count) + "..+2 and 0 (runtime/blackbox/payloads.hpp)"
                                                     : "count " + std::to_string(o.count * ty.scale)) +
                     " x " +
                     (pl == Payload::noncommutative ? "MPI_Type_contiguous(4, MPI_INT64_T)"
@@ -343,14 +369,16 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       if (in_place_here) {
         if (t.coll == Coll::allgather)
           std::copy(sv.begin(), sv.end(), rv.begin() + static_cast<std::ptrdiff_t>(static_cast<uint64_t>(me) * o.count * l.width));
+        else if (t.coll == Coll::allgatherv)
+          std::copy(sv.begin(), sv.end(), rv.begin() + l.displs[static_cast<size_t>(me)]);
         else
           std::copy(sv.begin(), sv.end(), rv.begin());
       }
       std::vector<unsigned char> sbuf = pack(sv, spec.dtype), rbuf = pack(rv, spec.dtype);
       if (rbuf.empty()) rbuf.resize(8);  // a valid pointer for zero elements
       if (sbuf.empty()) sbuf.resize(8);
-      std::vector<int> recvcounts(l.recvcounts);
-      for (int& c : recvcounts) c *= static_cast<int>(ty.scale);
+      Layout scaled = l;  // MPI counts: counters make every logical element p MPI elements
+      for (int& c : scaled.recvcounts) c *= static_cast<int>(ty.scale);
       int count = static_cast<int>(o.count * ty.scale);
       const std::string what = t.name + " (" + to_string(pl) + (pl == Payload::one_hot ? " run " + std::to_string(run) : "") + ")";
       int rc = MPI_SUCCESS;
@@ -358,7 +386,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       {
         Guard guard(me, what, o.timeout_seconds);
         if (tspec) trace::start_recording(comm, ty.type, l.width);
-        rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, recvcounts.data(), ty.type, op,
+        rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, scaled, ty.type, op,
                   o.root, comm);
         const std::vector<trace::Event> events = tspec ? trace::stop_recording() : std::vector<trace::Event>{};
         guard.returned();

@@ -11,7 +11,8 @@ const std::vector<std::pair<Coll, const char*>>& coll_names() {
   static const std::vector<std::pair<Coll, const char*>> n = {
       {Coll::allreduce, "allreduce"}, {Coll::reduce, "reduce"},
       {Coll::reduce_scatter_block, "reduce-scatter-block"}, {Coll::reduce_scatter, "reduce-scatter"},
-      {Coll::allgather, "allgather"}, {Coll::bcast, "bcast"}, {Coll::alltoall, "alltoall"}};
+      {Coll::allgather, "allgather"}, {Coll::bcast, "bcast"}, {Coll::alltoall, "alltoall"},
+      {Coll::allgatherv, "allgatherv"}, {Coll::alltoallv, "alltoallv"}};
   return n;
 }
 
@@ -30,6 +31,13 @@ uint64_t mix(uint64_t x) {  // splitmix64
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
+}
+
+// The tag stride S of source-tagged: every rank's send buffer fits below it.
+uint64_t tag_stride(Coll c, uint64_t p, uint64_t count) {
+  if (c == Coll::allgatherv) return count + 2;
+  if (c == Coll::alltoallv) return p * (count + 1);
+  return layout(c, Payload::source_tagged, p, count, 0).send;
 }
 
 // Rank r's matrix for element j (row-major), entries in [0, 65521).
@@ -132,13 +140,38 @@ Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me) {
       break;
     case Coll::allgather: l.send = count, l.recv = p * count; break;
     case Coll::alltoall: l.send = l.recv = p * count; break;
+    case Coll::allgatherv:
+      l.send = allgatherv_count(count, static_cast<uint64_t>(me));
+      for (uint64_t s = 0; s < p; ++s) {
+        l.displs.push_back(static_cast<int>(l.recv));
+        l.recvcounts.push_back(static_cast<int>(allgatherv_count(count, s)));
+        l.recv += allgatherv_count(count, s);
+      }
+      break;
+    case Coll::alltoallv:
+      for (uint64_t q = 0; q < p; ++q) {
+        const uint64_t out = alltoallv_count(count, static_cast<uint64_t>(me), q);
+        const uint64_t in = alltoallv_count(count, q, static_cast<uint64_t>(me));
+        l.sdispls.push_back(static_cast<int>(l.send));
+        l.sendcounts.push_back(static_cast<int>(out));
+        l.displs.push_back(static_cast<int>(l.recv));
+        l.recvcounts.push_back(static_cast<int>(in));
+        l.send += out, l.recv += in;
+      }
+      break;
   }
   return l;
 }
 
+uint64_t allgatherv_count(uint64_t count, uint64_t s) { return s % 4 == 1 ? 0 : count + s % 3; }
+
+uint64_t alltoallv_count(uint64_t count, uint64_t s, uint64_t d) {
+  return (s + 2 * d) % 3 == 0 ? 0 : count + (2 * s + d) % 3;  // zero iff s = d mod 3
+}
+
 std::optional<std::string> representable(const RunSpec& r) {
   if (r.payload != Payload::source_tagged || r.dtype == DType::int64) return std::nullopt;
-  const double top = static_cast<double>(r.p) * static_cast<double>(layout(r.coll, r.payload, r.p, r.count, 0).send);
+  const double top = static_cast<double>(r.p) * static_cast<double>(tag_stride(r.coll, r.p, r.count));
   const double limit = r.dtype == DType::float32 ? 16777216.0 : 9007199254740992.0;
   if (top <= limit) return std::nullopt;
   return std::string("the source-tagged payload needs p * elements = ") + num(top) + " exact values; " +
@@ -174,7 +207,8 @@ std::vector<double> send_values(const RunSpec& r, int me) {
         std::fill(v.begin(), v.end(), r.dtype == DType::int64 ? kSentinel : std::nan(""));
         break;
       }
-      for (uint64_t j = 0; j < l.send; ++j) v[j] = static_cast<double>(static_cast<uint64_t>(me) * l.send + j);
+      for (uint64_t j = 0; j < l.send; ++j)
+        v[j] = static_cast<double>(static_cast<uint64_t>(me) * tag_stride(r.coll, r.p, r.count) + j);
       break;
   }
   return v;
@@ -184,7 +218,7 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
   const Layout l = layout(r.coll, r.payload, r.p, r.count, me);
   std::vector<std::optional<double>> v(l.recv * l.width);
   if (r.coll == Coll::reduce && me != r.root) return v;  // unspecified
-  const uint64_t S = layout(r.coll, r.payload, r.p, r.count, 0).send;  // every sender's S (not reduce-scatter)
+  const uint64_t S = tag_stride(r.coll, r.p, r.count);
   for (uint64_t i = 0; i < l.recv; ++i) {
     switch (r.payload) {
       case Payload::one_hot: v[i] = 1.0; break;
@@ -211,6 +245,13 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
         if (r.coll == Coll::bcast) src = static_cast<uint64_t>(r.root);
         if (r.coll == Coll::allgather) src = i / r.count, j = i % r.count;
         if (r.coll == Coll::alltoall) src = i / r.count, j = static_cast<uint64_t>(me) * r.count + i % r.count;
+        if (r.coll == Coll::allgatherv || r.coll == Coll::alltoallv) {  // the source whose run holds i
+          src = 0;
+          while (src + 1 < r.p && static_cast<uint64_t>(l.displs[src + 1]) <= i) ++src;
+          j = i - static_cast<uint64_t>(l.displs[src]);
+          if (r.coll == Coll::alltoallv)  // where rank src's block for me starts in its send buffer
+            j += static_cast<uint64_t>(layout(r.coll, r.payload, r.p, r.count, static_cast<int>(src)).sdispls[static_cast<size_t>(me)]);
+        }
         v[i] = static_cast<double>(src * S + j);
         break;
       }
@@ -235,7 +276,7 @@ std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<dou
   const std::string at = "rank " + std::to_string(me) + ", ";
   if (got.size() != want.size())
     return at + "result has " + std::to_string(got.size()) + " values, expected " + std::to_string(want.size());
-  const uint64_t S = layout(r.coll, r.payload, r.p, r.count, 0).send;
+  const uint64_t S = tag_stride(r.coll, r.p, r.count);
   for (uint64_t i = 0; i < l.recv; ++i) {
     bool ok = true;
     for (uint64_t k = 0; k < l.width; ++k) {

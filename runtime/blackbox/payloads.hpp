@@ -18,6 +18,13 @@
 //   bcast                 count from the root
 //   alltoall              send p*count (block d for rank d); receive p*count:
 //                         block s from rank s
+//   allgatherv            rank s sends vcount(s) = 0 if s % 4 == 1, else
+//                         count + s % 3; everyone receives every rank's run,
+//                         packed in rank order (displs: prefix sums)
+//   alltoallv             rank s sends c(s, d) = 0 if s = d mod 3, else
+//                         count + (2s + d) % 3 to rank d; blocks packed in rank
+//                         order on both sides (so zero counts, uneven counts and
+//                         asymmetric ones all occur from p = 2)
 //
 // Payloads (which a verdict rests on is printed with it):
 //   one-hot          reductions, the caller's count and datatype kept: p runs;
@@ -51,8 +58,9 @@
 //   source-tagged    data movement (allgather, bcast, alltoall): element j of
 //                    rank s's send buffer is tag(s, j) = s * S + j (S: the send
 //                    buffer's elements), so a wrong result names whose element
-//                    it holds. int64 always; double below 2^53, float below 2^24
-//                    (refused otherwise: representable()).
+//                    it holds (v-variants: S = the largest send buffer, so
+//                    tags stay unique). int64 always; double below 2^53,
+//                    float below 2^24 (refused otherwise: representable()).
 // Before the call every receive buffer holds a sentinel (int64 -7777777777,
 // floating NaN); a result still holding it is "untouched".
 #include <cstdint>
@@ -64,7 +72,7 @@
 
 namespace collcheck::runtime::blackbox {
 
-enum class Coll { allreduce, reduce, reduce_scatter_block, reduce_scatter, allgather, bcast, alltoall };
+enum class Coll { allreduce, reduce, reduce_scatter_block, reduce_scatter, allgather, bcast, alltoall, allgatherv, alltoallv };
 const char* to_string(Coll c);  // "allreduce", "reduce-scatter-block", ...
 std::optional<Coll> coll_from_string(const std::string& s);
 const std::vector<Coll>& all_colls();
@@ -85,8 +93,13 @@ std::vector<Payload> payloads_for(Coll c);
 struct Layout {
   uint64_t send = 0, recv = 0;  // logical elements in the send / receive buffer
   uint64_t width = 1;           // int64 components per logical element
-  std::vector<int> recvcounts;  // reduce-scatter only
+  std::vector<int> recvcounts;  // reduce-scatter, allgatherv, alltoallv
+  std::vector<int> displs;      // allgatherv, alltoallv: where each source's run starts in the receive buffer
+  std::vector<int> sendcounts, sdispls;  // alltoallv
 };
+// The v-variants' counts: what rank s sends (allgatherv) / sends to d (alltoallv).
+uint64_t allgatherv_count(uint64_t count, uint64_t s);
+uint64_t alltoallv_count(uint64_t count, uint64_t s, uint64_t d);
 Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me);
 
 struct RunSpec {

@@ -55,6 +55,18 @@ std::vector<double> simulate(const RunSpec& r, int me) {
     }
     return out;
   }
+  if (r.coll == Coll::allgatherv || r.coll == Coll::alltoallv) {  // runs packed in rank order
+    uint64_t at = 0;
+    for (uint64_t s = 0; s < r.p; ++s) {
+      uint64_t from = 0, n = allgatherv_count(r.count, s);
+      if (r.coll == Coll::alltoallv) {
+        for (uint64_t d = 0; d < static_cast<uint64_t>(me); ++d) from += alltoallv_count(r.count, s, d);
+        n = alltoallv_count(r.count, s, static_cast<uint64_t>(me));
+      }
+      for (uint64_t k = 0; k < n; ++k) out[at++] = send[s][from + k];
+    }
+    return out;
+  }
   for (uint64_t i = 0; i < l.recv; ++i) {
     if (r.coll == Coll::bcast) out[i] = send[static_cast<uint64_t>(r.root)][i];
     if (r.coll == Coll::allgather) out[i] = send[i / r.count][i % r.count];
@@ -157,6 +169,26 @@ TEST(Payloads, SourceTaggedNamesWhoseElementLanded) {
   got = simulate(r, 0);
   got[1] = kSentinel;
   EXPECT_EQ(judge(r, 0, got), "rank 0, element 1: holds the sentinel (untouched), expected rank 1's element 1 (source-tagged)");
+}
+
+TEST(Payloads, VCollectivesHaveZeroUnevenAndAsymmetricCountsAndNameMisplacedRuns) {
+  EXPECT_EQ(allgatherv_count(5, 1), 0u);
+  EXPECT_EQ(allgatherv_count(5, 2), 7u);
+  EXPECT_EQ(alltoallv_count(5, 0, 0), 0u);
+  EXPECT_NE(alltoallv_count(5, 0, 1), alltoallv_count(5, 1, 0));  // 6 vs 7
+  RunSpec r{Coll::alltoallv, Payload::source_tagged, 4, 2, 0, 0, 1, DType::int64};
+  const Layout l = layout(r.coll, r.payload, 4, 2, 2);
+  EXPECT_EQ(l.recvcounts, (std::vector<int>{4, 3, 0, 4}));  // c(s, 2) for s = 0..3
+  EXPECT_EQ(l.displs, (std::vector<int>{0, 4, 7, 7}));
+  std::vector<double> got = simulate(r, 2);
+  // rank 0 sends 0, 3, 4, 0 elements and rank 3 sends 0, 3, 4, 0: both runs for rank 2 start at element 3
+  std::swap(got[0], got[7]);
+  EXPECT_EQ(judge(r, 2, got), "rank 2, element 0: holds rank 3's element 3, expected rank 0's element 3 (source-tagged)");
+  r = {Coll::allgatherv, Payload::source_tagged, 3, 2, 0, 0, 1, DType::int64};
+  got = simulate(r, 1);
+  ASSERT_EQ(got.size(), 2u + 0u + 4u);
+  got[2] = kSentinel;
+  EXPECT_EQ(judge(r, 1, got), "rank 1, element 2: holds the sentinel (untouched), expected rank 2's element 0 (source-tagged)");
 }
 
 TEST(Payloads, FloatTagsAreRefusedWhereNotExact) {
