@@ -25,12 +25,14 @@
 // or an unmatched schedule (not run: it would hang), 2 bad usage or bad input,
 // 77 skipped (the variant's restriction excludes this p). Only rank 0 prints.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <boost/program_options.hpp>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -96,10 +98,15 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
     const MaterializedView view(tr.schedule);
     FileMeta meta;
     meta.producer = {{"tool", "collcheck-mpi --trace"}, {"traced", target}};
-    write_schedule_file(out, view, meta, ScheduleEncoding::json);
-    j["schedule"] = out;
-    text << head << ": trace: the messages as a schedule (" << view.num_steps() << " steps, " << view.ports()
-         << (view.ports() == 1 ? " port" : " ports") << " measured) written to " << out << "\n";
+    try {  // rank 0 alone writes: a failure must not leave the other ranks waiting
+      write_schedule_file(out, view, meta, ScheduleEncoding::json);
+      j["schedule"] = out;
+      text << head << ": trace: the messages as a schedule (" << view.num_steps() << " steps, " << view.ports()
+           << (view.ports() == 1 ? " port" : " ports") << " measured) written to " << out << "\n";
+    } catch (const InputError& e) {
+      std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
+      st = worst(st, Status::unknown);
+    }
     const InstanceCheck ic = check_schedule(view, nullptr, {}, CheckOptions{});
     for (const Verdict& v : ic.verdicts) {
       if (v.status == Status::skipped) continue;
@@ -166,6 +173,18 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   }
   o.trace = !trace_out.empty();
   if (o.trace && counts.size() != 1) throw UsageError{"--trace takes one --count (it writes one schedule file)"};
+  if (o.trace) {  // rank 0 writes the file: find out now, on every rank, whether it can
+    int writable = 1;
+    if (me == 0) {  // its directory writable (the file itself is made only if a schedule is)
+      std::error_code ec;
+      std::filesystem::path dir = std::filesystem::path(trace_out).parent_path();
+      if (dir.empty()) dir = ".";
+      writable = std::filesystem::is_directory(dir, ec) && access(dir.c_str(), W_OK) == 0 &&
+                 !std::filesystem::is_directory(trace_out, ec);
+    }
+    MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!writable) throw UsageError{"--trace: cannot write '" + trace_out + "'"};
+  }
   bb::Target t;
   t.coll = *coll;
   t.name = native.empty() ? function : bb::mpi_name(*coll);
