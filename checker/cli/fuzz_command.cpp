@@ -2,6 +2,8 @@
 // generator program, time-boxed, for CI (checker/fuzz/fuzz.hpp).
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "checker/cli/cli_support.hpp"
@@ -105,12 +107,25 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   std::optional<fuzz::Coverage> total;
   if (vm.count("db")) total = fuzz::accumulate(vm["db"].as<std::string>(), what, s);
   write_output(vm["out"].as<std::string>(), fuzz::render(s, what, *f, total ? &*total : nullptr));
-  if (s.error == fuzz::ErrorKind::input) throw InputError(s.error_message);  // after the partial summary
+  int code = s.finding ? 1 : 0;
+  if (s.error == fuzz::ErrorKind::input) {
+    if (s.unfinished.empty()) throw InputError(s.error_message);  // after the partial summary
+    std::cerr << "collcheck: error: " << s.error_message << "\n";
+    code = 2;
+  }
   if (s.error == fuzz::ErrorKind::runtime) {
     std::cerr << "collcheck: error: " << s.error_message << "\n";
-    return 3;
+    code = 3;
   }
-  return s.finding ? 1 : 0;
+  if (!s.unfinished.empty()) {
+    // An abandoned instance's worker thread is still running: returning
+    // would run static destructors under it. Everything is written; end here.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }
+  return code;
 }
 
 }  // namespace collcheck

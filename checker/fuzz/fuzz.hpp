@@ -73,6 +73,11 @@ struct Summary {
   std::string largest;  // the largest instance checked, labelled
   double seconds = 0;
   uint64_t seed = 1;
+  // The instance still running when the budget ran out, if any: it is
+  // abandoned (not waited for, not counted, nothing said of it), and the
+  // process must then end without returning normally (its worker thread is
+  // still running): the fuzz command writes its outputs and calls _Exit.
+  std::string unfinished;
   std::optional<Finding> finding;
   ErrorKind error = ErrorKind::none;
   std::string error_message;  // one line
