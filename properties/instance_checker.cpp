@@ -21,6 +21,7 @@
 #include "properties/flow/flow_interval.hpp"
 #include "properties/flow/word_pool.hpp"
 #include "properties/flow/flow_rotation.hpp"
+#include "properties/flow/run_cells.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 #include "properties/postcondition.hpp"
@@ -488,6 +489,16 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
     rot.fallback_bytes = gen.bytes;
     return rot;
   }
+  if (quotient_uses_runs(s, o)) {  // runs of ranks: their size is checked as the quotient runs
+    MemoryEstimate runs;
+    const uint64_t cells = uint64_t{s.num_blocks()} * (sizeof(flow::RunSet) + 8 * (2 + std::bit_width(s.p())));
+    const uint64_t ops = s.p() * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + 64);
+    runs.bytes = cells + ops + kProcessBaseline;
+    runs.how = "exact by symmetry, runs of ranks: rank 0's cells about " + gib(cells) + " (checked as they grow, "
+               "at most the memory budget), transfers " + gib(ops) + ", process 0.0312 GiB";
+    runs.fallback_bytes = gen.bytes;
+    return runs;
+  }
   try {
     if (auto plan = interval_plan(s, o, e)) return {plan->memory_bytes, plan->how};
   } catch (const InputError&) {  // check_schedule refuses it; say what intervals would need
@@ -501,6 +512,13 @@ bool uses_intervals(const Schedule& s, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
   return interval_plan(s, o, e).has_value();
+}
+
+bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) {
+  if (!o.use_symmetry || o.exactness == Exactness::fingerprint) return false;
+  const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
+  return eq && eq->action().group() != SymmetryGroup::torus_swing_dihedral &&
+         flow::quotient_state_bytes(*eq) > o.memory_budget;
 }
 
 uint64_t default_max_memory() {
@@ -590,17 +608,26 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   std::string quotient_declined;
   if (o.use_symmetry && o.exactness != Exactness::fingerprint) {
     if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s)) {
-      if (flow::quotient_state_bytes(*eq) > o.memory_budget)
+      // Rank 0's row as p-bit sets while it fits the budget; beyond, under a
+      // 1D group, as runs of ranks (exact, sized by content, stopped at the
+      // budget as it runs: flow_rotation.hpp).
+      const bool torus = eq->action().group() == SymmetryGroup::torus_swing_dihedral;
+      const bool bits_fit = flow::quotient_state_bytes(*eq) <= o.memory_budget;
+      const uint64_t runs_budget = o.max_memory ? std::min(o.memory_budget, o.max_memory) : o.memory_budget;
+      const uint64_t ops_bytes = s.p() * sizeof(RankStep) + kProcessBaseline;
+      if (!bits_fit && torus)
         quotient_declined = "rank 0's exact state exceeds the memory budget";
-      else if (o.max_memory && rotation_estimate(s, z).bytes > o.max_memory)
+      else if (o.max_memory && (bits_fit ? rotation_estimate(s, z).bytes : ops_bytes) > o.max_memory)
         quotient_declined = "rank 0's exact state exceeds --max-memory";
-      else if (auto q = flow::run_quotient(*eq, hook, &quotient_declined)) {
+      else if (auto q = flow::run_quotient(*eq, hook, &quotient_declined,
+                                           bits_fit ? flow::QuotientCells::bits : flow::QuotientCells::runs,
+                                           runs_budget)) {
         InstanceCheck out = assemble(s, std::move(q->verdicts), q->cost, claim, hook, "exact");
         out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +
                               "; certificate: " + eq->certificate() + "; rank 0 simulated with " +
-                              (eq->action().group() == SymmetryGroup::torus_swing_dihedral
-                                   ? "boxes (products of per-dimension coordinate sets, exact)"
-                                   : "p-bit sets");
+                              (torus      ? "boxes (products of per-dimension coordinate sets, exact)"
+                               : bits_fit ? "p-bit sets"
+                                          : "runs of ranks (exact; p-bit sets would exceed the memory budget)");
         // A refutation by the quotient is re-checked by enumeration while p
         // is small enough for exact mode (--exact-max-p): the counterexample
         // is already concrete (rank 0 is the identity's rank), and both

@@ -118,6 +118,11 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o);
 // under `o` (fingerprint mode, and --state intervals, or predicted cheaper,
 // or the dense state over 2^32 cells). Builds nothing but rank 0's steps.
 bool uses_intervals(const Schedule& s, const CheckOptions& o);
+// Whether check_schedule hands `s` to the certified quotient with rank 0's
+// cells as runs of ranks (flow_rotation.hpp: an equivariant schedule under a
+// 1D group whose p-bit row would exceed the memory budget). The quotient can
+// still decline while it runs (then the instance is enumerated or refused).
+bool quotient_uses_runs(const Schedule& s, const CheckOptions& o);
 // The one-line reason of a refusal; it starts with kRefusedPrefix
 // (schedules/memory_guard.hpp).
 std::string refusal(const MemoryEstimate& m, uint64_t limit);

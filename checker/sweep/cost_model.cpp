@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -65,11 +66,20 @@ std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, u
                                              const CheckOptions& o) {
   if (auto why = infeasible(p, nblocks, o)) return why;
   if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
-      !probe_intervals(t, o, p).uses)
+      !probe_intervals(t, o, p).uses && !runs_quotient(t, p, 0, o))
     return "p * nblocks = " + std::to_string(uint64_t{p} * nblocks) +
            " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too scattered for "
            "interval bookkeeping to pay";
   return std::nullopt;
+}
+
+bool runs_quotient(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
+  if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return false;
+  try {
+    return quotient_uses_runs(*t.variant->make(t.params(p, radix)), o);
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
@@ -91,6 +101,14 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
     w.cell_words = std::min(w.cell_words, 2 * dp * (2 * P + steps * (T * P + 2 * T)));
   }
   if (!o.any_generic_selected()) w.cell_words = 0;  // only algorithm-specific properties: no flow simulation
+  // The certified quotient with runs of ranks (where p-bit cells would not
+  // fit): rank 0 and its peers' steps, and rank 0's cells, each about
+  // log2 p runs, touched once per block it holds or receives.
+  if (w.cell_words > 0 && p * uint64_t{nblocks} > (uint64_t{1} << 32) && runs_quotient(t, p, radix, o)) {
+    w.quotient_runs = true;
+    w.rank_steps = 8 * steps + dp / 64;
+    w.cell_words = (static_cast<double>(nblocks) + static_cast<double>(c.volume_blocks)) * (2 + std::log2(dp));
+  }
   return w;
 }
 

@@ -40,6 +40,7 @@ struct InstanceWork {
   uint64_t words = 0;     // 64-bit words per (rank, block) cell in the mode that runs
   bool exact = false;     // the mode check_schedule picks for this p
   bool intervals = false; // fingerprint mode with interval bookkeeping
+  bool quotient_runs = false;  // the certified quotient with runs of ranks (rank 0 alone)
   // A scalar for balancing when no fitted constants are at hand: one cell
   // word ~ 1 unit, one rank-step ~ 64 units (generating a rank's transfers
   // costs about as much as moving a few blocks), plus 1000 per instance.
@@ -70,6 +71,12 @@ uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions&
 // bookkeeping to pay (check_schedule: bad input, whatever --max-memory).
 std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
                                              const CheckOptions& o);
+
+// Whether check_schedule hands (t, p, radix) to the certified quotient with
+// runs of ranks (quotient_uses_runs; builds the schedule, which is lazy).
+// Then instance_work models rank 0's work alone, and the dense limit is no
+// refusal.
+bool runs_quotient(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o);
 
 // Whether fingerprint-mode instances of t around p use interval bookkeeping
 // (the probe described above; cached per variant, options and p's power of

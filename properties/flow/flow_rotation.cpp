@@ -13,6 +13,7 @@
 #include "properties/causality.hpp"
 #include "properties/exactly_once.hpp"
 #include "properties/flow/box_cells.hpp"
+#include "properties/flow/run_cells.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 
@@ -264,18 +265,28 @@ inline uint64_t bitrev64(uint64_t x) {
 struct RankZeroView {
   std::function<bool(int st, std::vector<RankStep>& ops, const std::vector<Rank>& kept)> peers_step;
   std::function<Block(Rank q, Block b)> source_block;
-  // g_q of a whole cell (contribution set and flag word).
-  std::function<void(Rank q, const uint64_t* src, uint64_t* dst)> contributors;
   bool translations = true;  // receive orders rotate with the ranks (recount_doubles applies)
 };
 
+// Cells of a fixed number of words (p-bit sets, boxes), n at a time.
+struct WordStore {
+  size_t W;
+  std::vector<uint64_t> words;
+  WordStore(size_t w, size_t n) : W(w), words(n * w, 0) {}
+  uint64_t* at(size_t i) { return words.data() + i * W; }
+};
+
 // Rank 0's cells as p-bit sets (ExactCells); the quotient's default.
+// `map(q, src, dst)`: g_q of a whole cell (contribution set and flag word).
 struct BitModel {
+  using Store = WordStore;
   ExactCells cells;
   std::vector<uint64_t> full;  // every rank
+  std::function<void(Rank q, const uint64_t* src, uint64_t* dst)> map;
   explicit BitModel(uint64_t p) : cells(p), full(cells.bits, ~uint64_t{0}) {
     if (p % 64) full.back() = (uint64_t{1} << (p % 64)) - 1;
   }
+  Store store(size_t n) const { return Store(cells.words, n); }
   size_t words() const { return cells.words; }
   void init(uint64_t* c, std::optional<Rank> who) const { cells.init(c, who); }
   bool empty(const uint64_t* c) const { return cells.empty(c); }
@@ -287,6 +298,34 @@ struct BitModel {
   void judge(Verdict& v, const CollectiveSpec& spec, int last, Block b, const uint64_t* c) const {
     judge_exact_cell(v, spec, cells.p, 0, last, b, c, cells.bits, full);
   }
+  static constexpr bool kBounded = true;  // the state's size is known before the run
+  uint64_t bytes() const { return 0; }
+};
+
+// Boxes (box_cells.hpp) under the torus group g.
+struct BoxModel : BoxCells {
+  using Store = WordStore;
+  const GroupAction& g;
+  BoxModel(const GroupAction& action) : BoxCells(action.dims()), g(action) {}
+  Store store(size_t n) const { return Store(words(), n); }
+  void map(Rank q, const uint64_t* src, uint64_t* dst) const { BoxCells::map(g, q, src, dst); }
+  static constexpr bool kBounded = true;
+  uint64_t bytes() const { return 0; }
+};
+
+// Runs of ranks (run_cells.hpp) under a 1D group g: sized by their content.
+struct RunModel : RunCells {
+  struct Store {
+    std::vector<RunSet> cells;
+    explicit Store(size_t n) : cells(n) {}
+    RunSet* at(size_t i) { return cells.data() + i; }
+  };
+  const GroupAction& g;
+  explicit RunModel(const GroupAction& action, uint64_t p) : RunCells(p), g(action) {}
+  Store store(size_t n) const { return Store(n); }
+  void map(Rank q, const RunSet* src, RunSet* dst) const { RunCells::map(q, g.reflects(q), src, dst); }
+  static constexpr bool kBounded = false;  // checked against the budget as it runs
+  uint64_t bytes() const { return runs_held() * sizeof(BlockSet::Range); }
 };
 
 }  // namespace
@@ -312,7 +351,8 @@ namespace {
 // box_cells.hpp); the same simulation, the same judgement.
 template <class Model>
 std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model& cells, const RankZeroView& view,
-                                                 const StepHook& hook, std::string* declined) {
+                                                 const StepHook& hook, std::string* declined,
+                                                 uint64_t memory_budget = 0) {
   auto decline = [&](std::string why) -> std::optional<RotationResult> {
     if (declined) *declined = std::move(why);
     return std::nullopt;
@@ -321,9 +361,8 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
   const uint32_t nb = s.num_blocks();
   const int steps = s.num_steps();
   const CollectiveSpec& spec = s.spec();
-  const size_t W = cells.words();
-  std::vector<uint64_t> state(uint64_t{nb} * W, 0);
-  auto cell = [&](Block b) { return state.data() + uint64_t{b} * W; };
+  typename Model::Store state = cells.store(nb);
+  auto cell = [&](Block b) { return state.at(b); };
   for (Block b = 0; b < nb; ++b) cells.init(cell(b), spec.initial_contributor(0, b));
 
   RotationResult res;
@@ -332,7 +371,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
   int last_active = -1;
   std::vector<RankStep> ops(p);
   std::vector<Rank> kept;
-  std::vector<uint64_t> inbox, saved;  // received cells; receiving cells before the step
+  std::vector<uint64_t> saved;         // receiving cells before the step (p-bit sets only)
   uint64_t eo_violations = 0;          // exactly-once reports over all ranks
   std::vector<const Transfer*> order;
 
@@ -361,6 +400,8 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
           if (rv[i].combine != Combine::reduce || rv[j].combine != Combine::reduce || rv[i].peer == rv[j].peer)
             return decline("rank 0 receives one block twice in one step with a copy involved");
           if (!view.translations) return decline("rank 0 receives one block twice in one step");
+          if constexpr (!std::is_same_v<Model, BitModel>)  // the recount below reads p-bit sets
+            return decline("rank 0 receives one block twice in one step (recounted with p-bit sets only)");
           reduces_overlap = true;
         }
 
@@ -392,26 +433,27 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     });
     uint64_t total = 0;
     for (const Transfer* t : order) total += t->blocks.size();
-    inbox.assign(total * W, 0);
-    uint64_t* in = inbox.data();
+    typename Model::Store inbox = cells.store(total);
+    size_t k = 0;
     for (const Transfer* t : order) {
-      t->blocks.for_each([&](Block b) {
-        const uint64_t* src = cell(view.source_block(t->peer, b));
-        view.contributors(t->peer, src, in);
-        in += W;
-      });
+      t->blocks.for_each([&](Block b) { cells.map(t->peer, cell(view.source_block(t->peer, b)), inbox.at(k++)); });
     }
-    if (reduces_overlap) {  // the receiving cells before the step, aligned with inbox
-      saved.clear();
-      for (const Transfer* t : order)
-        t->blocks.for_each([&](Block b) { saved.insert(saved.end(), cell(b), cell(b) + W); });
-    }
+    if constexpr (std::is_same_v<Model, BitModel>)
+      if (reduces_overlap) {  // the receiving cells before the step, aligned with inbox
+        saved.clear();
+        for (const Transfer* t : order)
+          t->blocks.for_each([&](Block b) { saved.insert(saved.end(), cell(b), cell(b) + cells.words()); });
+      }
+    if constexpr (!Model::kBounded)
+      if (memory_budget && cells.bytes() > memory_budget)
+        return decline("rank 0's runs of contributors outgrew the memory budget at step " + std::to_string(st));
     const uint64_t eo_before = flow[kExactlyOnce].violations;
     bool not_representable = false;
-    in = inbox.data();
+    k = 0;
     for (const Transfer* t : order) {
       t->blocks.for_each([&](Block b) {
-        uint64_t* c = cell(b);
+        auto* c = cell(b);
+        auto* in = inbox.at(k++);
         ++flow[kCausality].checks;
         if (t->combine == Combine::reduce) {
           ++flow[kExactlyOnce].checks;
@@ -426,15 +468,18 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
         } else if (auto lost = cells.copy(c, in)) {
           causality_copy_discards(flow[kCausality], p, 0, st, b, t->peer, *lost);
         }
-        in += W;
       });
     }
+    if constexpr (std::is_same_v<Model, RunModel>)
+      for (size_t i = 0; i < total; ++i) cells.release(inbox.at(i));
     if (not_representable)
       return decline("at step " + std::to_string(st) +
                      ", a reduce at rank 0 makes a contribution set that is not a product of per-dimension sets");
     const uint64_t eo_step = flow[kExactlyOnce].violations - eo_before;
     if constexpr (std::is_same_v<Model, BitModel>)
-      eo_violations += reduces_overlap && eo_step ? recount_doubles(order, inbox, saved, W, cells.cells.bits, p) : p * eo_step;
+      eo_violations += reduces_overlap && eo_step
+                           ? recount_doubles(order, inbox.words, saved, cells.words(), cells.cells.bits, p)
+                           : p * eo_step;
     else
       eo_violations += p * eo_step;  // reduces_overlap is never set without translations
   }
@@ -487,8 +532,8 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
   view.source_block = [&](Rank q, Block b) {
     return static_cast<Block>((b + nb - (uint64_t{q} * h) % nb) % nb);
   };
-  const BitModel model(p);
-  view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) {
+  BitModel model(p);
+  model.map = [&](Rank q, const uint64_t* src, uint64_t* dst) {
     rotate_bits(dst, src, p, q);
     dst[model.cells.bits] = src[model.cells.bits];
   };
@@ -498,7 +543,8 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
   return res;
 }
 
-std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined) {
+std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined,
+                                          QuotientCells model_kind, uint64_t memory_budget) {
   const GroupAction& g = s.action();
   if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries())) {
     if (declined) *declined = "the step hook " + hook.property + " may judge the ranks of an orbit differently";
@@ -516,12 +562,15 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
   view.source_block = [&](Rank q, Block b) { return g.inverse_block(q, b); };
   view.translations = g.group() == SymmetryGroup::translations;
   if (g.group() == SymmetryGroup::torus_swing_dihedral) {
-    const BoxCells boxes(g.dims());
-    view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) { boxes.map(g, q, src, dst); };
+    const BoxModel boxes(g);
     return simulate_rank_zero(s, boxes, view, hook, declined);
   }
-  const BitModel model(p);
-  view.contributors = [&](Rank q, const uint64_t* src, uint64_t* dst) {
+  if (model_kind == QuotientCells::runs) {
+    const RunModel runs(g, p);
+    return simulate_rank_zero(s, runs, view, hook, declined, memory_budget);
+  }
+  BitModel model(p);
+  model.map = [&](Rank q, const uint64_t* src, uint64_t* dst) {
     if (g.reflects(q)) reflect_bits(dst, src, p, q);
     else rotate_bits(dst, src, p, q);
     dst[model.cells.bits] = src[model.cells.bits];

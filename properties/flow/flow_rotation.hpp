@@ -119,6 +119,14 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 // argument does not cover the step: one block received twice by rank 0 in
 // one step under reflections (the generic checker's order of applying them
 // is by peer rank, which reflections reverse), or with a copy.
-std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined);
+//
+// Rank 0's cells under a 1D group are p-bit sets (`bits`, p^2 bits for the
+// row, the default while that fits the budget) or runs of ranks (`runs`,
+// run_cells.hpp: sized by their content, exact, the same judgement; the
+// run declines when the runs outgrow `memory_budget`, 0: no limit). Under
+// the torus group they are boxes whatever is asked.
+enum class QuotientCells { bits, runs };
+std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined,
+                                          QuotientCells cells = QuotientCells::bits, uint64_t memory_budget = 0);
 
 }  // namespace collcheck::flow

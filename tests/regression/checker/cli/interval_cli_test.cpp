@@ -75,13 +75,22 @@ TEST(IntervalCli, AutoPicksByTheShapeOfTheTransfers) {
             0u);
 }
 
+// Even p of the same variant: the certified quotient with runs of ranks
+// (p-bit cells would exceed the memory budget) decides it, exactly.
+TEST(IntervalCli, EvenPOverTheDenseLimitIsTheQuotientsWithRunsOfRanks) {
+  const std::string method = instance("--algo swing --variant bandwidth --p 2^18").at("stats").at("method");
+  EXPECT_EQ(method.rfind("quotient: ", 0), 0u) << method;
+  EXPECT_NE(method.find("runs of ranks"), std::string::npos) << method;
+}
+
 TEST(IntervalCli, BadInput) {
   for (const std::string args : {"verify --algo swing --p 8 --state sparse",
                                  "verify --algo swing --p 8 --mode exact --state intervals",
                                  "verify --algo trivance --variant bandwidth-contiguous --p 10",
                                  // scattered sets over the dense limit without the memory guard:
-                                 // refused, never an attempt to allocate ~1e4 GiB of pieces
-                                 "verify --algo swing --p 2^18 --max-memory none"}) {
+                                 // refused, never an attempt to allocate ~1e4 GiB of pieces (odd p:
+                                 // a fold, no certified quotient; even p is the quotient's, below)
+                                 "verify --algo swing --p 262143 --max-memory none"}) {
     auto r = run(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(test::lines(r.err), 1u) << args << "\n" << r.err;

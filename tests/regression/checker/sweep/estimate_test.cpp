@@ -186,11 +186,21 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
     EXPECT_LT(w.cell_words, 1e12);  // dense would be 2 * (2^42 + ...) ~ 1.8e13
   }
   {
-    SweepRequest req = request("swing", "bandwidth", "2^21");
+    // Odd p folds (no certified quotient): scattered sets over the dense limit.
+    SweepRequest req = request("swing", "bandwidth", "2097151");
     const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
     EXPECT_EQ(e.targets[0].refused, 1u);
     EXPECT_NE(e.targets[0].refusal.find("too scattered for interval"), std::string::npos) << e.targets[0].refusal;
     EXPECT_FALSE(target_uses_intervals(req.targets[0], req.check, uint64_t{1} << 21));
+  }
+  {
+    // Even p: the certified quotient with runs of ranks, rank 0's work alone.
+    SweepRequest req = request("swing", "bandwidth", "2^21");
+    const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
+    EXPECT_EQ(e.targets[0].refused, 0u) << e.targets[0].refusal;
+    const InstanceWork w = instance_work(req.targets[0], uint64_t{1} << 21, 0, 1u << 21, req.check);
+    EXPECT_TRUE(w.quotient_runs);
+    EXPECT_LT(w.cell_words, 1e9);
   }
 }
 

@@ -225,9 +225,12 @@ TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreBadInput) {
   // work than dense cells: bad input with the estimate (as the dense limit
   // always was), with or without the memory guard; estimate_memory still
   // says what intervals would need.
+  // (Without the certified quotient: with it, the runs-of-ranks quotient
+  // decides this even p exactly, checked last.)
   auto s = test::registered_variant("swing", "bandwidth").make(InstanceParams{1 << 18});
   for (uint64_t guard : {uint64_t{0}, uint64_t{8} << 30}) {
     CheckOptions o;
+    o.use_symmetry = false;
     o.max_memory = guard;
     try {
       check_schedule(*s, nullptr, {}, o);
@@ -238,6 +241,7 @@ TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreBadInput) {
     }
   }
   CheckOptions o;
+  o.use_symmetry = false;
   EXPECT_GT(estimate_memory(*s, o).bytes, uint64_t{1} << 40);
   // Asked for explicitly, intervals run (here: refused by the guard up front).
   o.bookkeeping = Bookkeeping::intervals;
@@ -245,6 +249,15 @@ TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreBadInput) {
   InstanceCheck ic = check_schedule(*s, nullptr, {}, o);
   ASSERT_TRUE(ic.refused.has_value());
   EXPECT_NE(ic.refused->find("interval fingerprint simulation"), std::string::npos) << *ic.refused;
+  // With the certified quotient (the default): runs of ranks, exact, small.
+  CheckOptions q;
+  q.max_memory = uint64_t{8} << 30;
+  EXPECT_TRUE(quotient_uses_runs(*s, q));
+  EXPECT_LT(estimate_memory(*s, q).bytes, uint64_t{1} << 30);
+  const InstanceCheck decided = check_schedule(*s, nullptr, {}, q);
+  EXPECT_FALSE(decided.refused.has_value());
+  EXPECT_EQ(combined_status(decided.verdicts), Status::holds);
+  EXPECT_NE(decided.stats.at("method").find("runs of ranks"), std::string::npos) << decided.stats.at("method");
 }
 
 // The plan is an estimate; the run measures its own state after every step

@@ -9,7 +9,9 @@
 //     enumeration finds it in the same schedule;
 //   * a refutation by the quotient is re-checked by enumeration up to
 //     --exact-max-p, and only there;
-//   * what the quotient declines is enumerated, and says why.
+//   * what the quotient declines is enumerated, and says why;
+//   * rank 0's cells as runs of ranks (run_cells.hpp, used over the p-bit
+//     budget) give the p-bit sets' verdicts, counts and counterexamples.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -18,6 +20,7 @@
 #include "properties/flow/flow_rotation.hpp"
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
+#include "checker/sweep/sweep.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
 #include "tests/support/verdict_compare.hpp"
@@ -178,14 +181,110 @@ TEST(Quotient, AHookThatMayJudgeRanksDifferentlyIsEnumerated) {
   test::expect_same_verdicts(c, check(*s, nullptr, hook, false), "hook declined");
 }
 
+// Over the memory budget p-bit cells give way to runs of ranks; runs that
+// outgrow the budget too decline, and the instance is enumerated, saying why.
 TEST(Quotient, OverMemoryBudgetIsEnumeratedAndSaysWhy) {
   auto s = swing_equivariant(make_swing_bandwidth(64), BlockAction::as_ranks);
   CheckOptions o;
   o.exactness = Exactness::exact;
-  o.memory_budget = 1024;
+  o.memory_budget = 64;
   InstanceCheck c = check_schedule(*s, nullptr, {}, o);
   EXPECT_FALSE(by_quotient(c));
-  EXPECT_EQ(c.stats.at("quotient_declined"), "rank 0's exact state exceeds the memory budget");
+  EXPECT_EQ(c.stats.at("quotient_declined").rfind("rank 0's runs of contributors outgrew the memory budget at step", 0),
+            0u)
+      << c.stats.at("quotient_declined");
+  test::expect_same_verdicts(c, check(*s, nullptr, {}, false), "declined for memory");
+}
+
+void expect_same(const flow::RotationResult& a, const flow::RotationResult& b, const std::string& what) {
+  for (size_t i = 0; i < a.verdicts.size(); ++i) {
+    const Verdict& x = a.verdicts[i];
+    const Verdict& y = b.verdicts[i];
+    SCOPED_TRACE(what + " slot " + std::to_string(i));
+    EXPECT_EQ(x.checks, y.checks);
+    EXPECT_EQ(x.violations, y.violations);
+    ASSERT_EQ(x.counterexample.has_value(), y.counterexample.has_value());
+    if (x.counterexample) {
+      EXPECT_EQ(x.counterexample->location(), y.counterexample->location());
+      EXPECT_EQ(x.counterexample->expected, y.counterexample->expected);
+      EXPECT_EQ(x.counterexample->actual, y.counterexample->actual);
+      EXPECT_EQ(x.counterexample->message, y.counterexample->message);
+    }
+  }
+  EXPECT_EQ(a.cost.steps, b.cost.steps) << what;
+  EXPECT_EQ(a.cost.total_volume, b.cost.total_volume) << what;
+}
+
+// Runs of ranks (run_cells.hpp) against p-bit sets in the quotient itself:
+// every declared variant under a 1D group, every p in 1..160, with the
+// family's hook: the same verdicts, counts, counterexamples and cost, on
+// holding instances and on the refuted readings alike.
+TEST(Quotient, RunsOfRanksJudgeAsPBitSetsForEveryDeclaredVariant) {
+  int compared = 0, violated = 0;
+  for (const AlgorithmInfo& a : registry())
+    for (const VariantInfo& v : a.variants) {
+      if (v.symmetry == SymmetryGroup::undeclared) continue;
+      for (uint64_t p = 1; p <= 160; ++p) {
+        InstanceParams ip;
+        ip.p = p;
+        if (v.violates && v.violates(ip)) continue;
+        auto s = v.make(ip);
+        const auto* eq = dynamic_cast<const EquivariantSchedule*>(s.get());
+        if (!eq || eq->action().group() == SymmetryGroup::torus_swing_dihedral) continue;
+        const StepHook hook = family_step_hook(v, ip);
+        const std::string what = a.name + "/" + v.name + " p=" + std::to_string(p);
+        std::string why_bits, why_runs;
+        auto bits = flow::run_quotient(*eq, hook, &why_bits, flow::QuotientCells::bits);
+        auto runs = flow::run_quotient(*eq, hook, &why_runs, flow::QuotientCells::runs);
+        ASSERT_EQ(bits.has_value(), runs.has_value()) << what << ": " << why_bits << " / " << why_runs;
+        if (!bits) continue;
+        expect_same(*bits, *runs, what);
+        ++compared;
+        for (const Verdict& x : runs->verdicts) violated += x.violations > 0;
+      }
+    }
+  EXPECT_GT(compared, 500);
+  EXPECT_GT(violated, 50);
+}
+
+TEST(Quotient, RunsOfRanksFindTheDefectInTheRepresentative) {
+  for (uint64_t p : {4u, 6u, 8u, 16u, 30u, 64u}) {
+    DefectiveRepresentative s(p);
+    std::string why;
+    auto bits = flow::run_quotient(s, {}, &why, flow::QuotientCells::bits);
+    auto runs = flow::run_quotient(s, {}, &why, flow::QuotientCells::runs);
+    ASSERT_TRUE(bits && runs) << p << ": " << why;
+    expect_same(*bits, *runs, "defective representative p=" + std::to_string(p));
+    uint64_t violations = 0;
+    for (const Verdict& x : runs->verdicts) violations += x.violations;
+    EXPECT_GT(violations, 0u) << p;
+  }
+}
+
+// End to end: where the p-bit row is over the budget, check_schedule runs
+// the quotient with runs (and says so), with enumeration's verdicts.
+TEST(Quotient, OverTheBitBudgetTheQuotientRunsWithRunsOfRanks) {
+  for (const char* variant : {"bandwidth", "paper-listing1", "paper-later"})
+    for (uint64_t p : {6u, 10u, 12u, 64u, 96u}) {
+      const SweepTarget t = resolve_targets("swing", variant).front();
+      InstanceParams ip = t.params(p, 0);
+      if (t.variant->violates && t.variant->violates(ip)) continue;
+      auto s = t.variant->make(ip);
+      const auto* eq = dynamic_cast<const EquivariantSchedule*>(s.get());
+      ASSERT_NE(eq, nullptr) << variant << " p=" << p;
+      const Claim claim = t.variant->claim(ip);
+      const StepHook hook = family_step_hook(*t.variant, ip);
+      CheckOptions o;
+      o.exactness = Exactness::exact;
+      o.exact_max_p = 1;  // no re-check by enumeration: the quotient's own verdicts
+      o.memory_budget = flow::quotient_state_bytes(*eq) - 1;
+      EXPECT_TRUE(quotient_uses_runs(*s, o));
+      InstanceCheck q = check_schedule(*s, &claim, hook, o);
+      const std::string what = std::string(variant) + " p=" + std::to_string(p);
+      ASSERT_TRUE(by_quotient(q)) << what << ": " << (q.stats.count("quotient_declined") ? q.stats.at("quotient_declined") : "");
+      EXPECT_NE(q.stats.at("method").find("runs of ranks"), std::string::npos) << q.stats.at("method");
+      test::expect_same_verdicts(q, check(*s, &claim, hook, false), what);
+    }
 }
 
 }  // namespace
