@@ -42,6 +42,14 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
            ", p = " + std::to_string(p) + ")";
   if (blocks == BlockAction::shift && g != SymmetryGroup::translations)
     return "a block shift is defined for the translations only";
+  if (blocks == BlockAction::renumbered_ranks) {
+    if (g == SymmetryGroup::torus_swing_dihedral) return "renumbered blocks are defined for the 1D groups only";
+    if (nb != p)
+      return "renumbered blocks act as ranks only with one block per rank (nblocks = " + std::to_string(nb) +
+             ", p = " + std::to_string(p) + ")";
+    if (spec.kind != Collective::allreduce)
+      return std::string("renumbered blocks preserve an allreduce's specification only (") + to_string(spec.kind) + ")";
+  }
   switch (spec.kind) {
     case Collective::allreduce: return std::nullopt;  // every rank starts with its own, ends with all
     case Collective::allgather:
@@ -66,6 +74,17 @@ GroupAction::GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSp
     : group_(g), blocks_(blocks), p_(spec.p), nblocks_(spec.nblocks), h_(h), dims_(std::move(dims)) {
   if (auto why = invalid(g, blocks, spec, h, dims_)) throw InputError(*why);
   stride_ = torus_strides(dims_);
+}
+
+GroupAction::GroupAction(SymmetryGroup g, const CollectiveSpec& spec, std::vector<Block> pos)
+    : GroupAction(g, BlockAction::renumbered_ranks, spec) {
+  if (pos.size() != p_) throw InputError("a block renumbering needs one block per rank");
+  at_.assign(p_, static_cast<Block>(p_));
+  for (Rank x = 0; x < p_; ++x) {
+    if (pos[x] >= p_ || at_[pos[x]] != p_) throw InputError("a block renumbering must be a permutation of 0..p-1");
+    at_[pos[x]] = x;
+  }
+  pos_ = std::move(pos);
 }
 
 uint32_t GroupAction::coordinate(Rank r, size_t i, uint32_t x, bool& reflects) const {
@@ -108,6 +127,7 @@ Block GroupAction::block(Rank r, Block b) const {
     case BlockAction::fixed: return b;
     case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + rank(r, static_cast<Rank>(b % p_)));
     case BlockAction::shift: return static_cast<Block>((b + (uint64_t{r} * h_) % nblocks_) % nblocks_);
+    case BlockAction::renumbered_ranks: return pos_[rank(r, at_[b])];
   }
   return b;
 }
@@ -119,6 +139,7 @@ Block GroupAction::inverse_block(Rank r, Block b) const {
     case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + inverse_rank(r, static_cast<Rank>(b % p_)));
     case BlockAction::shift:
       return static_cast<Block>((b + nblocks_ - (uint64_t{r} * h_) % nblocks_) % nblocks_);
+    case BlockAction::renumbered_ranks: return pos_[inverse_rank(r, at_[b])];
   }
   return b;
 }
@@ -131,6 +152,18 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
   const uint64_t nb = nblocks_;
   thread_local std::vector<BlockSet::Range> img;
   img.clear();
+  if (blocks_ == BlockAction::renumbered_ranks) {  // block by block (blocks past nblocks kept)
+    for (const BlockSet::Range& rg : in.ranges())
+      for (uint64_t b = rg.lo; b < rg.hi; ++b) {
+        const Block y = block(r, static_cast<Block>(b));
+        if (!img.empty() && img.back().hi == y) ++img.back().hi;
+        else img.push_back({y, y + 1});
+      }
+    std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
+    out.clear();
+    for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+    return;
+  }
   if (group_ == SymmetryGroup::torus_swing_dihedral) {
     torus_blocks(r, in, img);
     std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
@@ -210,6 +243,7 @@ std::string GroupAction::describe() const {
     case BlockAction::as_ranks:
       return g + (nblocks_ == p_ ? ", blocks as ranks" : ", blocks as ranks in each of " + std::to_string(nblocks_ / p_) + " parts");
     case BlockAction::shift: return g + ", blocks shifted by " + std::to_string(h_) + " per rank";
+    case BlockAction::renumbered_ranks: return g + ", blocks as ranks through the block renumbering";
   }
   return g;
 }

@@ -65,7 +65,12 @@ enum class SymmetryGroup { undeclared, translations, swing_dihedral, torus_swing
 // "undeclared", "translations", "swing-dihedral", "torus-swing-dihedral"
 const char* to_string(SymmetryGroup g);
 
-enum class BlockAction { fixed, as_ranks, shift };
+// fixed: blocks stay; as_ranks: block x (of each part) moves as rank x;
+// shift: block b -> b + r*h; renumbered_ranks: blocks act as ranks through a
+// renumbering, block pos[x] moves as rank x (pos a permutation of 0..p-1,
+// one block per rank; allreduce only, whose specification every block
+// permutation preserves): g_r(b) = pos[g_r(pos^-1[b])].
+enum class BlockAction { fixed, as_ranks, shift, renumbered_ranks };
 
 class GroupAction {
  public:
@@ -77,6 +82,10 @@ class GroupAction {
   // Throws InputError (schedules/input_error.hpp) if invalid.
   GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec, Block h = 0,
               std::vector<uint32_t> dims = {});
+  // Blocks as ranks through the renumbering `pos` (rank x's block is block
+  // pos[x]; BlockAction::renumbered_ranks). Throws InputError if `pos` is
+  // not a permutation of 0..p-1 or the group does not act.
+  GroupAction(SymmetryGroup g, const CollectiveSpec& spec, std::vector<Block> pos);
 
   SymmetryGroup group() const { return group_; }
   BlockAction block_action() const { return blocks_; }
@@ -118,6 +127,7 @@ class GroupAction {
   Block h_;
   std::vector<uint32_t> dims_;
   std::vector<uint64_t> stride_;  // torus_strides(dims_)
+  std::vector<Block> pos_, at_;   // renumbered_ranks: rank -> block, block -> rank
 };
 
 // A schedule equivariant by construction (see the header comment).

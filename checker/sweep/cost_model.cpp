@@ -106,6 +106,7 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   // log2 p runs, touched once per block it holds or receives.
   if (w.cell_words > 0 && p * uint64_t{nblocks} > (uint64_t{1} << 32) && runs_quotient(t, p, radix, o)) {
     w.quotient_runs = true;
+    w.intervals = false;
     w.rank_steps = 8 * steps + dp / 64;
     w.cell_words = (static_cast<double>(nblocks) + static_cast<double>(c.volume_blocks)) * (2 + std::log2(dp));
   }

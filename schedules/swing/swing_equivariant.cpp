@@ -1,5 +1,7 @@
 #include "schedules/swing/swing_equivariant.hpp"
 
+#include "schedules/swing/swing_bandwidth_contiguous.hpp"
+
 namespace collcheck {
 
 SwingEquivariant::SwingEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks)
@@ -9,6 +11,10 @@ SwingEquivariant::SwingEquivariant(std::unique_ptr<Schedule> direct, BlockAction
     : direct_(std::move(direct)),
       action_(SymmetryGroup::torus_swing_dihedral, blocks, direct_->spec(), 0, std::move(dims)),
       torus_(true) {}
+
+SwingEquivariant::SwingEquivariant(std::unique_ptr<Schedule> direct, std::vector<Block> pos)
+    : direct_(std::move(direct)), action_(SymmetryGroup::swing_dihedral, direct_->spec(), std::move(pos)),
+      renumbered_(true) {}
 
 void SwingEquivariant::representative_step(int s, RankStep& out) const {
   std::call_once(once_, [&] {
@@ -27,6 +33,10 @@ std::string SwingEquivariant::certificate() const {
     return "construction (every rank's transfers are g_r of rank 0's, schedules/symmetry.hpp) + Eq. 2's equivariance "
            "per coordinate for every odd offset (smt-swing-peer-equivariance-all-even-p), tested against the direct "
            "per-rank torus generator on every shape of sides 1, 2, 4, 8 up to 128 nodes";
+  if (renumbered_)
+    return "construction (every rank's transfers are g_r of rank 0's, schedules/symmetry.hpp, blocks through the "
+           "contiguous renumbering) + Eq. 2's equivariance for every even p "
+           "(smt-swing-peer-equivariance-all-even-p), tested against the direct contiguous generator for p = 2..2^12";
   return "construction (every rank's transfers are g_r of rank 0's, schedules/symmetry.hpp) + Eq. 2's "
          "equivariance for every even p (smt-swing-peer-equivariance-all-even-p), tested against the direct per-rank "
          "generator for even p <= 256";
@@ -35,6 +45,13 @@ std::string SwingEquivariant::certificate() const {
 std::unique_ptr<Schedule> swing_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks) {
   if (GroupAction::invalid(SymmetryGroup::swing_dihedral, blocks, direct->spec())) return direct;
   return std::make_unique<SwingEquivariant>(std::move(direct), blocks);
+}
+
+std::unique_ptr<Schedule> swing_contiguous_equivariant(uint64_t p) {
+  auto direct = std::make_unique<SwingBandwidthContiguous>(p);
+  std::vector<Block> pos(p);
+  for (Rank x = 0; x < p; ++x) pos[x] = direct->position(x);
+  return std::make_unique<SwingEquivariant>(std::move(direct), std::move(pos));
 }
 
 std::unique_ptr<Schedule> swing_torus_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,

@@ -64,6 +64,9 @@ class SwingEquivariant final : public EquivariantSchedule {
   SwingEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks);
   // On a torus: `direct` a Swing torus generator on `dims` (every side even or 1).
   SwingEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks, std::vector<uint32_t> dims);
+  // Blocks renumbered: `direct` the bandwidth-optimal generator whose block
+  // pos[x] is rank x's (the contiguous numbering, p a power of two).
+  SwingEquivariant(std::unique_ptr<Schedule> direct, std::vector<Block> pos);
   const CollectiveSpec& spec() const override { return direct_->spec(); }
   int num_steps() const override { return direct_->num_steps(); }
   int ports() const override { return direct_->ports(); }
@@ -86,11 +89,22 @@ class SwingEquivariant final : public EquivariantSchedule {
   bool torus_ = false;
   mutable std::once_flag once_;
   mutable std::vector<RankStep> rep_;
+  bool renumbered_ = false;
 };
 
 // `direct` wrapped as SwingEquivariant when the swing-dihedral group acts on
 // its p (even p, or p = 1), `direct` itself otherwise.
 std::unique_ptr<Schedule> swing_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks);
+// Swing's bandwidth-optimal schedule in the contiguous numbering
+// (swing_bandwidth_contiguous.hpp) wrapped with its blocks renumbered.
+// Why the image is the algorithm's rank r: the contiguous schedule is the
+// default one with block x of the paper's numbering renamed position(x), for
+// every rank and step (swing_bandwidth_contiguous_test.cpp, p = 2^0..2^12),
+// and the default one is equivariant with blocks as ranks (above); renaming
+// the blocks conjugates the block action by the renumbering. Checked, not
+// trusted: swing_equivariant_test.cpp compares every rank's step with the
+// contiguous generator for p = 2^1..2^12.
+std::unique_ptr<Schedule> swing_contiguous_equivariant(uint64_t p);
 // The same on a torus `dims` (the torus-swing-dihedral group).
 std::unique_ptr<Schedule> swing_torus_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,
                                                   const std::vector<uint32_t>& dims);

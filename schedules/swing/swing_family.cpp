@@ -208,11 +208,14 @@ VariantInfo swing_bandwidth_contiguous() {
     if (!swing::is_pow2(i.p)) return "p must be a power of two";
     return std::nullopt;
   };
-  v.make = [](const InstanceParams& i) { return std::make_unique<SwingBandwidthContiguous>(i.p); };
+  // Equivariant by construction with the blocks renumbered
+  // (swing_contiguous_equivariant), so the certified quotient decides it.
+  v.make = [](const InstanceParams& i) { return swing_contiguous_equivariant(i.p); };
   v.claim = [](const InstanceParams& i) {
     if (i.p == 1) return Claim{0, 0, "0", "0", "trivial"};
     return swing_bw_even_claim(i.p);
   };
+  v.symmetry = SymmetryGroup::swing_dihedral;
   v.kind = static_cast<int>(VariantKind::bandwidth_contiguous);
   return v;
 }

@@ -177,13 +177,22 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
     const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
     EXPECT_EQ(e.targets[0].checked, 22u);
     EXPECT_EQ(e.targets[0].skipped, (uint64_t{1} << 21) - 22);
-    EXPECT_EQ(e.targets[0].longest_p, uint64_t{1} << 21);
+    // The longest: 2^16, the largest p whose quotient keeps p-bit cells (above
+    // it runs of ranks, modelled as rank 0's work alone).
+    EXPECT_EQ(e.targets[0].longest_p, uint64_t{1} << 16);
     EXPECT_TRUE(e.targets[0].refusal.empty());
     const SweepTarget& t = req.targets[0];
-    EXPECT_TRUE(target_uses_intervals(t, req.check, uint64_t{1} << 21));
+    EXPECT_TRUE(target_uses_intervals(t, req.check, uint64_t{1} << 21));  // in fingerprint mode
+    // Auto mode: the certified quotient (blocks renumbered), rank 0 alone.
     const InstanceWork w = instance_work(t, uint64_t{1} << 21, 0, 1u << 21, req.check);
-    EXPECT_TRUE(w.intervals);
-    EXPECT_LT(w.cell_words, 1e12);  // dense would be 2 * (2^42 + ...) ~ 1.8e13
+    EXPECT_TRUE(w.quotient_runs);
+    EXPECT_FALSE(w.intervals);
+    EXPECT_LT(w.cell_words, 1e9);  // dense would be 2 * (2^42 + ...) ~ 1.8e13
+    CheckOptions fp = req.check;
+    fp.exactness = Exactness::fingerprint;  // no quotient: intervals
+    const InstanceWork wi = instance_work(t, uint64_t{1} << 21, 0, 1u << 21, fp);
+    EXPECT_TRUE(wi.intervals);
+    EXPECT_LT(wi.cell_words, 1e12);
   }
   {
     // Odd p folds (no certified quotient): scattered sets over the dense limit.

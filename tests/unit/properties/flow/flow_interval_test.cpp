@@ -206,10 +206,14 @@ TEST(IntervalMode, AutomaticSelection) {
   EXPECT_EQ(method("swing", "latency", 4096), "dense");   // one block: nothing to gain
   EXPECT_EQ(method("swing", "bandwidth", 1024), "dense");  // scattered blocks: ~3p/4 pieces per rank
   EXPECT_EQ(method("ring", "bandwidth", 512), "dense");    // one block per step: p pieces per rank
-  // Exact mode never uses intervals.
+  // Exact mode never uses intervals (without symmetry: dense; with it, the
+  // certified quotient decides this variant).
   o.exactness = Exactness::exact;
+  o.use_symmetry = false;
   auto s = test::registered_variant("swing", "bandwidth-contiguous").make(InstanceParams{256});
   EXPECT_EQ(check_schedule(*s, nullptr, {}, o).stats.count("method"), 0u);
+  o.use_symmetry = true;
+  EXPECT_EQ(check_schedule(*s, nullptr, {}, o).stats.at("method").rfind(kQuotientMethod, 0), 0u);
 }
 
 TEST(IntervalMode, PiecesStayLogarithmicForContiguousSwing) {

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "schedules/fold.hpp"
+#include "schedules/input_error.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/swing/swing_bandwidth_contiguous.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_latency.hpp"
 #include "tests/support/schedule_lookup.hpp"
@@ -63,6 +65,38 @@ TEST(SwingEquivariant, LatencyImageOfRankZeroIsEquation2AtEveryRank) {
   }
 }
 
+// The contiguous numbering (blocks renumbered, BlockAction::renumbered_ranks):
+// every rank's step of the image equals the contiguous generator's, p = 1..2^12.
+TEST(SwingEquivariant, ContiguousImageIsTheContiguousGeneratorAtEveryRank) {
+  for (uint64_t p = 1; p <= 4096; p *= 2) {
+    auto eq = swing_contiguous_equivariant(p);
+    ASSERT_NE(dynamic_cast<const EquivariantSchedule*>(eq.get()), nullptr) << p;
+    expect_equal_everywhere(SwingBandwidthContiguous(p), *eq, "contiguous p=" + std::to_string(p));
+  }
+}
+
+// A renumbering that is not the schedule's makes images that are not the
+// algorithm's ranks: the comparison above would catch it.
+TEST(SwingEquivariant, AWrongRenumberingIsCaught) {
+  const uint64_t p = 16;
+  SwingBandwidthContiguous direct(p);
+  std::vector<Block> pos(p);
+  for (Rank x = 0; x < p; ++x) pos[x] = direct.position(x);
+  std::swap(pos[1], pos[2]);
+  SwingEquivariant wrong(std::make_unique<SwingBandwidthContiguous>(p), pos);
+  RankStep a, b;
+  bool same = true;
+  for (int s = 0; s < direct.num_steps() && same; ++s)
+    for (Rank r = 0; r < p && same; ++r) {
+      direct.rank_step(r, s, a);
+      wrong.rank_step(r, s, b);
+      same = a == b;
+    }
+  EXPECT_FALSE(same) << "a wrong renumbering made the same steps";
+  std::vector<Block> dup(p, 0);
+  EXPECT_THROW(SwingEquivariant(std::make_unique<SwingBandwidthContiguous>(p), dup), InputError);
+}
+
 TEST(SwingEquivariant, OddRingsStayDirect) {
   for (uint64_t p : {3u, 7u, 101u}) {
     auto s = swing_equivariant(std::make_unique<SwingLatencyRing>(p), BlockAction::fixed);
@@ -92,15 +126,14 @@ TEST(SwingEquivariant, RegistryDeclaresAndBuildsTheEquivariantFormWhereTheGroupA
       // latency at powers of two, every other declared variant at even p
       // (the readings take nothing else) and p = 1.
       const bool pow2 = (p & (p - 1)) == 0;
-      const bool want = v.name == "latency" ? pow2 : (p % 2 == 0 || p == 1);
+      const bool want = v.name == "latency" ? pow2 : (p % 2 == 0 || p == 1);  // (contiguous: p a power of two)
       EXPECT_EQ(eq, want) << v.name << " p=" << p;
     }
   }
-  // bandwidth, latency, the 7 readings of Listing 1, paper-latency.
-  EXPECT_EQ(declared, 10);
+  // bandwidth, latency, bandwidth-contiguous, the 7 readings of Listing 1, paper-latency.
+  EXPECT_EQ(declared, 11);
   EXPECT_EQ(torus, 4);  // torus-bandwidth, torus-latency, and the two paper-delta readings
   EXPECT_EQ(test::registered_variant("swing", "paper-odd").symmetry, SymmetryGroup::undeclared);
-  EXPECT_EQ(test::registered_variant("swing", "bandwidth-contiguous").symmetry, SymmetryGroup::undeclared);
 }
 
 }  // namespace
