@@ -1,6 +1,7 @@
 #include "schedules/symmetry.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "schedules/input_error.hpp"
 #include "schedules/torus_shape.hpp"
@@ -78,6 +79,7 @@ GroupAction::GroupAction(SymmetryGroup g, BlockAction blocks, const CollectiveSp
 
 GroupAction::GroupAction(SymmetryGroup g, const CollectiveSpec& spec, std::vector<Block> pos)
     : GroupAction(g, BlockAction::renumbered_ranks, spec) {
+  if (!std::has_single_bit(p_)) throw InputError("a block renumbering numbers a binary tree's leaves: p a power of two");
   if (pos.size() != p_) throw InputError("a block renumbering needs one block per rank");
   at_.assign(p_, static_cast<Block>(p_));
   for (Rank x = 0; x < p_; ++x) {
@@ -152,13 +154,21 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
   const uint64_t nb = nblocks_;
   thread_local std::vector<BlockSet::Range> img;
   img.clear();
-  if (blocks_ == BlockAction::renumbered_ranks) {  // block by block (blocks past nblocks kept)
-    for (const BlockSet::Range& rg : in.ranges())
-      for (uint64_t b = rg.lo; b < rg.hi; ++b) {
-        const Block y = block(r, static_cast<Block>(b));
-        if (!img.empty() && img.back().hi == y) ++img.back().hi;
-        else img.push_back({y, y + 1});
+  if (blocks_ == BlockAction::renumbered_ranks) {
+    // Dyadic range by dyadic range (symmetry.hpp: the group maps the
+    // renumbering's subtrees to subtrees of the same level), so a range
+    // costs O(log p), not O(its size); blocks past nblocks are kept.
+    for (const BlockSet::Range& rg : in.ranges()) {
+      const uint64_t hi = std::min<uint64_t>(rg.hi, nb);
+      if (rg.hi > nb) img.push_back({static_cast<Block>(std::max<uint64_t>(rg.lo, nb)), rg.hi});
+      for (uint64_t lo = rg.lo; lo < hi;) {
+        uint64_t len = lo == 0 ? std::bit_floor(hi) : (lo & (~lo + 1));  // the largest aligned block at lo
+        while (lo + len > hi) len /= 2;
+        const uint64_t base = block(r, static_cast<Block>(lo)) & ~(len - 1);
+        img.push_back({static_cast<Block>(base), static_cast<Block>(base + len)});
+        lo += len;
       }
+    }
     std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
     out.clear();
     for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);

@@ -69,7 +69,14 @@ const char* to_string(SymmetryGroup g);
 // shift: block b -> b + r*h; renumbered_ranks: blocks act as ranks through a
 // renumbering, block pos[x] moves as rank x (pos a permutation of 0..p-1,
 // one block per rank; allreduce only, whose specification every block
-// permutation preserves): g_r(b) = pos[g_r(pos^-1[b])].
+// permutation preserves): g_r(b) = pos[g_r(pos^-1[b])]. The renumbering
+// must number the leaves of a complete binary tree (p a power of two) whose
+// subtrees the group maps to subtrees of the same level; a block set then
+// maps dyadic range by dyadic range (the aligned range of the same size
+// that holds the image of its first block). Swing's contiguous numbering is
+// such (swing_equivariant.hpp: the reach sets S(q, t) are its subtrees and
+// g_r(S(q, t)) = S(g_r(q), t)); checked against the direct generator at
+// every rank, not assumed.
 enum class BlockAction { fixed, as_ranks, shift, renumbered_ranks };
 
 class GroupAction {
