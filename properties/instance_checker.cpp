@@ -521,6 +521,8 @@ bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) {
          flow::quotient_state_bytes(*eq) > o.memory_budget;
 }
 
+uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks) { return flow::rotation_state_bytes(p, nblocks); }
+
 uint64_t default_max_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return 0;  // unknown: no guard

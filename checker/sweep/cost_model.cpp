@@ -66,20 +66,44 @@ std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, u
                                              const CheckOptions& o) {
   if (auto why = infeasible(p, nblocks, o)) return why;
   if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
-      !probe_intervals(t, o, p).uses && !runs_quotient(t, p, 0, o))
+      !probe_intervals(t, o, p).uses && !runs_quotient(t, p, 0, nblocks, o))
     return "p * nblocks = " + std::to_string(uint64_t{p} * nblocks) +
            " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too scattered for "
            "interval bookkeeping to pay";
   return std::nullopt;
 }
 
-bool runs_quotient(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
+namespace {
+// Whether the variant builds a schedule the certified quotient takes (an
+// EquivariantSchedule under a 1D group) at p. That depends on p's parity
+// and on p being a power of two (Swing: even p, or powers of two; odd p
+// fold), so one schedule per such class is built and the answer cached: an
+// estimate over 1..2^21 must not build two million schedules. A model
+// only: check_schedule decides for itself when it runs.
+bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return false;
-  try {
-    return quotient_uses_runs(*t.variant->make(t.params(p, radix)), o);
-  } catch (const std::exception&) {
+  if (t.variant->symmetry == SymmetryGroup::undeclared || t.variant->symmetry == SymmetryGroup::torus_swing_dihedral)
     return false;
+  static std::mutex m;
+  static std::map<std::tuple<const VariantInfo*, uint32_t, bool, bool>, bool> cache;
+  const auto key = std::make_tuple(t.variant, radix, p % 2 == 0, std::has_single_bit(p));
+  std::lock_guard<std::mutex> lock(m);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  bool takes = false;
+  try {
+    CheckOptions always = o;
+    always.memory_budget = 0;  // quotient_uses_runs is then "equivariant under a 1D group"
+    takes = quotient_uses_runs(*t.variant->make(t.params(p, radix)), always);
+  } catch (const std::exception&) {
+    takes = false;
   }
+  cache.emplace(key, takes);
+  return takes;
+}
+}  // namespace
+
+bool runs_quotient(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
+  return quotient_takes(t, p, radix, o) && quotient_bits_bytes(p, nblocks) > o.memory_budget;
 }
 
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
@@ -101,14 +125,16 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
     w.cell_words = std::min(w.cell_words, 2 * dp * (2 * P + steps * (T * P + 2 * T)));
   }
   if (!o.any_generic_selected()) w.cell_words = 0;  // only algorithm-specific properties: no flow simulation
-  // The certified quotient with runs of ranks (where p-bit cells would not
-  // fit): rank 0 and its peers' steps, and rank 0's cells, each about
-  // log2 p runs, touched once per block it holds or receives.
-  if (w.cell_words > 0 && p * uint64_t{nblocks} > (uint64_t{1} << 32) && runs_quotient(t, p, radix, o)) {
-    w.quotient_runs = true;
+  // The certified quotient: rank 0 and its peers' steps, and rank 0's row
+  // of cells touched once per block it holds or receives, each cell p bits
+  // (ceil(p/64) + 1 words) or, where those would not fit, about log2 p runs
+  // (a few words of work each).
+  if (w.cell_words > 0 && quotient_takes(t, p, radix, o)) {
+    w.quotient_runs = quotient_bits_bytes(p, nblocks) > o.memory_budget;
     w.intervals = false;
     w.rank_steps = 8 * steps + dp / 64;
-    w.cell_words = (static_cast<double>(nblocks) + static_cast<double>(c.volume_blocks)) * (2 + std::log2(dp));
+    const double cell = w.quotient_runs ? 4 * (2 + std::log2(dp)) : static_cast<double>((p + 63) / 64 + 1);
+    w.cell_words = (static_cast<double>(nblocks) + static_cast<double>(c.volume_blocks)) * cell;
   }
   return w;
 }

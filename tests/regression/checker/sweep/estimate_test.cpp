@@ -177,9 +177,7 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
     const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
     EXPECT_EQ(e.targets[0].checked, 22u);
     EXPECT_EQ(e.targets[0].skipped, (uint64_t{1} << 21) - 22);
-    // The longest: 2^16, the largest p whose quotient keeps p-bit cells (above
-    // it runs of ranks, modelled as rank 0's work alone).
-    EXPECT_EQ(e.targets[0].longest_p, uint64_t{1} << 16);
+    EXPECT_EQ(e.targets[0].longest_p, uint64_t{1} << 21);
     EXPECT_TRUE(e.targets[0].refusal.empty());
     const SweepTarget& t = req.targets[0];
     EXPECT_TRUE(target_uses_intervals(t, req.check, uint64_t{1} << 21));  // in fingerprint mode
