@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -222,7 +223,8 @@ class Fuzzer {
         s_.refused += count;
         return std::nullopt;
       }
-      const double predicted = w.units() * rate_;
+      Rate& rate = rates_[w.quotient ? 1 : 0];
+      const double predicted = w.units() * rate.seconds_per_unit;
       if (count && predicted > std::max(0.5, (r_.seconds - elapsed()) / 2)) {
         ++s_.over_budget;
         return std::nullopt;
@@ -242,7 +244,7 @@ class Fuzzer {
       const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
       // The measured rate of the largest instance so far (small ones are
       // dominated by fixed costs and would overstate large ones).
-      if (sec > 0.05 && w.units() >= rated_units_) rate_ = sec / w.units(), rated_units_ = w.units();
+      if (sec > 0.05 && w.units() >= rate.units) rate = {sec / w.units(), w.units()};
       if (res.status == Status::skipped) {
         s_.refused += count;
         return std::nullopt;
@@ -425,8 +427,14 @@ class Fuzzer {
   Clock::time_point start_;
   Summary s_;
   std::string tmp_;
-  double rate_ = 1.0 / 2e7;  // seconds per work unit (cost_model.hpp), then as measured
-  double rated_units_ = 0;
+  // Seconds per work unit (cost_model.hpp), then as measured on the largest
+  // instance so far, kept apart for the instances the certified quotient
+  // takes (rank 0's work: a unit costs differently) and the others.
+  struct Rate {
+    double seconds_per_unit = 1.0 / 2e7;
+    double units = 0;
+  };
+  std::array<Rate, 2> rates_;
 };
 
 }  // namespace

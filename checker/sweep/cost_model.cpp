@@ -130,6 +130,7 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   // (ceil(p/64) + 1 words) or, where those would not fit, about log2 p runs
   // (a few words of work each).
   if (w.cell_words > 0 && quotient_takes(t, p, radix, o)) {
+    w.quotient = true;
     w.quotient_runs = quotient_bits_bytes(p, nblocks) > o.memory_budget;
     w.intervals = false;
     w.rank_steps = 8 * steps + dp / 64;

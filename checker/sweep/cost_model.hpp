@@ -40,7 +40,8 @@ struct InstanceWork {
   uint64_t words = 0;     // 64-bit words per (rank, block) cell in the mode that runs
   bool exact = false;     // the mode check_schedule picks for this p
   bool intervals = false; // fingerprint mode with interval bookkeeping
-  bool quotient_runs = false;  // the certified quotient with runs of ranks (rank 0 alone)
+  bool quotient = false;       // the certified quotient (rank 0 alone), p-bit cells or
+  bool quotient_runs = false;  // runs of ranks
   // A scalar for balancing when no fitted constants are at hand: one cell
   // word ~ 1 unit, one rank-step ~ 64 units (generating a rank's transfers
   // costs about as much as moving a few blocks), plus 1000 per instance.

@@ -197,20 +197,8 @@ TEST(Quotient, OverMemoryBudgetIsEnumeratedAndSaysWhy) {
 }
 
 void expect_same(const flow::RotationResult& a, const flow::RotationResult& b, const std::string& what) {
-  for (size_t i = 0; i < a.verdicts.size(); ++i) {
-    const Verdict& x = a.verdicts[i];
-    const Verdict& y = b.verdicts[i];
-    SCOPED_TRACE(what + " slot " + std::to_string(i));
-    EXPECT_EQ(x.checks, y.checks);
-    EXPECT_EQ(x.violations, y.violations);
-    ASSERT_EQ(x.counterexample.has_value(), y.counterexample.has_value());
-    if (x.counterexample) {
-      EXPECT_EQ(x.counterexample->location(), y.counterexample->location());
-      EXPECT_EQ(x.counterexample->expected, y.counterexample->expected);
-      EXPECT_EQ(x.counterexample->actual, y.counterexample->actual);
-      EXPECT_EQ(x.counterexample->message, y.counterexample->message);
-    }
-  }
+  for (size_t i = 0; i < a.verdicts.size(); ++i)
+    test::expect_same_verdict(a.verdicts[i], b.verdicts[i], what + " slot " + std::to_string(i));
   EXPECT_EQ(a.cost.steps, b.cost.steps) << what;
   EXPECT_EQ(a.cost.total_volume, b.cost.total_volume) << what;
 }

@@ -12,6 +12,7 @@
 #include "properties/flow/flow_common.hpp"
 #include "properties/flow/flow_rotation.hpp"
 #include "properties/flow/run_cells.hpp"
+#include "tests/support/verdict_compare.hpp"
 
 namespace collcheck::flow {
 namespace {
@@ -52,16 +53,6 @@ std::vector<uint64_t> as_bits(const RunSet& s, const ExactCells& ec) {
     for (uint64_t x = r.lo; x < r.hi; ++x) b[x / 64] |= uint64_t{1} << (x % 64);
   b[ec.bits] = s.doubled ? 1 : 0;
   return b;
-}
-
-void expect_same_verdict(const Verdict& a, const Verdict& b, const std::string& what) {
-  EXPECT_EQ(a.checks, b.checks) << what;
-  EXPECT_EQ(a.violations, b.violations) << what;
-  ASSERT_EQ(a.counterexample.has_value(), b.counterexample.has_value()) << what;
-  if (a.counterexample) {
-    EXPECT_EQ(a.counterexample->expected, b.counterexample->expected) << what;
-    EXPECT_EQ(a.counterexample->actual, b.counterexample->actual) << what;
-  }
 }
 
 TEST(RunCells, EveryOperationAsPBitSets) {
@@ -116,7 +107,7 @@ TEST(RunCells, EveryOperationAsPBitSets) {
           Verdict vr, vb;
           rc.judge(vr, spec, 3, blk, &a.runs);
           judge_exact_cell(vb, spec, p, 0, 3, blk, a.bits.data(), ec.bits, full);
-          expect_same_verdict(vr, vb, what + " judge " + to_string(kind) + " block " + std::to_string(blk));
+          test::expect_same_verdict(vr, vb, what + " judge " + to_string(kind) + " block " + std::to_string(blk));
         }
       }
     }
