@@ -459,6 +459,19 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
   return m;
 }
 
+// The certified quotient with runs of ranks: rank 0's cells (about log2 p
+// runs each; their real size is checked as the quotient runs, at most the
+// memory budget), one RankStep per rank, rank 0's and its peers' transfers.
+MemoryEstimate runs_estimate(const Schedule& s, const RankZeroSize& z) {
+  MemoryEstimate m;
+  const uint64_t cells = uint64_t{s.num_blocks()} * (sizeof(flow::RunSet) + 8 * (2 + std::bit_width(s.p())));
+  const uint64_t ops = s.p() * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + 64);
+  m.bytes = cells + ops + kProcessBaseline;
+  m.how = "exact by symmetry, runs of ranks: rank 0's cells about " + gib(cells) +
+          " (checked as they grow, at most the memory budget), transfers " + gib(ops) + ", process 0.0312 GiB";
+  return m;
+}
+
 // Whether fingerprint mode keeps interval state for `s` (with its plan):
 // asked for, or predicted cheaper than dense cells. Over the dense limit
 // with transfers too scattered for intervals to pay, the instance is bad
@@ -489,13 +502,8 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
     rot.fallback_bytes = gen.bytes;
     return rot;
   }
-  if (quotient_uses_runs(s, o)) {  // runs of ranks: their size is checked as the quotient runs
-    MemoryEstimate runs;
-    const uint64_t cells = uint64_t{s.num_blocks()} * (sizeof(flow::RunSet) + 8 * (2 + std::bit_width(s.p())));
-    const uint64_t ops = s.p() * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + 64);
-    runs.bytes = cells + ops + kProcessBaseline;
-    runs.how = "exact by symmetry, runs of ranks: rank 0's cells about " + gib(cells) + " (checked as they grow, "
-               "at most the memory budget), transfers " + gib(ops) + ", process 0.0312 GiB";
+  if (quotient_uses_runs(s, o)) {
+    MemoryEstimate runs = runs_estimate(s, z);
     runs.fallback_bytes = gen.bytes;
     return runs;
   }
@@ -514,11 +522,15 @@ bool uses_intervals(const Schedule& s, const CheckOptions& o) {
   return interval_plan(s, o, e).has_value();
 }
 
-bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) {
+bool quotient_takes_1d(const Schedule& s, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint) return false;
   const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
-  return eq && eq->action().group() != SymmetryGroup::torus_swing_dihedral &&
-         flow::quotient_state_bytes(*eq) > o.memory_budget;
+  return eq && eq->action().group() != SymmetryGroup::torus_swing_dihedral;
+}
+
+bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) {
+  return quotient_takes_1d(s, o) &&
+         flow::quotient_state_bytes(dynamic_cast<const EquivariantSchedule&>(s)) > o.memory_budget;
 }
 
 uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks) { return flow::rotation_state_bytes(p, nblocks); }
@@ -616,10 +628,9 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       const bool torus = eq->action().group() == SymmetryGroup::torus_swing_dihedral;
       const bool bits_fit = flow::quotient_state_bytes(*eq) <= o.memory_budget;
       const uint64_t runs_budget = o.max_memory ? std::min(o.memory_budget, o.max_memory) : o.memory_budget;
-      const uint64_t ops_bytes = s.p() * sizeof(RankStep) + kProcessBaseline;
       if (!bits_fit && torus)
         quotient_declined = "rank 0's exact state exceeds the memory budget";
-      else if (o.max_memory && (bits_fit ? rotation_estimate(s, z).bytes : ops_bytes) > o.max_memory)
+      else if (o.max_memory && (bits_fit ? rotation_estimate(s, z) : runs_estimate(s, z)).bytes > o.max_memory)
         quotient_declined = "rank 0's exact state exceeds --max-memory";
       else if (auto q = flow::run_quotient(*eq, hook, &quotient_declined,
                                            bits_fit ? flow::QuotientCells::bits : flow::QuotientCells::runs,

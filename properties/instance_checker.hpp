@@ -123,6 +123,9 @@ bool uses_intervals(const Schedule& s, const CheckOptions& o);
 // 1D group whose p-bit row would exceed the memory budget). The quotient can
 // still decline while it runs (then the instance is enumerated or refused).
 bool quotient_uses_runs(const Schedule& s, const CheckOptions& o);
+// Whether check_schedule hands `s` to the certified quotient under a 1D
+// group at all (p-bit cells or runs, by the memory budget).
+bool quotient_takes_1d(const Schedule& s, const CheckOptions& o);
 // Bytes of the certified quotient's p-bit cells for a 1D group (the row of
 // nblocks cells of p bits, received cells, one RankStep per rank).
 uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks);

@@ -91,9 +91,7 @@ bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const Chec
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   bool takes = false;
   try {
-    CheckOptions always = o;
-    always.memory_budget = 0;  // quotient_uses_runs is then "equivariant under a 1D group"
-    takes = quotient_uses_runs(*t.variant->make(t.params(p, radix)), always);
+    takes = quotient_takes_1d(*t.variant->make(t.params(p, radix)), o);
   } catch (const std::exception&) {
     takes = false;
   }
