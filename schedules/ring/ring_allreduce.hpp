@@ -17,4 +17,11 @@ namespace collcheck {
 
 std::unique_ptr<Schedule> make_ring_allreduce(uint64_t p);
 
+// The same schedule, certified equivariant under the translations with
+// blocks as ranks (shift 1; schedules/translation_equivariant.hpp), checked
+// by its quotient. Why the image is the algorithm's rank r: the rule above
+// reads r only through r + 1, r - 1, r - t, r - t - 1 and r + 1 - t (mod p),
+// so rank r's transfers are rank 0's with every peer and block + r.
+std::unique_ptr<Schedule> make_ring_allreduce_certified(uint64_t p);
+
 }  // namespace collcheck

@@ -18,7 +18,8 @@ VariantInfo ring_bandwidth() {
   v.summary = "ring reduce-scatter + ring allgather";
   v.reference = "Patarasuk & Yuan 2009; Swing NSDI'24 Sec. 2.3.1";
   v.violates = any_p;
-  v.make = [](const InstanceParams& i) { return make_ring_allreduce(i.p); };
+  v.make = [](const InstanceParams& i) { return make_ring_allreduce_certified(i.p); };
+  v.symmetry = SymmetryGroup::translations;
   v.claim = [](const InstanceParams& i) {
     return Claim{static_cast<int>(2 * (i.p - 1)), 2 * (i.p - 1), "2(p-1)", "2(p-1) blocks of n/p",
                  "Sec. 2.3.1"};

@@ -44,6 +44,7 @@
 //              r+1 from r+1. Each rank sends n(p-1) = 2 blocks
 //              (`collcheck dump --algo traff-allgather --p 3 --n 1`).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "schedules/schedule.hpp"
@@ -68,5 +69,18 @@ class TraffAllgather final : public Schedule {
   int steps_;
   std::vector<int16_t> recv_;  // recv_[r' * q + k] = recvblock[k] of relative rank r'
 };
+
+// Algorithm 7 and its reversals (TraffReduceScatter: Observation 1.4;
+// TraffAllreduce: the two in sequence), certified equivariant under the
+// translations with blocks shifted by n per rank
+// (schedules/translation_equivariant.hpp), checked by their quotient. Why
+// the image is the algorithm's rank r: rank r reads r only through the
+// relative rank r' = r - j of root j, t = r + skip[k] and f = r - skip[k]
+// (mod p); root j's blocks are j*n .. j*n + n-1. So rank r's transfers for
+// root j + r are rank 0's for root j, with peers + r and blocks + r*n. The
+// reduce-scatter's first-receipt filter (kept) reads u - j alone, and the
+// allreduce concatenates the two. `direct` is one of the three (any other
+// schedule is a caller's error and not certified by this).
+std::unique_ptr<Schedule> traff_circulant_certified(std::unique_ptr<Schedule> direct, uint32_t n);
 
 }  // namespace collcheck

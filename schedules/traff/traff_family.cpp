@@ -83,8 +83,9 @@ VariantInfo traff_allgather() {
               "combined into one message per round";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Appendix A, Algorithm 7 (with Algorithms 1-5)";
   v.make = [](const InstanceParams& i) {
-    return std::make_unique<TraffAllgather>(i.p, traff_n(i));
+    return traff_circulant_certified(std::make_unique<TraffAllgather>(i.p, traff_n(i)), traff_n(i));
   };
+  v.symmetry = SymmetryGroup::translations;
   v.claim = [](const InstanceParams& i) {
     const uint64_t n = traff_n(i);
     return traff_claim(i, 1, n * (i.p - 1), "n-1+ceil(log2 p)",
@@ -127,8 +128,9 @@ VariantInfo traff_reduce_scatter() {
               "Observation 1.3 in one message per round, first-receipt de-duplication per root";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.4, Appendix A (Algorithm 7)";
   v.make = [](const InstanceParams& i) {
-    return std::make_unique<TraffReduceScatter>(i.p, traff_n(i));
+    return traff_circulant_certified(std::make_unique<TraffReduceScatter>(i.p, traff_n(i)), traff_n(i));
   };
+  v.symmetry = SymmetryGroup::translations;
   v.claim = [](const InstanceParams& i) {
     const uint64_t n = traff_n(i);
     return traff_claim(i, 1, n * (i.p - 1), "n-1+ceil(log2 p)",
@@ -144,8 +146,9 @@ VariantInfo traff_allreduce() {
   v.summary = "Observation 1.4's reduce-scatter followed by Algorithm 7's allgather (default n = 8 blocks per rank)";
   v.reference = "Träff, round-optimal n-block broadcast schedules, Sec. 1 Observation 1.4, Appendix A (Algorithm 7)";
   v.make = [](const InstanceParams& i) {
-    return std::make_unique<TraffAllreduce>(i.p, traff_n(i));
+    return traff_circulant_certified(std::make_unique<TraffAllreduce>(i.p, traff_n(i)), traff_n(i));
   };
+  v.symmetry = SymmetryGroup::translations;
   v.claim = [](const InstanceParams& i) {
     const uint64_t n = traff_n(i);
     return traff_claim(i, 2, 2 * n * (i.p - 1), "2(n-1+ceil(log2 p))",

@@ -12,24 +12,13 @@
 #include "schedules/swing/swing_bandwidth_contiguous.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_latency.hpp"
+#include "tests/support/same_schedule.hpp"
 #include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck {
 namespace {
 
-void expect_equal_everywhere(const Schedule& direct, const Schedule& eq, const std::string& what) {
-  ASSERT_EQ(direct.num_steps(), eq.num_steps()) << what;
-  ASSERT_EQ(direct.spec().kind, eq.spec().kind) << what;
-  ASSERT_EQ(direct.p(), eq.p()) << what;
-  ASSERT_EQ(direct.num_blocks(), eq.num_blocks()) << what;
-  RankStep a, b;
-  for (int s = 0; s < direct.num_steps(); ++s)
-    for (Rank r = 0; r < direct.p(); ++r) {
-      direct.rank_step(r, s, a);
-      eq.rank_step(r, s, b);
-      ASSERT_EQ(a, b) << what << " rank " << r << " step " << s;
-    }
-}
+using test::expect_equal_everywhere;
 
 std::vector<SwingSendRule> every_rule() {
   std::vector<SwingSendRule> out;

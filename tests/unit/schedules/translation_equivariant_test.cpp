@@ -1,0 +1,93 @@
+// The faithfulness half of the translation certificates
+// (schedules/translation_equivariant.hpp): every registered variant declared
+// equivariant under the translations builds a TranslationEquivariant whose
+// every rank and step is the direct generator's (the ring for every
+// p <= 200; Träff's Algorithm 7 and its reversals for n = 1, 3, 8 and every
+// p <= 64, and a few larger p), and a wrong shift or a generator that is not
+// circulant is told apart by the same comparison.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "schedules/input_error.hpp"
+#include "schedules/ring/ring_allreduce.hpp"
+#include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/traff/traff_allgather.hpp"
+#include "schedules/traff/traff_allreduce.hpp"
+#include "schedules/translation_equivariant.hpp"
+#include "tests/support/same_schedule.hpp"
+#include "tests/support/schedule_lookup.hpp"
+
+namespace collcheck {
+namespace {
+
+std::vector<std::pair<const AlgorithmInfo*, const VariantInfo*>> declared() {
+  std::vector<std::pair<const AlgorithmInfo*, const VariantInfo*>> out;
+  for (const AlgorithmInfo& a : registry())
+    for (const VariantInfo& v : a.variants)
+      if (v.symmetry == SymmetryGroup::translations) out.push_back({&a, &v});
+  return out;
+}
+
+TEST(TranslationEquivariant, RegistryDeclaresTheRingAndTraffsCirculantCollectives) {
+  std::set<std::string> names;
+  for (auto [a, v] : declared()) names.insert(a->name + "/" + v->name);
+  EXPECT_EQ(names, (std::set<std::string>{"ring/bandwidth", "traff-allgather/allgather",
+                                          "traff-reduce-scatter/reduce-scatter", "traff-allreduce/allreduce"}));
+}
+
+TEST(TranslationEquivariant, EveryRankIsTheDirectGeneratorsForEveryDeclaredVariant) {
+  int compared = 0;
+  for (auto [a, v] : declared()) {
+    const bool traff = v->takes("n");
+    const std::vector<uint32_t> ns = traff ? std::vector<uint32_t>{1, 3, 8} : std::vector<uint32_t>{0};
+    std::vector<uint64_t> ps;
+    for (uint64_t p = 1; p <= (traff ? 64u : 200u); ++p) ps.push_back(p);
+    for (uint64_t p : {100u, 128u, 255u, 256u}) ps.push_back(p);
+    for (uint32_t n : ns)
+      for (uint64_t p : ps) {
+        InstanceParams ip;
+        ip.p = p;
+        ip.blocks = n;
+        if (v->violates && v->violates(ip)) continue;
+        auto s = v->make(ip);
+        const auto* eq = dynamic_cast<const TranslationEquivariant*>(s.get());
+        const std::string what = a->name + "/" + v->name + " p=" + std::to_string(p) + " n=" + std::to_string(n);
+        ASSERT_NE(eq, nullptr) << what << ": the translations act on every p of these collectives";
+        EXPECT_EQ(eq->action().group(), SymmetryGroup::translations) << what;
+        test::expect_equal_everywhere(eq->direct(), *eq, what);
+        ++compared;
+      }
+  }
+  EXPECT_GT(compared, 600);
+}
+
+TEST(TranslationEquivariant, AWrongShiftIsToldApart) {
+  for (uint64_t p : {3u, 5u, 8u, 13u}) {
+    TranslationEquivariant wrong(make_ring_allreduce(p), 2, "wrong on purpose");
+    EXPECT_TRUE(test::differ_somewhere(*make_ring_allreduce(p), wrong)) << p;
+  }
+  for (uint64_t p : {3u, 6u, 17u}) {  // Träff's allreduce with blocks shifted by n - 1 per rank, not n
+    TranslationEquivariant wrong(std::make_unique<TraffAllreduce>(p, 8), 7, "wrong on purpose");
+    EXPECT_TRUE(test::differ_somewhere(TraffAllreduce(p, 8), wrong)) << p;
+  }
+}
+
+TEST(TranslationEquivariant, ANonCirculantGeneratorIsToldApart) {
+  // Swing's peers depend on the parity of the rank: no translation by an odd
+  // amount maps rank 0's step to rank 1's.
+  for (uint64_t p : {4u, 8u, 16u}) {
+    TranslationEquivariant wrong(make_swing_bandwidth(p), 1, "not circulant");
+    EXPECT_TRUE(test::differ_somewhere(*make_swing_bandwidth(p), wrong)) << p;
+  }
+}
+
+TEST(TranslationEquivariant, TheGroupMustActOnTheCollective) {
+  // An allgather's owners move only with a shift of n blocks per rank.
+  EXPECT_THROW(TranslationEquivariant(std::make_unique<TraffAllgather>(6, 8), 7, "x"), InputError);
+  auto kept = traff_circulant_certified(std::make_unique<TraffAllgather>(6, 8), 7);
+  EXPECT_EQ(dynamic_cast<const EquivariantSchedule*>(kept.get()), nullptr);
+}
+
+}  // namespace
+}  // namespace collcheck
