@@ -219,8 +219,8 @@ class Fuzzer {
     }
     try {
       const InstanceWork w = instance_work(t, i.p, 0, r_.check);
-      if (projected_refusal(t, i.p, w.nblocks, r_.check)) {
-        s_.refused += count;
+      if (auto why = projected_refusal(t, i.p, w.nblocks, r_.check)) {
+        refuse(i, count, *why);
         return std::nullopt;
       }
       Rate& rate = rates_[w.quotient ? 1 : 0];
@@ -246,15 +246,21 @@ class Fuzzer {
       // dominated by fixed costs and would overstate large ones).
       if (sec > 0.05 && w.units() >= rate.units) rate = {sec / w.units(), w.units()};
       if (res.status == Status::skipped) {
-        s_.refused += count;
+        refuse(i, count, res.skip_reason.empty() ? "skipped by the checker" : res.skip_reason);
         return std::nullopt;
       }
       if (count) record(i);
       return res;
-    } catch (const InputError&) {  // refused by the checker (e.g. over the dense limit)
-      s_.refused += count;
+    } catch (const InputError& e) {  // refused by the checker (e.g. over the dense limit)
+      refuse(i, count, e.what());
       return std::nullopt;
     }
+  }
+
+  void refuse(const Instance& i, bool count, const std::string& why) {
+    if (!count) return;
+    ++s_.refused;
+    if (s_.first_refused.empty()) s_.first_refused = i.label() + ": " + why;
   }
 
   // Runs `f` on a worker thread (in an arena of this one's concurrency, so
@@ -307,7 +313,7 @@ class Fuzzer {
     res.stats = std::move(ic.stats);
     res.status = combined_status(res.verdicts);
     if (ic.refused) {
-      s_.refused += count;
+      refuse(i, count, *ic.refused);
       return std::nullopt;
     }
     if (count) record(i);
@@ -539,6 +545,7 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
                      {"refused", s.refused},     {"over_budget", s.over_budget}, {"largest_p", s.largest_p},
                      {"largest", s.largest}};
     j["unfinished"] = s.unfinished.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.unfinished);
+    j["first_refused"] = s.first_refused.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.first_refused);
     j["per_stratum"] = s.per_stratum;
     if (total)
       j["accumulated"] = {{"runs", total->runs}, {"checked", total->checked}, {"largest_p", total->largest_p},
@@ -586,7 +593,8 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
   os << "checked " << s.checked << " instances (largest " << (s.largest.empty() ? "none" : s.largest) << "); per stratum:";
   for (const auto& [k, v] : s.per_stratum) os << " " << k << " " << v;
   os << "\nnot checked: " << s.restricted << " outside the variant's restriction, " << s.refused
-     << " refused by the checker (memory), " << s.over_budget << " predicted over the remaining budget\n";
+     << " refused by the checker, " << s.over_budget << " predicted over the remaining budget\n";
+  if (!s.first_refused.empty()) os << "first refused: " << s.first_refused << "\n";
   if (!s.unfinished.empty())
     os << "unfinished: " << s.unfinished << " was still running at the budget; abandoned, not counted\n";
   if (s.finding) {

@@ -71,6 +71,8 @@ struct Summary {
   uint64_t checked = 0, restricted = 0, refused = 0, over_budget = 0;
   uint64_t largest_p = 0;
   std::string largest;  // the largest instance checked, labelled
+  // The first instance refused by the checker, labelled, and why (one line).
+  std::string first_refused;
   double seconds = 0;
   uint64_t seed = 1;
   // The instance still running when the budget ran out, if any: it is

@@ -62,11 +62,17 @@ bool target_uses_intervals(const SweepTarget& t, const CheckOptions& o, uint64_t
   return probe_intervals(t, o, p).uses;
 }
 
+namespace {
+bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o);
+}  // namespace
+
+// The dense limit does not bind where the certified quotient takes the
+// instance: rank 0's row, as p-bit sets or, beyond the budget, runs of ranks.
 std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
                                              const CheckOptions& o) {
   if (auto why = infeasible(p, nblocks, o)) return why;
   if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
-      !probe_intervals(t, o, p).uses && !runs_quotient(t, p, 0, nblocks, o))
+      !probe_intervals(t, o, p).uses && !quotient_takes(t, p, 0, o))
     return "p * nblocks = " + std::to_string(uint64_t{p} * nblocks) +
            " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too scattered for "
            "interval bookkeeping to pay";
@@ -85,8 +91,8 @@ bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const Chec
   if (t.variant->symmetry == SymmetryGroup::undeclared || t.variant->symmetry == SymmetryGroup::torus_swing_dihedral)
     return false;
   static std::mutex m;
-  static std::map<std::tuple<const VariantInfo*, uint32_t, bool, bool>, bool> cache;
-  const auto key = std::make_tuple(t.variant, radix, p % 2 == 0, std::has_single_bit(p));
+  static std::map<std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool>, bool> cache;
+  const auto key = std::make_tuple(t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p));
   std::lock_guard<std::mutex> lock(m);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   bool takes = false;

@@ -227,5 +227,25 @@ TEST(CostModel, ExactCellsAreWiderThanFingerprints) {
   EXPECT_GE(instance_memory_bytes(1024, 1024, o), uint64_t{1024} * 1024 * 17 * 8);
 }
 
+// Over the dense limit (p * nblocks > 2^32) an instance the certified
+// quotient takes is not refused, whether rank 0's row is p-bit sets (here
+// about 3.6 GiB, under the 4 GiB budget) or runs of ranks; without the
+// quotient the same instance is. (It once was refused while the bits fit:
+// the fuzzer skipped ring p = 98519.)
+TEST(CostModel, TheQuotientLiftsTheDenseLimitWithBitsAndWithRuns) {
+  CheckOptions o;
+  for (const char* algo : {"ring", "swing"})
+    for (uint64_t p : {98520u, 1u << 18}) {
+      SweepTarget t = resolve_targets(algo, "").front();
+      const uint32_t nb = instance_work(t, p, 0, o).nblocks;
+      ASSERT_GT(uint64_t{p} * nb, uint64_t{1} << 32);
+      EXPECT_FALSE(projected_refusal(t, p, nb, o)) << algo << " p = " << p;
+    }
+  CheckOptions dense;
+  dense.use_symmetry = false;
+  SweepTarget ring = resolve_targets("ring", "").front();
+  EXPECT_TRUE(projected_refusal(ring, 98520, 98520, dense));
+}
+
 }  // namespace
 }  // namespace collcheck
