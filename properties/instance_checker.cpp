@@ -525,7 +525,7 @@ bool uses_intervals(const Schedule& s, const CheckOptions& o) {
 bool quotient_takes_1d(const Schedule& s, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint) return false;
   const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
-  return eq && eq->action().group() != SymmetryGroup::torus_swing_dihedral;
+  return eq && !eq->action().torus();
 }
 
 bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) {
@@ -625,7 +625,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       // Rank 0's row as p-bit sets while it fits the budget; beyond, under a
       // 1D group, as runs of ranks (exact, sized by content, stopped at the
       // budget as it runs: flow_rotation.hpp).
-      const bool torus = eq->action().group() == SymmetryGroup::torus_swing_dihedral;
+      const bool torus = eq->action().torus();
       const bool bits_fit = flow::quotient_state_bytes(*eq) <= o.memory_budget;
       const uint64_t runs_budget = o.max_memory ? std::min(o.memory_budget, o.max_memory) : o.memory_budget;
       if (!bits_fit && torus)

@@ -14,8 +14,13 @@ const char* to_string(SymmetryGroup g) {
     case SymmetryGroup::translations: return "translations";
     case SymmetryGroup::swing_dihedral: return "swing-dihedral";
     case SymmetryGroup::torus_swing_dihedral: return "torus-swing-dihedral";
+    case SymmetryGroup::torus_translations: return "torus-translations";
   }
   return "?";
+}
+
+bool on_torus(SymmetryGroup g) {
+  return g == SymmetryGroup::torus_swing_dihedral || g == SymmetryGroup::torus_translations;
 }
 
 std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec,
@@ -26,10 +31,10 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
   if (g == SymmetryGroup::swing_dihedral && p % 2 == 1 && p != 1)
     return "the swing-dihedral group acts only on an even number of ranks (p = " + std::to_string(p) +
            "): the parity of a rank is not defined modulo an odd p";
-  if ((g == SymmetryGroup::torus_swing_dihedral) != !dims.empty())
-    return "a torus shape is given with, and only with, the torus-swing-dihedral group";
-  if (g == SymmetryGroup::torus_swing_dihedral) {
+  if (on_torus(g) != !dims.empty()) return "a torus shape is given with, and only with, a torus group";
+  if (on_torus(g))
     if (auto why = torus_shape_problem(dims, p)) return why;
+  if (g == SymmetryGroup::torus_swing_dihedral) {
     for (uint32_t d : dims)
       if (d % 2 == 1 && d != 1)
         return "the torus-swing-dihedral group acts only on sides that are even or 1 (side " + std::to_string(d) +
@@ -38,13 +43,13 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
   if (blocks == BlockAction::as_ranks && nb % p != 0)
     return "blocks act as ranks only with a whole number of blocks per rank (nblocks = " + std::to_string(nb) +
            ", p = " + std::to_string(p) + ")";
-  if (blocks == BlockAction::as_ranks && g != SymmetryGroup::torus_swing_dihedral && nb != p)
+  if (blocks == BlockAction::as_ranks && !on_torus(g) && nb != p)
     return "blocks act as ranks only with one block per rank (nblocks = " + std::to_string(nb) +
            ", p = " + std::to_string(p) + ")";
   if (blocks == BlockAction::shift && g != SymmetryGroup::translations)
     return "a block shift is defined for the translations only";
   if (blocks == BlockAction::renumbered_ranks) {
-    if (g == SymmetryGroup::torus_swing_dihedral) return "renumbered blocks are defined for the 1D groups only";
+    if (on_torus(g)) return "renumbered blocks are defined for the 1D groups only";
     if (nb != p)
       return "renumbered blocks act as ranks only with one block per rank (nblocks = " + std::to_string(nb) +
              ", p = " + std::to_string(p) + ")";
@@ -92,13 +97,13 @@ GroupAction::GroupAction(SymmetryGroup g, const CollectiveSpec& spec, std::vecto
 uint32_t GroupAction::coordinate(Rank r, size_t i, uint32_t x, bool& reflects) const {
   const uint32_t n = dims_[i];
   const uint32_t ri = static_cast<uint32_t>((r / stride_[i]) % n);
-  reflects = ri % 2 == 1;
+  reflects = group_ == SymmetryGroup::torus_swing_dihedral && ri % 2 == 1;
   return reflects ? (ri + n - x) % n : (x + ri) % n;
 }
 
 Rank GroupAction::rank(Rank r, Rank x) const {
   if (x >= p_) return x;  // outside Z_p: left for the checker to flag
-  if (group_ == SymmetryGroup::torus_swing_dihedral) {
+  if (torus()) {
     uint64_t y = 0;
     bool refl = false;
     for (size_t i = 0; i < dims_.size(); ++i)
@@ -111,11 +116,12 @@ Rank GroupAction::rank(Rank r, Rank x) const {
 
 Rank GroupAction::inverse_rank(Rank r, Rank x) const {
   if (x >= p_) return x;
-  if (group_ == SymmetryGroup::torus_swing_dihedral) {  // per coordinate: x_i - r_i, or the involution r_i - x_i
+  if (torus()) {  // per coordinate: x_i - r_i, or the involution r_i - x_i
     uint64_t y = 0;
+    const bool dihedral = group_ == SymmetryGroup::torus_swing_dihedral;
     for (size_t i = 0; i < dims_.size(); ++i) {
       const uint64_t n = dims_[i], ri = (r / stride_[i]) % n, xi = (x / stride_[i]) % n;
-      y += (ri % 2 == 1 ? (ri + n - xi) % n : (xi + n - ri) % n) * stride_[i];
+      y += (dihedral && ri % 2 == 1 ? (ri + n - xi) % n : (xi + n - ri) % n) * stride_[i];
     }
     return static_cast<Rank>(y);
   }
@@ -174,7 +180,7 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
     for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
     return;
   }
-  if (group_ == SymmetryGroup::torus_swing_dihedral) {
+  if (torus()) {
     torus_blocks(r, in, img);
     std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
     out.clear();
@@ -247,6 +253,8 @@ std::string GroupAction::describe() const {
                   : group_ == SymmetryGroup::torus_swing_dihedral
                       ? "torus-swing-dihedral on " + dims_label(dims_) +
                             " (per coordinate: x_i -> x_i + r_i for even r_i, x_i -> r_i - x_i for odd r_i)"
+                  : group_ == SymmetryGroup::torus_translations
+                      ? "torus-translations on " + dims_label(dims_) + " (per coordinate: x_i -> x_i + r_i)"
                       : "undeclared";
   switch (blocks_) {
     case BlockAction::fixed: return g + ", blocks fixed";

@@ -26,6 +26,12 @@
 //                  peer rule to one coordinate per step with an odd offset of
 //                  either sign, so it is equivariant under it
 //                  (schedules/swing/swing_torus_equivariant.hpp).
+//   torus_translations  on a torus d_0 x .. x d_{D-1}, any sides: the product
+//                  of the cyclic groups, g_r(x)_i = x_i + r_i (mod d_i).
+//                  Regular on the nodes, of order p. The bucket allreduce
+//                  (a ring per line) and Trivance on tori of sides 3^k (its
+//                  ring rule per line, peers x_i -+ 3^k) are equivariant
+//                  under it (schedules/translation_equivariant.hpp).
 // Blocks move with the group in one of three ways (BlockAction):
 //   fixed     every element fixes every block (whole-vector exchanges);
 //   as_ranks  blocks are ranks, k parts of p (nblocks = k p; block
@@ -61,9 +67,11 @@
 
 namespace collcheck {
 
-enum class SymmetryGroup { undeclared, translations, swing_dihedral, torus_swing_dihedral };
-// "undeclared", "translations", "swing-dihedral", "torus-swing-dihedral"
+enum class SymmetryGroup { undeclared, translations, swing_dihedral, torus_swing_dihedral, torus_translations };
+// "undeclared", "translations", "swing-dihedral", "torus-swing-dihedral", "torus-translations"
 const char* to_string(SymmetryGroup g);
+// Whether `g` acts on a torus shape (torus_swing_dihedral, torus_translations).
+bool on_torus(SymmetryGroup g);
 
 // fixed: blocks stay; as_ranks: block x (of each part) moves as rank x;
 // shift: block b -> b + r*h; renumbered_ranks: blocks act as ranks through a
@@ -83,7 +91,7 @@ class GroupAction {
  public:
   // Why `g` with `blocks` (and shift h) does not act on p ranks and `spec`'s
   // collective (nullopt: it does).
-  // `dims`: the torus shape (torus_swing_dihedral only; empty for the others).
+  // `dims`: the torus shape (the torus groups only; empty for the others).
   static std::optional<std::string> invalid(SymmetryGroup g, BlockAction blocks, const CollectiveSpec& spec,
                                             Block h = 0, const std::vector<uint32_t>& dims = {});
   // Throws InputError (schedules/input_error.hpp) if invalid.
@@ -105,11 +113,12 @@ class GroupAction {
   Block inverse_block(Rank r, Block b) const;
   // Whether g_r reverses the cyclic order of Z_p (the reflections; 1D groups).
   bool reflects(Rank r) const { return group_ == SymmetryGroup::swing_dihedral && r % 2 == 1; }
-  // The torus shape (torus_swing_dihedral), empty for the 1D groups.
+  // The torus shape (the torus groups), empty for the 1D groups.
   const std::vector<uint32_t>& dims() const { return dims_; }
-  // g_r on one coordinate x_i of dimension i (torus_swing_dihedral): the
-  // translation by r_i, or for odd r_i the reflection x_i -> r_i - x_i;
-  // `reflects` tells which.
+  bool torus() const { return !dims_.empty(); }
+  // g_r on one coordinate x_i of dimension i (the torus groups): the
+  // translation by r_i, or (torus_swing_dihedral) for odd r_i the reflection
+  // x_i -> r_i - x_i; `reflects` tells which.
   uint32_t coordinate(Rank r, size_t i, uint32_t x, bool& reflects) const;
   // g_r of a block set (canonical); `out` may not alias `in`.
   void blocks(Rank r, const BlockSet& in, BlockSet& out) const;
@@ -118,9 +127,9 @@ class GroupAction {
   // Every element preserves the ring distance of Z_p (translations and
   // reflections are the isometries of the cycle), so a property judged by
   // ring distance (Swing's hop distance) is the same at every rank. Not the
-  // torus group's: it preserves the torus's per-dimension distances, not
+  // torus groups': they preserve the torus's per-dimension distances, not
   // the distance |x - y| of the row-major ranks.
-  bool ring_isometries() const { return group_ != SymmetryGroup::torus_swing_dihedral; }
+  bool ring_isometries() const { return !torus(); }
   // e.g. "swing-dihedral (x -> x + r, r even; x -> r - x, r odd; blocks as ranks)".
   std::string describe() const;
 

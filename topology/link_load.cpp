@@ -65,7 +65,12 @@ void add_step(LinkCost& out, double P, double L, int step, const std::string& ho
 // rank 0's hops into it (rank r's hops into O are g_r of rank 0's hops into
 // g_r^{-1} O = O), so the load of (0, d, +-) is rank 0's hops into O+-
 // weighted by their blocks. Every node sends what rank 0 sends.
+// Under torus-translations (no reflections) the orbits are simpler: per
+// dimension d and direction, every link (y, d, dir) is the image of
+// (0, d, dir), and the same argument gives the load of (0, d, dir) as rank 0's
+// hops in dimension d and direction dir.
 LinkCost quotient_link_cost(const EquivariantSchedule& s, const TorusTopology& t) {
+  const bool dihedral = s.action().group() == SymmetryGroup::torus_swing_dihedral;
   const size_t D = t.dims().size();
   const std::vector<uint64_t> stride = torus_strides(t.dims());
   const double ports = std::max(1, s.ports());
@@ -88,7 +93,7 @@ LinkCost quotient_link_cost(const EquivariantSchedule& s, const TorusTopology& t
       t.route(0, x.peer, s.route_tie(0, step, i), route);
       for (uint64_t l : route) {  // link id = (node * D + d) * 2 + (dir > 0)
         const uint64_t node = l / (2 * D), d = (l / 2) % D, plus = l % 2;
-        const uint64_t odd = (node / stride[d]) % t.dims()[d] % 2;
+        const uint64_t odd = dihedral ? (node / stride[d]) % t.dims()[d] % 2 : 0;
         orbit[2 * d + (plus ^ odd)] += load;
       }
     }
@@ -109,7 +114,7 @@ LinkCost measure_link_cost(const Schedule& s, const Topology& t, const Schedule*
   if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s))
     if (const auto* torus = dynamic_cast<const TorusTopology*>(&t);
         torus && !tie_source && eq->route_ties_equivariant() &&
-        eq->action().group() == SymmetryGroup::torus_swing_dihedral && eq->action().dims() == t.dims())
+        eq->action().torus() && eq->action().dims() == t.dims())
       return quotient_link_cost(*eq, *torus);
   const Schedule& ties = tie_source ? *tie_source : s;
   const uint64_t p = s.p();

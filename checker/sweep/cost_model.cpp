@@ -88,7 +88,7 @@ namespace {
 // only: check_schedule decides for itself when it runs.
 bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return false;
-  if (t.variant->symmetry == SymmetryGroup::undeclared || t.variant->symmetry == SymmetryGroup::torus_swing_dihedral)
+  if (t.variant->symmetry == SymmetryGroup::undeclared || on_torus(t.variant->symmetry))
     return false;
   static std::mutex m;
   static std::map<std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool>, bool> cache;

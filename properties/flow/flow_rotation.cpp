@@ -241,7 +241,7 @@ uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks) {
 }
 
 uint64_t quotient_cell_words(const EquivariantSchedule& s) {
-  if (s.action().group() == SymmetryGroup::torus_swing_dihedral) return BoxCells(s.action().dims()).words();
+  if (s.action().torus()) return BoxCells(s.action().dims()).words();
   return (s.p() + 63) / 64 + 1;
 }
 
@@ -390,19 +390,23 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     // preserve. With a copy involved the value depends on it: decline.
     // Reduces commute (the value is the union, "counted twice" is set iff
     // any two operands overlap), only the NUMBER of exactly-once reports
-    // depends on the order; under translations it is recounted below per
-    // order, under reflections the quotient declines.
-    bool reduces_overlap = false;
+    // (and of reduces into an empty cell) depends on the order. Under 1D
+    // translations with p-bit sets it is recounted below per order.
+    // Otherwise (reflections, boxes, runs) the step is judged in rank 0's
+    // canonical order and the quotient declines if that order reports
+    // anything there: with no report in one order the operands are pairwise
+    // disjoint and the cell was held before the step, so no order reports
+    // anything, at rank 0 or at any image of it (Trivance's joint reduction
+    // receives its block from both peers in every step).
+    bool reduces_overlap = false, order_sensitive = false;
     const auto& rv = ops[0].recvs;
     for (size_t i = 0; i < rv.size(); ++i)
       for (size_t j = i + 1; j < rv.size(); ++j)
         if (rv[i].blocks.intersects(rv[j].blocks)) {
           if (rv[i].combine != Combine::reduce || rv[j].combine != Combine::reduce || rv[i].peer == rv[j].peer)
             return decline("rank 0 receives one block twice in one step with a copy involved");
-          if (!view.translations) return decline("rank 0 receives one block twice in one step");
-          if constexpr (!std::is_same_v<Model, BitModel>)  // the recount below reads p-bit sets
-            return decline("rank 0 receives one block twice in one step (recounted with p-bit sets only)");
-          reduces_overlap = true;
+          if (view.translations && std::is_same_v<Model, BitModel>) reduces_overlap = true;
+          else order_sensitive = true;
         }
 
     // Step-local properties at rank 0 (rank r's are their images).
@@ -447,7 +451,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     if constexpr (!Model::kBounded)
       if (memory_budget && cells.bytes() > memory_budget)
         return decline("rank 0's runs of contributors outgrew the memory budget at step " + std::to_string(st));
-    const uint64_t eo_before = flow[kExactlyOnce].violations;
+    const uint64_t eo_before = flow[kExactlyOnce].violations, causality_before = flow[kCausality].violations;
     bool not_representable = false;
     k = 0;
     for (const Transfer* t : order) {
@@ -476,12 +480,18 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
       return decline("at step " + std::to_string(st) +
                      ", a reduce at rank 0 makes a contribution set that is not a product of per-dimension sets");
     const uint64_t eo_step = flow[kExactlyOnce].violations - eo_before;
+    // A reduce into an empty cell is counted once per cell in any order
+    // unless an operand is empty too (its sender held nothing): then the
+    // count depends on the order, with p-bit sets as well.
+    if ((order_sensitive && eo_step) || ((order_sensitive || reduces_overlap) && flow[kCausality].violations != causality_before))
+      return decline("rank 0 receives one block twice in one step, and what is reported there depends on the order "
+                     "of the receives");
     if constexpr (std::is_same_v<Model, BitModel>)
       eo_violations += reduces_overlap && eo_step
                            ? recount_doubles(order, inbox.words, saved, cells.words(), cells.cells.bits, p)
                            : p * eo_step;
     else
-      eo_violations += p * eo_step;  // reduces_overlap is never set without translations
+      eo_violations += p * eo_step;  // reduces_overlap is set with p-bit sets only
   }
   // Rank 0's final values.
   const int last = std::max(0, steps - 1);
@@ -561,7 +571,7 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
   };
   view.source_block = [&](Rank q, Block b) { return g.inverse_block(q, b); };
   view.translations = g.group() == SymmetryGroup::translations;
-  if (g.group() == SymmetryGroup::torus_swing_dihedral) {
+  if (g.torus()) {
     const BoxModel boxes(g);
     return simulate_rank_zero(s, boxes, view, hook, declined);
   }

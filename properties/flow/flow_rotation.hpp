@@ -78,7 +78,7 @@ void rotate_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t q);
 uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks);
 
 // Words of one of rank 0's cells in the certified quotient of `s`: a p-bit
-// set and a flag word, or, under the torus group, a box (box_cells.hpp).
+// set and a flag word, or, under a torus group, a box (box_cells.hpp).
 uint64_t quotient_cell_words(const EquivariantSchedule& s);
 // rotation_state_bytes for the quotient of `s`, with its cells.
 uint64_t quotient_state_bytes(const EquivariantSchedule& s);
@@ -108,7 +108,7 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 //     its peers' (g_q of rank 0's), rank 0's volume (every rank sends as much);
 //   causality, exactly-once (exact multiplicity), postcondition: rank 0's
 //     row of cells simulated exactly (p-bit sets), the peer's cells mapped
-//     by the group (rotations, reflections: reflect_bits); under the torus
+//     by the group (rotations, reflections: reflect_bits); under a torus
 //     group the cells are boxes (box_cells.hpp: products of per-dimension
 //     sets, each factor rotated or reflected), and a reduce whose union is
 //     not a box declines;
@@ -124,7 +124,7 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 // row, the default while that fits the budget) or runs of ranks (`runs`,
 // run_cells.hpp: sized by their content, exact, the same judgement; the
 // run declines when the runs outgrow `memory_budget`, 0: no limit). Under
-// the torus group they are boxes whatever is asked.
+// a torus group they are boxes whatever is asked.
 enum class QuotientCells { bits, runs };
 std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined,
                                           QuotientCells cells = QuotientCells::bits, uint64_t memory_budget = 0);

@@ -66,7 +66,8 @@ VariantInfo bucket_variant(std::string name, bool synchronized) {
   v.options = {"dims"};
   v.family_properties = {"torus-deficiency"};
   v.violates = [](const InstanceParams& i) { return torus_shape_problem(i.dims, i.p); };
-  v.make = [synchronized](const InstanceParams& i) { return std::make_unique<BucketTorus>(i.dims, synchronized); };
+  v.make = [synchronized](const InstanceParams& i) { return make_bucket_torus_certified(i.dims, synchronized); };
+  v.symmetry = SymmetryGroup::torus_translations;
   v.claim = [synchronized](const InstanceParams& i) { return bucket_claim(i, synchronized); };
   v.torus_cost = [synchronized](const InstanceParams& i) { return bucket_cost(i, synchronized); };
   v.kind = synchronized ? 0 : 1;

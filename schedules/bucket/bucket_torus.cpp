@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "schedules/check.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "schedules/torus_shape.hpp"
 
 namespace collcheck {
@@ -93,6 +94,14 @@ void BucketTorus::rank_step(Rank r, int s, RankStep& out) const {
       chunk_blocks(r, c, sl, pos - sl.k - 1, out.add_recv(next, mode).blocks);
     }
   }
+}
+
+std::unique_ptr<Schedule> make_bucket_torus_certified(const std::vector<uint32_t>& dims, bool synchronized) {
+  return torus_translation_equivariant(
+      std::make_unique<BucketTorus>(dims, synchronized), BlockAction::as_ranks, dims,
+      "construction (every rank's transfers are rank 0's translated by r, schedules/symmetry.hpp) + the bucket rule "
+      "reads each coordinate only as a ring position +- c (bucket_torus.hpp), tested against the direct generator "
+      "at every rank on every shape of sides 1..6, 8, 9 up to 3 dimensions and 216 nodes");
 }
 
 }  // namespace collcheck

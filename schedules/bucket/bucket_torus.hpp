@@ -72,4 +72,16 @@ class BucketTorus final : public Schedule {
   std::vector<std::vector<Slot>> slots_;     // [c][t]
 };
 
+// The same schedule, certified equivariant under the torus translations
+// with blocks as ranks in each of the 2D parts
+// (schedules/translation_equivariant.hpp), checked by its quotient. Why the
+// image is the algorithm's rank r: the rule reads a node only through its
+// coordinate x_e on the phase's dimension, as the position x_e (or -x_e for
+// the - direction) whose neighbours are position +- 1, and the chunk of
+// position x - k - 1 is every block b with b_e at that position and b's
+// earlier-phase coordinates equal to the node's: translating every
+// coordinate by r_e translates the peers, the chunk's position and its
+// fixed coordinates alike (the - direction's position -x_e - r_e as well).
+std::unique_ptr<Schedule> make_bucket_torus_certified(const std::vector<uint32_t>& dims, bool synchronized);
+
 }  // namespace collcheck

@@ -352,8 +352,10 @@ VariantInfo trivance_torus_variant(bool bandwidth) {
   v.options = {"dims"};
   v.violates = [](const InstanceParams& i) { return torus_shape_problem(i.dims, i.p); };
   v.make = [bandwidth](const InstanceParams& i) {
-    return make_trivance_torus(i.dims, bandwidth ? TrivanceTorus::Kind::bandwidth : TrivanceTorus::Kind::latency);
+    return make_trivance_torus_certified(i.dims,
+                                         bandwidth ? TrivanceTorus::Kind::bandwidth : TrivanceTorus::Kind::latency);
   };
+  v.symmetry = SymmetryGroup::torus_translations;  // latency: sides 3^k only (make_trivance_torus_certified)
   v.claim = [bandwidth](const InstanceParams& i) { return trivance_torus_claim(i, bandwidth); };
   v.torus_cost = [bandwidth](const InstanceParams& i) { return trivance_torus_cost(i, bandwidth); };
   v.family_properties = {kCoverage, "torus-deficiency"};

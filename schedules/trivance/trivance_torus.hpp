@@ -113,4 +113,20 @@ class TrivanceTorus final : public Schedule {
 
 std::unique_ptr<Schedule> make_trivance_torus(const std::vector<uint32_t>& dims, TrivanceTorus::Kind kind);
 
+// The same schedule, certified equivariant under the torus translations
+// (schedules/translation_equivariant.hpp) where the rule is circulant on
+// every line, and then checked by its quotient:
+//   bandwidth, any sides: a step moves along dimension d by the ring move's
+//     shift (v_d -+ sigma mod n_d), and its blocks are the product of
+//     coordinates b_e = v_e + o (mod n_e) over the offsets o of the move and
+//     of the remainders H_e: every coordinate is read relative to v, so the
+//     image of rank 0's step by r is rank r's (blocks as ranks, one part per
+//     collective);
+//   latency, every side a power of three (or 1): a step is the ring's
+//     whole-vector step, peers v_d -+ 3^k (Sec. 4.2), block c fixed. On
+//     other sides the ring folds onto 3^floor(log3 n_d) (Sec. 4.4 corrected):
+//     the extra nodes break the translations, so that schedule is returned
+//     unwrapped and enumerated.
+std::unique_ptr<Schedule> make_trivance_torus_certified(const std::vector<uint32_t>& dims, TrivanceTorus::Kind kind);
+
 }  // namespace collcheck

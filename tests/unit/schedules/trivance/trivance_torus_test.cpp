@@ -23,6 +23,7 @@
 #include "properties/trivance/trivance_coverage.hpp"
 #include "runtime/threaded_executor.hpp"
 #include "schedules/registry.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "schedules/trivance/trivance_torus.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"
@@ -48,7 +49,7 @@ Rank xy(uint32_t x, uint32_t y, uint32_t b = 9) { return x * b + y; }
 
 // The peers of collective c (block c in the latency variant) in rank r's step s.
 std::set<Rank> collective_peers(const Schedule& s, Rank r, int step, int c, bool sends) {
-  const auto& t = dynamic_cast<const TrivanceTorus&>(s);
+  const auto& t = dynamic_cast<const TrivanceTorus&>(translation_direct(s));
   RankStep rs;
   t.collective_step(r, step, c, rs);
   return peers(sends ? rs.sends : rs.recvs);
@@ -127,7 +128,7 @@ TEST(TrivanceTorusKnownAnswers, BandwidthMessageSizesOn9x9) {
   // Lemma 4.1: in (plan) step k a node sends m/3^(k+1) of the collective's
   // share per port: 27, 9, 3, 1 of its 81 blocks; allgather the reverse.
   auto s = variant("bandwidth").make(torus({9, 9}));
-  const auto& t = dynamic_cast<const TrivanceTorus&>(*s);
+  const auto& t = dynamic_cast<const TrivanceTorus&>(translation_direct(*s));
   const uint64_t want[] = {27, 9, 3, 1, 1, 3, 9, 27};
   for (int step = 0; step < 8; ++step)
     for (int c = 0; c < 2; ++c) {
