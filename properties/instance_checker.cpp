@@ -535,6 +535,13 @@ bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) {
 
 uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks) { return flow::rotation_state_bytes(p, nblocks); }
 
+uint64_t quotient_box_words(const Schedule& s, const CheckOptions& o) {
+  if (!o.use_symmetry || o.exactness == Exactness::fingerprint) return 0;
+  const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
+  if (!eq || !eq->action().torus() || flow::quotient_state_bytes(*eq) > o.memory_budget) return 0;
+  return flow::quotient_cell_words(*eq);
+}
+
 uint64_t default_max_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return 0;  // unknown: no guard

@@ -129,6 +129,10 @@ bool quotient_takes_1d(const Schedule& s, const CheckOptions& o);
 // Bytes of the certified quotient's p-bit cells for a 1D group (the row of
 // nblocks cells of p bits, received cells, one RankStep per rank).
 uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks);
+// Words of one of rank 0's cells where check_schedule hands `s` to the
+// certified quotient under a torus group (boxes, box_cells.hpp, within the
+// memory budget), 0 where it does not.
+uint64_t quotient_box_words(const Schedule& s, const CheckOptions& o);
 // The one-line reason of a refusal; it starts with kRefusedPrefix
 // (schedules/memory_guard.hpp).
 std::string refusal(const MemoryEstimate& m, uint64_t limit);

@@ -31,8 +31,46 @@ namespace {
 struct StepScratch {
   std::vector<double> links;
   std::vector<uint64_t> route;
+  std::vector<int64_t> diff;  // torus: blocks entering minus leaving each link's run, per line
+  std::vector<TorusTopology::Run> runs;
   RankStep rs;
 };
+
+// Adds `blocks` to every link of run `r` in a difference array along its
+// line: the run covers the coordinates [lo, lo + hops) of its dimension
+// (mod the side), lo = its first coordinate going +, its last going -.
+void add_run(const TorusTopology& t, const TorusTopology::Run& r, int64_t blocks, std::vector<int64_t>& diff) {
+  const uint64_t n = t.dims()[r.d], st = t.stride(r.d), x = t.coordinate(r.from, r.d);
+  const Rank line = static_cast<Rank>(r.from - x * st);
+  const uint64_t lo = r.dir > 0 ? x : (x + n - (r.hops - 1) % n) % n, hi = lo + r.hops;
+  auto at = [&](uint64_t c) { return t.link(static_cast<Rank>(line + c * st), r.d, r.dir); };
+  diff[at(lo)] += blocks;
+  if (hi < n) {
+    diff[at(hi)] -= blocks;
+  } else if (hi > n) {  // wraps: [lo, n) and [0, hi - n)
+    diff[at(0)] += blocks;
+    diff[at(hi - n)] -= blocks;
+  }
+}
+
+// Turns the summed difference arrays into each link's blocks: a running sum
+// along every line, from coordinate 0, per dimension and direction.
+void integrate_runs(const TorusTopology& t, std::vector<int64_t>& diff) {
+  for (size_t d = 0; d < t.dims().size(); ++d) {
+    const uint64_t n = t.dims()[d], st = t.stride(d);
+    for (Rank line = 0; line < t.nodes(); ++line) {
+      if (t.coordinate(line, d) != 0) continue;
+      for (int dir : {-1, 1}) {
+        int64_t acc = 0;
+        for (uint64_t c = 0; c < n; ++c) {
+          int64_t& v = diff[t.link(static_cast<Rank>(line + c * st), d, dir)];
+          acc += v;
+          v = acc;
+        }
+      }
+    }
+  }
+}
 
 // Lambda, Psi, Xi, Theta from the per-step P_s and L_s in `out`.
 void finish(LinkCost& out, uint64_t p, double D) {
@@ -79,15 +117,16 @@ LinkCost quotient_link_cost(const EquivariantSchedule& s, const TorusTopology& t
   double worst_ratio = -1;
   RankStep rs;
   std::vector<uint64_t> route;
-  std::vector<double> orbit(2 * D);
+  std::vector<uint64_t> orbit(2 * D);  // in whole blocks (exact, as the enumerated loads)
+  const double nb = s.num_blocks();
   for (int step = 0; step < s.num_steps(); ++step) {
-    std::fill(orbit.begin(), orbit.end(), 0.0);
+    std::fill(orbit.begin(), orbit.end(), 0);
     s.rank_step(0, step, rs);
-    double mine = 0;
+    uint64_t mine = 0;
     for (size_t i = 0; i < rs.sends.size(); ++i) {
       const Transfer& x = rs.sends[i];
       if (x.peer == 0) continue;
-      const double load = static_cast<double>(x.blocks.size()) / s.num_blocks();
+      const uint64_t load = x.blocks.size();
       mine += load;
       route.clear();
       t.route(0, x.peer, s.route_tie(0, step, i), route);
@@ -99,7 +138,8 @@ LinkCost quotient_link_cost(const EquivariantSchedule& s, const TorusTopology& t
     }
     const auto hot = std::max_element(orbit.begin(), orbit.end());
     const uint64_t k = static_cast<uint64_t>(hot - orbit.begin());
-    add_step(out, mine / ports, *hot, step, t.link_name(t.link(0, k / 2, k % 2 ? 1 : -1)), worst_ratio);
+    add_step(out, static_cast<double>(mine) / nb / ports, static_cast<double>(*hot) / nb, step,
+             t.link_name(t.link(0, k / 2, k % 2 ? 1 : -1)), worst_ratio);
   }
   finish(out, s.p(), static_cast<double>(D));
   return out;
@@ -123,34 +163,60 @@ LinkCost measure_link_cost(const Schedule& s, const Topology& t, const Schedule*
   LinkCost out;
   out.steps = s.num_steps();
   std::vector<double> sent(p), total(t.links());
+  // On a torus a route is one straight run per dimension, added to a
+  // difference array in O(1) and summed along the lines once per step (a
+  // run's length does not matter: long sides stay linear); in whole blocks,
+  // exact. Other topologies add their routes link by link.
+  const auto* torus = dynamic_cast<const TorusTopology*>(&t);
   tbb::enumerable_thread_specific<StepScratch> scratch([&] {
     StepScratch sc;
-    sc.links.assign(t.links(), 0.0);
+    if (torus) sc.diff.assign(t.links(), 0);  // scratch made during a step starts zeroed too
+    else sc.links.assign(t.links(), 0.0);
     return sc;
   });
   double worst_ratio = -1;
+  std::vector<int64_t> blocks_on(torus ? t.links() : 0);
   for (int step = 0; step < s.num_steps(); ++step) {
-    for (StepScratch& sc : scratch) std::fill(sc.links.begin(), sc.links.end(), 0.0);
+    for (StepScratch& sc : scratch) {
+      if (torus) sc.diff.assign(t.links(), 0);
+      else std::fill(sc.links.begin(), sc.links.end(), 0.0);
+    }
     tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p), 256), [&](const tbb::blocked_range<Rank>& range) {
       StepScratch& sc = scratch.local();
       for (Rank r = range.begin(); r != range.end(); ++r) {
         s.rank_step(r, step, sc.rs);
-        double mine = 0;
+        uint64_t mine = 0;  // blocks
         for (size_t i = 0; i < sc.rs.sends.size(); ++i) {
           const Transfer& x = sc.rs.sends[i];
           if (x.peer == r) continue;  // a send to itself loads no link
           const double load = static_cast<double>(x.blocks.size()) / s.num_blocks();
-          mine += load;
+          mine += x.blocks.size();
+          if (torus) {
+            sc.runs.clear();
+            torus->runs(r, x.peer, ties.route_tie(r, step, i), sc.runs);
+            for (const TorusTopology::Run& run : sc.runs)
+              add_run(*torus, run, static_cast<int64_t>(x.blocks.size()), sc.diff);
+            continue;
+          }
           sc.route.clear();
           t.route(r, x.peer, ties.route_tie(r, step, i), sc.route);
           for (uint64_t l : sc.route) sc.links[l] += load;
         }
-        sent[r] = mine;
+        sent[r] = static_cast<double>(mine) / s.num_blocks();
       }
     });
-    std::fill(total.begin(), total.end(), 0.0);
-    for (const StepScratch& sc : scratch)
-      for (size_t l = 0; l < total.size(); ++l) total[l] += sc.links[l];
+    if (torus) {
+      std::fill(blocks_on.begin(), blocks_on.end(), 0);
+      for (const StepScratch& sc : scratch)
+        if (!sc.diff.empty())
+          for (size_t l = 0; l < blocks_on.size(); ++l) blocks_on[l] += sc.diff[l];
+      integrate_runs(*torus, blocks_on);
+      for (size_t l = 0; l < total.size(); ++l) total[l] = static_cast<double>(blocks_on[l]) / s.num_blocks();
+    } else {
+      std::fill(total.begin(), total.end(), 0.0);
+      for (const StepScratch& sc : scratch)
+        for (size_t l = 0; l < total.size(); ++l) total[l] += sc.links[l];
+    }
     const auto hot = std::max_element(total.begin(), total.end());
     const double P = *std::max_element(sent.begin(), sent.end()) / ports;
     const double L = hot == total.end() ? 0.0 : *hot;

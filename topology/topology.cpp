@@ -20,20 +20,27 @@ std::string TorusTopology::link_name(uint64_t id) const {
   return "node " + std::to_string(node) + " dim " + std::to_string(d) + (id % 2 ? " +" : " -");
 }
 
-void TorusTopology::route(Rank a, Rank b, int64_t tie, std::vector<uint64_t>& out) const {
+void TorusTopology::runs(Rank a, Rank b, int64_t tie, std::vector<Run>& out) const {
   Rank at = a;
   for (size_t d = 0; d < dims_.size(); ++d) {
     const uint64_t n = dims_[d], x = coord(at, d), y = coord(b, d);
     if (x == y) continue;
-    const int dir = torus_hop_direction(x, y, n, tie);
-    const uint64_t hops = torus_hop_distance(x, y, n);
-    uint64_t c = x;
-    for (uint64_t h = 0; h < hops; ++h) {
-      const Rank node = static_cast<Rank>(at - x * stride_[d] + c * stride_[d]);
-      out.push_back(link(node, d, dir));
-      c = dir > 0 ? (c + 1) % n : (c + n - 1) % n;
-    }
+    out.push_back({at, d, torus_hop_direction(x, y, n, tie), torus_hop_distance(x, y, n)});
     at = static_cast<Rank>(at - x * stride_[d] + y * stride_[d]);
+  }
+}
+
+void TorusTopology::route(Rank a, Rank b, int64_t tie, std::vector<uint64_t>& out) const {
+  thread_local std::vector<Run> rs;
+  rs.clear();
+  runs(a, b, tie, rs);
+  for (const Run& r : rs) {
+    const uint64_t n = dims_[r.d], x = coord(r.from, r.d);
+    uint64_t c = x;
+    for (uint64_t h = 0; h < r.hops; ++h) {
+      out.push_back(link(static_cast<Rank>(r.from - x * stride_[r.d] + c * stride_[r.d]), r.d, r.dir));
+      c = r.dir > 0 ? (c + 1) % n : (c + n - 1) % n;
+    }
   }
 }
 

@@ -61,6 +61,19 @@ class TorusTopology final : public Topology {
   void route(Rank a, Rank b, int64_t tie, std::vector<uint64_t>& out) const override;
   // The link leaving `node` along dimension d in direction dir (+1 / -1).
   uint64_t link(Rank node, size_t d, int dir) const { return (node * dims_.size() + d) * 2 + (dir > 0); }
+  // The same route as straight runs, one per dimension it changes: `hops`
+  // links along dimension d in direction dir from `from` (route() lists
+  // them link by link). A run's cost does not grow with its length, which
+  // keeps link loads on long sides linear (topology/link_load.cpp).
+  struct Run {
+    Rank from;
+    size_t d;
+    int dir;
+    uint64_t hops;
+  };
+  void runs(Rank a, Rank b, int64_t tie, std::vector<Run>& out) const;
+  uint64_t stride(size_t d) const { return stride_[d]; }
+  uint32_t coordinate(Rank r, size_t d) const { return coord(r, d); }
 };
 
 class HyperXTopology final : public Topology {

@@ -88,15 +88,33 @@ uint64_t draw_p(std::mt19937_64& g, uint64_t top, std::string& stratum) {
   return clamp(static_cast<uint64_t>(std::exp(lo + u * (hi - lo))));
 }
 
-std::vector<uint32_t> draw_shape(std::mt19937_64& g, uint64_t top) {
-  static const std::vector<std::vector<uint32_t>> sides = {{1, 2, 4, 8, 16, 32, 64, 128}, {1, 3, 9, 27, 81},
-                                                           {2, 3, 4, 5, 6, 7, 8, 9}};
-  const auto& pool = sides[g() % sides.size()];
+// A torus shape with product at most `top`, from a stratum named as
+// draw_p's: every side a power of two, or of three (any that fits an even
+// share of what is left of `top`), next to one (+-1), small (2..9), or
+// "large": the largest power of one kind that fits that share, so that tori
+// near `top` (2^21 nodes by default) are drawn as often as small ones. 1 to
+// 3 dimensions; a side that would still overflow `top` is halved.
+std::vector<uint32_t> draw_shape(std::mt19937_64& g, uint64_t top, std::string& stratum) {
+  static const char* strata[] = {"small", "pow2", "pow2+-1", "pow3", "pow3+-1", "large"};
+  stratum = strata[g() % 6];
+  const std::string kind = stratum == "large" ? strata[1 + g() % 4] : stratum;  // large: of any power kind
   std::vector<uint32_t> dims(1 + g() % 3);
+  const size_t D = dims.size();
   uint64_t prod = 1;
-  for (uint32_t& d : dims) {
-    d = pool[g() % pool.size()];
+  for (size_t i = 0; i < D; ++i) {
+    // The side that would fill the rest of `top` evenly over the sides left.
+    const double left = static_cast<double>(top / prod);
+    const uint64_t cap = std::max<uint64_t>(1, static_cast<uint64_t>(std::pow(left, 1.0 / static_cast<double>(D - i)) + 1e-9));
+    uint64_t d = 2 + g() % 8;
+    if (kind != "small") {
+      const uint64_t base = kind.rfind("pow2", 0) == 0 ? 2 : 3;
+      std::vector<uint64_t> pw{1};
+      while (pw.back() * base <= cap) pw.push_back(pw.back() * base);
+      d = stratum == "large" ? pw.back() : pw[g() % pw.size()];
+      if (kind.size() > 4) d = d > 1 && g() % 2 ? d - 1 : d + 1;  // next to the power
+    }
     while (prod * d > top && d > 1) d /= 2;
+    dims[i] = static_cast<uint32_t>(d);
     prod *= d;
   }
   return dims;
@@ -459,10 +477,11 @@ Instance draw(uint64_t seed, uint64_t k, const Request& r) {
   Instance i;
   const uint64_t top = max_p(r);
   if (takes(r, "dims")) {
-    i.dims = draw_shape(g, top);
+    std::string kind;
+    i.dims = draw_shape(g, top, kind);
     i.p = 1;
     for (uint32_t d : i.dims) i.p *= d;
-    i.stratum = "torus " + std::to_string(i.dims.size()) + "D";
+    i.stratum = "torus " + std::to_string(i.dims.size()) + "D " + kind;
     return i;
   }
   i.p = draw_p(g, top, i.stratum);

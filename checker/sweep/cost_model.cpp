@@ -80,35 +80,53 @@ std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, u
 }
 
 namespace {
-// Whether the variant builds a schedule the certified quotient takes (an
-// EquivariantSchedule under a 1D group) at p. That depends on p's parity
-// and on p being a power of two (Swing: even p, or powers of two; odd p
-// fold), so one schedule per such class is built and the answer cached: an
-// estimate over 1..2^21 must not build two million schedules. A model
-// only: check_schedule decides for itself when it runs.
-bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
-  if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return false;
-  if (t.variant->symmetry == SymmetryGroup::undeclared || on_torus(t.variant->symmetry))
-    return false;
+// Whether the variant builds a schedule the certified quotient takes at p
+// (an EquivariantSchedule under a 1D group; or under a torus group with its
+// boxes within the memory budget), and the words of one cell of rank 0's
+// row under a torus group (0 under a 1D group). Under a 1D group that
+// depends on p's parity and on p being a power of two (Swing: even p, or
+// powers of two; odd p fold), so one schedule per such class is built and
+// the answer cached: an estimate over 1..2^21 must not build two million
+// schedules. On a torus it depends on the shape (Trivance latency: sides
+// 3^k), which is the cache key there. A model only: check_schedule decides
+// for itself when it runs.
+struct QuotientTake {
+  bool takes = false;
+  uint64_t box_words = 0;
+};
+QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
+  if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return {};
+  if (t.variant->symmetry == SymmetryGroup::undeclared) return {};
+  const bool torus = on_torus(t.variant->symmetry);
+  const InstanceParams ip = t.params(p, radix);
   static std::mutex m;
-  static std::map<std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool>, bool> cache;
-  const auto key = std::make_tuple(t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p));
+  using Key = std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool, std::vector<uint32_t>, uint64_t>;
+  static std::map<Key, QuotientTake> cache;
+  const Key key = torus ? Key{t.variant, t.blocks, t.root, radix, false, false, ip.dims, o.memory_budget}
+                        : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {}, 0};
   std::lock_guard<std::mutex> lock(m);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  bool takes = false;
+  QuotientTake take;
   try {
-    takes = quotient_takes_1d(*t.variant->make(t.params(p, radix)), o);
+    const auto s = t.variant->make(ip);
+    if (torus) {
+      take.box_words = quotient_box_words(*s, o);
+      take.takes = take.box_words > 0;
+    } else {
+      take.takes = quotient_takes_1d(*s, o);
+    }
   } catch (const std::exception&) {
-    takes = false;
+    take = {};
   }
-  cache.emplace(key, takes);
-  return takes;
+  if (cache.size() > 100000) cache.clear();  // tori: one entry per shape drawn
+  cache.emplace(key, take);
+  return take;
+}
+
+bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
+  return quotient_take(t, p, radix, o).takes;
 }
 }  // namespace
-
-bool runs_quotient(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
-  return quotient_takes(t, p, radix, o) && quotient_bits_bytes(p, nblocks) > o.memory_budget;
-}
 
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
   InstanceWork w;
@@ -132,13 +150,15 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   // The certified quotient: rank 0 and its peers' steps, and rank 0's row
   // of cells touched once per block it holds or receives, each cell p bits
   // (ceil(p/64) + 1 words) or, where those would not fit, about log2 p runs
-  // (a few words of work each).
-  if (w.cell_words > 0 && quotient_takes(t, p, radix, o)) {
+  // (a few words of work each); on a torus a box (a bit set per side).
+  if (const QuotientTake q = w.cell_words > 0 ? quotient_take(t, p, radix, o) : QuotientTake{}; q.takes) {
     w.quotient = true;
-    w.quotient_runs = quotient_bits_bytes(p, nblocks) > o.memory_budget;
+    w.quotient_runs = q.box_words == 0 && quotient_bits_bytes(p, nblocks) > o.memory_budget;
     w.intervals = false;
     w.rank_steps = 8 * steps + dp / 64;
-    const double cell = w.quotient_runs ? 4 * (2 + std::log2(dp)) : static_cast<double>((p + 63) / 64 + 1);
+    const double cell = q.box_words     ? static_cast<double>(q.box_words)
+                        : w.quotient_runs ? 4 * (2 + std::log2(dp))
+                                          : static_cast<double>((p + 63) / 64 + 1);
     w.cell_words = (static_cast<double>(nblocks) + static_cast<double>(c.volume_blocks)) * cell;
   }
   return w;

@@ -73,13 +73,11 @@ uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions&
 std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
                                              const CheckOptions& o);
 
-// Whether check_schedule hands (t, p, radix) with nblocks blocks to the
-// certified quotient with runs of ranks (quotient_uses_runs, asked once per
-// variant and class of p: parity, power of two; a model, the checker
-// decides when it runs).
-// Then instance_work models rank 0's work alone, and the dense limit is no
-// refusal.
-bool runs_quotient(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o);
+// Wherever the certified quotient takes an instance (p-bit sets, runs of
+// ranks, or boxes on a torus; asked once per variant and class of p, or per
+// torus shape: a model, the checker decides when it runs) instance_work
+// models rank 0's work alone, and the dense limit is no refusal
+// (projected_refusal).
 
 // Whether fingerprint-mode instances of t around p use interval bookkeeping
 // (the probe described above; cached per variant, options and p's power of
