@@ -5,6 +5,9 @@
 // every + link with one block per step: Xi = 1, Theta = D sum_s L_s).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "schedules/input_error.hpp"
 #include "schedules/recursive_doubling/recursive_doubling.hpp"
 #include "schedules/ring/ring_allreduce.hpp"
@@ -74,6 +77,49 @@ TEST(LinkCost, ARingOnAOneDimensionalTorus) {
   EXPECT_EQ(d.link, (std::vector<double>{1, 2, 4}));
   EXPECT_DOUBLE_EQ(d.xi, 7.0 / 3);
   EXPECT_THROW(measure_link_cost(*ring, TorusTopology({4, 4})), std::invalid_argument);
+}
+
+// Link loads on a torus are summed along lines from straight runs
+// (difference arrays, topology/link_load.cpp); a reference adds every hop
+// of every route link by link. Random sends (long routes, wrap-arounds, the
+// d/2 tie both ways, odd and even sides, sides of 1 and 2) must load every
+// step's hottest link and every port the same.
+TEST(LinkCost, RunsOnATorusLoadLinksAsHopByHopRoutes) {
+  std::mt19937_64 rng(5);
+  for (const std::vector<uint32_t>& dims :
+       {std::vector<uint32_t>{7}, {12}, {5, 4}, {2, 9}, {3, 1, 6}, {4, 4, 4}, {16, 3}}) {
+    const TorusTopology t(dims);
+    const uint64_t p = t.nodes();
+    MaterializedSchedule m;
+    m.spec = {Collective::allreduce, p, 64, 0};
+    m.ports = 4;
+    m.steps.assign(5, std::vector<RankStep>(p));
+    for (auto& step : m.steps)
+      for (Rank r = 0; r < p; ++r)
+        for (int k = 0; k < 3; ++k) {
+          Transfer& x = step[r].add_send(static_cast<Rank>(rng() % p), Combine::copy);
+          x.blocks.insert_range(0, static_cast<Block>(1 + rng() % 64));
+        }
+    const MaterializedView s(m);
+    const LinkCost got = measure_link_cost(s, t);
+    for (int st = 0; st < 5; ++st) {
+      std::vector<double> load(t.links(), 0.0);
+      double worst_port = 0;
+      for (Rank r = 0; r < p; ++r) {
+        double mine = 0;
+        for (const Transfer& x : m.steps[st][r].sends) {
+          if (x.peer == r) continue;
+          mine += static_cast<double>(x.blocks.size()) / 64;
+          std::vector<uint64_t> links;
+          t.route(r, x.peer, 0, links);
+          for (uint64_t l : links) load[l] += static_cast<double>(x.blocks.size()) / 64;
+        }
+        worst_port = std::max(worst_port, mine / 4);
+      }
+      EXPECT_NEAR(got.link[st], *std::max_element(load.begin(), load.end()), 1e-12) << t.name() << " step " << st;
+      EXPECT_NEAR(got.port[st], worst_port, 1e-12) << t.name() << " step " << st;
+    }
+  }
 }
 
 }  // namespace
