@@ -6,8 +6,11 @@
 // The groups. Each acts REGULARLY on the ranks Z_p: for every rank r there is
 // exactly one element g_r with g_r(0) = r, so an element is named by the rank
 // it sends rank 0 to, and rank 0 is a representative of the single rank orbit.
-//   translations   g_r(x) = x + r (mod p): the cyclic group (ring, Bruck,
-//                  Trivance, TRA: the Cayley-graph view of circulants).
+//   translations   g_r(x) = x + r (mod p): the cyclic group (the Cayley-graph
+//                  view of circulants). Certified for the ring and Träff's
+//                  Algorithm 7 family (schedules/translation_equivariant.hpp);
+//                  Bruck's and Trivance's ring schedules are checked rank by
+//                  rank for it instead (flow_rotation.hpp's verified rotation).
 //   swing_dihedral g_r(x) = x + r for r even, r - x for r odd (mod p), p even
 //                  (or p = 1): the translations by even amounts and the
 //                  reflections x -> c - x with c odd, a dihedral group of order
