@@ -127,12 +127,6 @@ Rank mapped_root(Rank root, uint64_t p_old, uint64_t p) {
   return static_cast<Rank>(std::min<uint64_t>(root, p - 1));
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string substitute(std::string cmd, const Instance& i, uint64_t seed) {
   const std::vector<std::pair<std::string, std::string>> subs = {
       {"{p}", std::to_string(i.p)}, {"{root}", std::to_string(i.root)},

@@ -26,6 +26,8 @@
 #include "schedules/translation_equivariant.hpp"
 #include "schedules/trivance/trivance_torus.hpp"
 #include "tests/support/same_schedule.hpp"
+#include "tests/support/quotient_check.hpp"
+#include "tests/support/torus_shapes.hpp"
 #include "tests/support/verdict_compare.hpp"
 #include "topology/link_load.hpp"
 #include "topology/topology.hpp"
@@ -34,33 +36,16 @@ namespace collcheck {
 namespace {
 
 std::vector<std::vector<uint32_t>> shapes(const std::vector<uint32_t>& sides, uint64_t max_nodes) {
-  std::vector<std::vector<uint32_t>> out;
-  std::vector<uint32_t> cur;
-  auto rec = [&](auto&& self, uint64_t nodes) -> void {
-    if (!cur.empty()) out.push_back(cur);
-    if (cur.size() == 3) return;
-    for (uint32_t d : sides)
-      if (nodes * d <= max_nodes) {
-        cur.push_back(d);
-        self(self, nodes * d);
-        cur.pop_back();
-      }
-  };
-  rec(rec, 1);
-  return out;
+  return test::every_shape(sides, max_nodes, 3);
 }
 
 const std::vector<uint32_t> kSides = {1, 2, 3, 4, 5, 6, 8, 9};
 
-uint64_t nodes(const std::vector<uint32_t>& dims) {
-  uint64_t p = 1;
-  for (uint32_t d : dims) p *= d;
-  return p;
-}
+using test::shape_nodes;
 
 TEST(TorusTranslations, TheGroupActsRegularlyAndInverts) {
   for (const auto& dims : shapes(kSides, 64)) {
-    const uint64_t p = nodes(dims);
+    const uint64_t p = shape_nodes(dims);
     CollectiveSpec spec;
     spec.p = p;
     spec.nblocks = static_cast<uint32_t>(2 * p);
@@ -123,7 +108,7 @@ TEST(TorusTranslations, EveryRankIsTheDirectGeneratorsForEveryDeclaredVariant) {
       for (const auto& dims : all) {
         InstanceParams ip;
         ip.dims = dims;
-        ip.p = nodes(dims);
+        ip.p = shape_nodes(dims);
         if (v.violates(ip)) continue;
         const std::string what = a.name + "/" + v.name + " " + dims_label(dims);
         auto s = v.make(ip);
@@ -159,16 +144,9 @@ TEST(TorusTranslations, TrivanceLatencysFoldIsToldApart) {
   EXPECT_EQ(told, 4);
 }
 
-InstanceCheck check(const Schedule& s, const Claim* claim, bool symmetry) {
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  o.use_symmetry = symmetry;
-  return check_schedule(s, claim, {}, o);
-}
+using test::by_quotient;
 
-bool by_quotient(const InstanceCheck& c) {
-  return c.stats.count("method") && c.stats.at("method").rfind(kQuotientMethod, 0) == 0;
-}
+InstanceCheck check(const Schedule& s, const Claim* claim, bool symmetry) { return test::check_exact(s, claim, {}, symmetry); }
 
 TEST(TorusTranslations, QuotientVerdictsAndLinkCostsEqualEnumeration) {
   int quotient = 0;
@@ -178,7 +156,7 @@ TEST(TorusTranslations, QuotientVerdictsAndLinkCostsEqualEnumeration) {
       for (const auto& dims : shapes(kSides, 96)) {
         InstanceParams ip;
         ip.dims = dims;
-        ip.p = nodes(dims);
+        ip.p = shape_nodes(dims);
         if (v.violates(ip)) continue;
         const auto s = v.make(ip);
         const auto* eq = dynamic_cast<const TranslationEquivariant*>(s.get());

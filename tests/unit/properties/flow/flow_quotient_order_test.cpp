@@ -17,6 +17,7 @@
 
 #include "properties/flow/flow_rotation.hpp"
 #include "properties/instance_checker.hpp"
+#include "tests/support/quotient_check.hpp"
 #include "tests/support/verdict_compare.hpp"
 
 namespace collcheck {
@@ -66,16 +67,9 @@ class JointReduce final : public EquivariantSchedule {
   uint64_t second_;
 };
 
-InstanceCheck check(const Schedule& s, bool symmetry) {
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  o.use_symmetry = symmetry;
-  return check_schedule(s, nullptr, {}, o);
-}
+using test::by_quotient;
 
-bool by_quotient(const InstanceCheck& c) {
-  return c.stats.count("method") && c.stats.at("method").rfind(kQuotientMethod, 0) == 0;
-}
+InstanceCheck check(const Schedule& s, bool symmetry) { return test::check_exact(s, nullptr, {}, symmetry); }
 
 uint64_t exactly_once_violations(const InstanceCheck& c) {
   for (const Verdict& v : c.verdicts)

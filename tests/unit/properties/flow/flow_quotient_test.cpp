@@ -23,6 +23,7 @@
 #include "checker/sweep/sweep.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
+#include "tests/support/quotient_check.hpp"
 #include "tests/support/verdict_compare.hpp"
 
 namespace collcheck {
@@ -47,15 +48,10 @@ TEST(Quotient, ReflectBitsMatchesBitByBit) {
   }
 }
 
-InstanceCheck check(const Schedule& s, const Claim* claim, const StepHook& hook, bool symmetry) {
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  o.use_symmetry = symmetry;
-  return check_schedule(s, claim, hook, o);
-}
+using test::by_quotient;
 
-bool by_quotient(const InstanceCheck& c) {
-  return c.stats.count("method") && c.stats.at("method").rfind(kQuotientMethod, 0) == 0;
+InstanceCheck check(const Schedule& s, const Claim* claim, const StepHook& hook, bool symmetry) {
+  return test::check_exact(s, claim, hook, symmetry);
 }
 
 // The quotient against enumeration for every declared variant, p in [lo, hi].

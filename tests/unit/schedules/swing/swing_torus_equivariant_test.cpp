@@ -24,6 +24,8 @@
 #include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_torus.hpp"
 #include "schedules/torus_shape.hpp"
+#include "tests/support/quotient_check.hpp"
+#include "tests/support/torus_shapes.hpp"
 #include "tests/support/verdict_compare.hpp"
 #include "topology/link_load.hpp"
 #include "topology/topology.hpp"
@@ -31,23 +33,7 @@
 namespace collcheck {
 namespace {
 
-std::vector<std::vector<uint32_t>> shapes(uint64_t max_nodes) {
-  std::vector<std::vector<uint32_t>> out;
-  const std::vector<uint32_t> sides = {1, 2, 4, 8};
-  std::vector<uint32_t> cur;
-  auto rec = [&](auto&& self, uint64_t nodes) -> void {
-    if (!cur.empty()) out.push_back(cur);
-    if (cur.size() == 4) return;
-    for (uint32_t d : sides)
-      if (nodes * d <= max_nodes) {
-        cur.push_back(d);
-        self(self, nodes * d);
-        cur.pop_back();
-      }
-  };
-  rec(rec, 1);
-  return out;
-}
+std::vector<std::vector<uint32_t>> shapes(uint64_t max_nodes) { return test::every_shape({1, 2, 4, 8}, max_nodes, 4); }
 
 std::string label(const std::vector<uint32_t>& dims) { return dims_label(dims); }
 
@@ -149,16 +135,9 @@ TEST(SwingTorusEquivariant, RoutesAreImagesOfRankZerosRoutes) {
   }
 }
 
-InstanceCheck check(const Schedule& s, const Claim* claim, bool symmetry) {
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  o.use_symmetry = symmetry;
-  return check_schedule(s, claim, {}, o);
-}
+using test::by_quotient;
 
-bool by_quotient(const InstanceCheck& c) {
-  return c.stats.count("method") && c.stats.at("method").rfind(kQuotientMethod, 0) == 0;
-}
+InstanceCheck check(const Schedule& s, const Claim* claim, bool symmetry) { return test::check_exact(s, claim, {}, symmetry); }
 
 TEST(SwingTorusEquivariant, QuotientVerdictsAndLinkCostsEqualEnumeration) {
   const AlgorithmInfo& a = *find_algorithm("swing");
