@@ -26,6 +26,7 @@
 #include "schedules/translation_equivariant.hpp"
 #include "schedules/trivance/trivance_torus.hpp"
 #include "tests/support/same_schedule.hpp"
+#include "tests/support/link_cost_compare.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/torus_shapes.hpp"
 #include "tests/support/verdict_compare.hpp"
@@ -169,15 +170,7 @@ TEST(TorusTranslations, QuotientVerdictsAndLinkCostsEqualEnumeration) {
         test::expect_same_verdicts(q, e, what);
         ++quotient;
         const TorusTopology t(dims);
-        const LinkCost lq = measure_link_cost(*s, t), le = measure_link_cost(eq->direct(), t);
-        ASSERT_EQ(lq.link.size(), le.link.size()) << what;
-        for (size_t k = 0; k < lq.link.size(); ++k) {
-          EXPECT_NEAR(lq.link[k], le.link[k], 1e-12) << what << " step " << k;
-          EXPECT_NEAR(lq.port[k], le.port[k], 1e-12) << what << " step " << k;
-        }
-        EXPECT_NEAR(lq.xi, le.xi, 1e-12) << what;
-        EXPECT_NEAR(lq.theta, le.theta, 1e-12) << what;
-        EXPECT_EQ(lq.worst_step, le.worst_step) << what;
+        test::expect_same_link_cost(measure_link_cost(*s, t), measure_link_cost(eq->direct(), t), what);
       }
     }
   EXPECT_GT(quotient, 200);
