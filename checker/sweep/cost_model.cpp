@@ -67,7 +67,8 @@ bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const Chec
 }  // namespace
 
 // The dense limit does not bind where the certified quotient takes the
-// instance: rank 0's row, as p-bit sets or, beyond the budget, runs of ranks.
+// instance: rank 0's row, as p-bit sets or, beyond the budget, runs of
+// ranks, or on a torus as boxes.
 std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
                                              const CheckOptions& o) {
   if (auto why = infeasible(p, nblocks, o)) return why;
