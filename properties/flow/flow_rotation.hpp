@@ -117,8 +117,11 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 //     elements are isometries of Z_p.
 // Declines (nullopt, `declined` says why; the caller enumerates) where the
 // argument does not cover the step: one block received twice by rank 0 in
-// one step under reflections (the generic checker's order of applying them
-// is by peer rank, which reflections reverse), or with a copy.
+// one step with a copy involved, or with reduces only where the generic
+// checker's order of applying them (by peer rank, which the group does not
+// keep) changes what is reported: p-bit sets under the 1D translations
+// recount per order; otherwise rank 0's order must report nothing in that
+// step (then no order reports anything).
 //
 // Rank 0's cells under a 1D group are p-bit sets (`bits`, p^2 bits for the
 // row, the default while that fits the budget) or runs of ranks (`runs`,
