@@ -12,10 +12,11 @@
 // transfers are rank 0's translated by r. Each wrapped generator states that
 // argument where it is written (ring_allreduce.hpp, traff_allgather.hpp,
 // bucket_torus.hpp, trivance_torus.hpp), and
-// tests/unit/schedules/translation_equivariant_test.cpp compares every rank's
-// every step with the direct generator (rings: every p <= 200 and a few
-// larger; tori: every shape of small sides up to 3 dimensions), and catches
-// a wrong shift and a generator that is not circulant.
+// tests/unit/schedules/translation_equivariant_test.cpp (rings: every
+// p <= 200 and a few larger) and torus_translation_equivariant_test.cpp
+// (tori: every shape of small sides up to 3 dimensions) compare every rank's
+// every step with the direct generator, and catch a wrong shift, a generator
+// that is not circulant and Trivance's fold.
 //
 // Rank 0's steps are computed on demand, not kept: the ring has 2(p-1) of
 // them (four million at p = 2^21), and each is one generator call.
@@ -47,7 +48,10 @@ class TranslationEquivariant final : public EquivariantSchedule {
   // On a torus: the wrapped generators' ties do not depend on the rank (the
   // bucket's is its collective's direction, Trivance's none), and a
   // translation keeps every direction, so they are equivariant (tested at
-  // every rank in translation_equivariant_test.cpp).
+  // every rank for every declared torus variant in
+  // torus_translation_equivariant_test.cpp; a generator wrapped here later
+  // must keep its ties rank-independent, or the link loads' orbit argument
+  // fails).
   bool route_ties_equivariant() const override { return action_.torus(); }
   const Schedule& direct() const { return *direct_; }
 
