@@ -26,6 +26,7 @@
 #include "schedules/translation_equivariant.hpp"
 #include "schedules/trivance/trivance_torus.hpp"
 #include "tests/support/same_schedule.hpp"
+#include "tests/support/group_action_check.hpp"
 #include "tests/support/link_cost_compare.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/torus_shapes.hpp"
@@ -52,12 +53,9 @@ TEST(TorusTranslations, TheGroupActsRegularlyAndInverts) {
     spec.nblocks = static_cast<uint32_t>(2 * p);
     const GroupAction g(SymmetryGroup::torus_translations, BlockAction::as_ranks, spec, 0, dims);
     for (Rank r = 0; r < p; ++r) {
-      ASSERT_EQ(g.rank(r, 0), r) << dims_label(dims);
-      std::set<Rank> image;
-      for (Rank x = 0; x < p; ++x) {
-        image.insert(g.rank(r, x));
-        ASSERT_EQ(g.inverse_rank(r, g.rank(r, x)), x);
-        // a translation: coordinate by coordinate, x_i + r_i
+      test::expect_regular_element(g, r, dims_label(dims));
+      // a translation: coordinate by coordinate, x_i + r_i, never a reflection
+      for (Rank x = 0; x < p; ++x)
         for (size_t i = 0; i < dims.size(); ++i) {
           bool refl = true;
           const uint64_t stride = torus_strides(dims)[i];
@@ -65,20 +63,6 @@ TEST(TorusTranslations, TheGroupActsRegularlyAndInverts) {
                     ((x / stride) % dims[i] + (r / stride) % dims[i]) % dims[i]);
           ASSERT_FALSE(refl);
         }
-      }
-      ASSERT_EQ(image.size(), p) << dims_label(dims) << " r=" << r;
-      for (Block b = 0; b < spec.nblocks; ++b) {
-        ASSERT_EQ(g.block(r, b) / p, b / p);
-        ASSERT_EQ(g.inverse_block(r, g.block(r, b)), b);
-      }
-      BlockSet in, out;
-      for (Block b = 0; b < spec.nblocks; b += 1 + (b * 5 + r) % 3) in.insert(b);
-      g.blocks(r, in, out);
-      std::vector<Block> want, got;
-      in.for_each([&](Block b) { want.push_back(g.block(r, b)); });
-      std::sort(want.begin(), want.end());
-      out.for_each([&](Block b) { got.push_back(b); });
-      ASSERT_EQ(got, want) << dims_label(dims) << " r=" << r;
     }
   }
   CollectiveSpec spec{Collective::allreduce, 12, 12, 0};

@@ -101,6 +101,54 @@ TEST(FuzzCli, TheBudgetEndsTheRunEvenWhenAnInstanceOutrunsItsPrediction) {
   EXPECT_NE(t.out.find("RESULT: holds"), std::string::npos) << t.out;
 }
 
+// Torus shapes are drawn by stratum, and the large stratum draws tori near
+// --max-p (beyond 2^20 nodes by default) (the old fixed pools stopped at 81^3 for sides 3^k);
+// every shape fits --max-p and its p is the product of its sides.
+TEST(FuzzCli, TorusShapesCoverTheStrataUpToMaxP) {
+  for (uint64_t top : {uint64_t{1} << 21, uint64_t{100}}) {
+    fuzz::Request r;
+    r.target = resolve_targets("bucket", "").front();
+    r.max_p = top;
+    std::set<std::string> kinds;
+    int beyond_2_20 = 0;
+    for (uint64_t k = 0; k < 600; ++k) {
+      const fuzz::Instance i = fuzz::draw(5, k, r);
+      ASSERT_FALSE(i.dims.empty());
+      ASSERT_LE(i.dims.size(), 3u);
+      uint64_t prod = 1;
+      for (uint32_t d : i.dims) {
+        ASSERT_GE(d, 1u) << i.label();
+        prod *= d;
+      }
+      EXPECT_EQ(prod, i.p) << i.label();
+      EXPECT_LE(i.p, top) << i.label();
+      kinds.insert(i.stratum.substr(i.stratum.rfind(' ') + 1));
+      // large: the largest powers of one kind that fit each side's even share
+      // of what is left, so within a factor 3 per side (a power of three),
+      // twice that next to it: at least top / 6^3.
+      if (i.stratum.ends_with("large") && top >= 216) EXPECT_GE(i.p, top / 216) << i.label();
+      beyond_2_20 += i.p > (uint64_t{1} << 20);
+    }
+    EXPECT_EQ(kinds, (std::set<std::string>{"small", "pow2", "pow2+-1", "pow3", "pow3+-1", "large"})) << top;
+    if (top > (uint64_t{1} << 20)) EXPECT_GT(beyond_2_20, 30);
+  }
+}
+
+// An instance the checker refuses is counted and the first one is named
+// with the checker's reason: Swing's odd p are folds, enumerated, and above
+// 65536 over the dense limit (p = 830191 is among seed 1's first draws).
+TEST(FuzzCli, TheFirstRefusedInstanceIsNamedWithItsReason) {
+  const Outcome r = run("fuzz --algo swing --seconds 3 --seed 1 --format json");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const json j = json::parse(r.out);
+  ASSERT_GT(j.at("refused").get<uint64_t>(), 0u) << r.out;
+  const std::string first = j.at("first_refused").get<std::string>();
+  EXPECT_EQ(first.rfind("p=", 0), 0u) << first;
+  EXPECT_NE(first.find("dense checker's limit"), std::string::npos) << first;
+  const Outcome t = run("fuzz --algo swing --seconds 3 --seed 1");
+  EXPECT_NE(t.out.find("\nfirst refused: p="), std::string::npos) << t.out;
+}
+
 TEST(FuzzCli, TheSameSeedDrawsTheSameInstances) {
   fuzz::Request r;
   r.target = resolve_targets("traff", "default").front();

@@ -27,6 +27,7 @@
 #include "properties/instance_checker.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
 #include "schedules/swing/swing_math.hpp"
+#include "tests/support/same_schedule.hpp"
 #include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck {
@@ -64,17 +65,7 @@ BlockSet rs_sent(const Schedule& s, Rank r, int step) {
   return rs.sends.empty() ? BlockSet{} : rs.sends.front().blocks;
 }
 
-bool same_schedule(const Schedule& a, const Schedule& b) {
-  if (a.num_steps() != b.num_steps() || a.p() != b.p()) return false;
-  RankStep x, y;
-  for (int s = 0; s < a.num_steps(); ++s)
-    for (Rank r = 0; r < a.p(); ++r) {
-      a.rank_step(r, s, x);
-      b.rank_step(r, s, y);
-      if (!(x == y)) return false;
-    }
-  return true;
-}
+bool same_schedule(const Schedule& a, const Schedule& b) { return !test::differ_somewhere(a, b); }
 
 std::unique_ptr<Schedule> ring(uint64_t p, SwingSendRule rule) { return make_swing_bandwidth(p, rule); }
 

@@ -24,6 +24,7 @@
 #include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_torus.hpp"
 #include "schedules/torus_shape.hpp"
+#include "tests/support/group_action_check.hpp"
 #include "tests/support/link_cost_compare.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/torus_shapes.hpp"
@@ -72,29 +73,7 @@ TEST(SwingTorusEquivariant, TheGroupActsRegularlyAndInverts) {
     spec.p = p;
     spec.nblocks = static_cast<uint32_t>(3 * p);
     const GroupAction g(SymmetryGroup::torus_swing_dihedral, BlockAction::as_ranks, spec, 0, dims);
-    for (Rank r = 0; r < p; ++r) {
-      ASSERT_EQ(g.rank(r, 0), r) << label(dims);
-      std::set<Rank> image;
-      for (Rank x = 0; x < p; ++x) {
-        image.insert(g.rank(r, x));
-        ASSERT_EQ(g.inverse_rank(r, g.rank(r, x)), x);
-      }
-      ASSERT_EQ(image.size(), p) << label(dims) << " r=" << r;
-      for (Block b = 0; b < spec.nblocks; ++b) {
-        ASSERT_EQ(g.block(r, b) / p, b / p);  // a block keeps its part
-        ASSERT_EQ(g.inverse_block(r, g.block(r, b)), b);
-      }
-      // The image of a block set, range by range, is the set of images.
-      BlockSet in, out;
-      for (Block b = 0; b < spec.nblocks; b += 1 + (b * 7 + r) % 3) in.insert(b);
-      g.blocks(r, in, out);
-      std::vector<Block> want;
-      in.for_each([&](Block b) { want.push_back(g.block(r, b)); });
-      std::sort(want.begin(), want.end());
-      std::vector<Block> got;
-      out.for_each([&](Block b) { got.push_back(b); });
-      ASSERT_EQ(got, want) << label(dims) << " r=" << r;
-    }
+    for (Rank r = 0; r < p; ++r) test::expect_regular_element(g, r, label(dims));
   }
 }
 
