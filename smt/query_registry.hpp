@@ -43,6 +43,16 @@ struct Query {
   std::function<std::optional<std::string>(const AlgorithmInfo& algorithm, const VariantInfo& variant,
                                            const InstanceParams&)>
       unsupported_variant;
+  // Does the query model this instance's schedule? A statement about Eq. 2
+  // on all p ranks says nothing about a variant that folds p onto a smaller
+  // ring there; a statement that needs every path sent says nothing about a
+  // variant that de-duplicates. The reason it does not (prove reports a
+  // skipped verdict "not applicable: REASON", never a violation and never bad
+  // input); nullopt (or empty): it models every instance it applies_to.
+  // Checked before `unsupported`.
+  std::function<std::optional<std::string>(const AlgorithmInfo& algorithm, const VariantInfo& variant,
+                                           const InstanceParams&)>
+      not_applicable;
   std::function<Verdict(const AlgorithmInfo& algorithm, const VariantInfo& variant, const InstanceParams&,
                         const QueryContext&)>
       run;

@@ -31,7 +31,12 @@ namespace collcheck {
 // cannot encode an instance gives a skipped verdict with the reason, and it
 // is bad input only if no query at all can run. With --skip-restricted every
 // refused pair is a skipped verdict, and 77 means everything was skipped (as
-// verify --skip-restricted).
+// verify --skip-restricted). An instance outside its variant's restriction
+// is refused exactly as verify refuses it (bad input, or skipped with
+// --skip-restricted). A query that does not model an instance's schedule
+// (Query::not_applicable: a fold, a de-duplication) gives a skipped verdict
+// "not applicable: ...", never a violation, named or not; it is bad input
+// only if nothing at all can run.
 namespace {
 
 std::vector<std::string> split_names(const std::string& text) {
@@ -202,7 +207,34 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
         job.header.collective = to_string(pl.target->algorithm->collective);
         job.header.p = p;
         job.header.params = job.params.label();
+        if (auto why = pl.target->variant->violates(job.params)) {  // the variant's restriction, as verify
+          if (!skip_restricted) {
+            const std::string label = job.params.label();
+            throw InputError(job.header.algorithm + "/" + job.header.variant + ": p = " + std::to_string(p) +
+                             (label.empty() ? "" : " (" + label + ")") + " is outside its restriction: " + *why +
+                             " (use --skip-restricted to skip such instances)");
+          }
+          job.header.status = Status::skipped;
+          job.header.skip_reason = *why;
+          jobs.push_back(std::move(job));
+          continue;
+        }
         for (const smt::Query* q : pl.queries) {
+          if (q->not_applicable)
+            if (auto why = q->not_applicable(*pl.target->algorithm, *pl.target->variant, job.params)) {
+              // The query does not model this instance's schedule: not a
+              // violation, not bad input; a skipped verdict that says so.
+              if (first_refusal.empty())
+                first_refusal = q->name + " (" + job.header.algorithm + "/" + job.header.variant +
+                                ", p = " + std::to_string(p) + ") is not applicable: " + *why;
+              Verdict v;
+              v.property = q->name;
+              v.mode = "z3";
+              v.status = Status::skipped;
+              v.stats["reason"] = "not applicable: " + *why;
+              job.refused.push_back(std::move(v));
+              continue;
+            }
           if (auto why = why_unsupported(*q, *pl.target, job.params)) {
             const std::string msg = q->name + " (" + job.header.algorithm + ", p = " + std::to_string(p) + "): " + *why;
             if (!skip_restricted && named) throw InputError(msg);
@@ -233,6 +265,10 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   for (Job& job : jobs) {
     auto t0 = std::chrono::steady_clock::now();
     InstanceResult res = std::move(job.header);
+    if (res.status == Status::skipped && !res.skip_reason.empty()) {  // outside the variant's restriction
+      r.instances.push_back(std::move(res));
+      continue;
+    }
     for (const smt::Query* q : job.run) res.verdicts.push_back(q->run(*job.target->algorithm, *job.target->variant, job.params, ctx));
     for (Verdict& v : job.refused) res.verdicts.push_back(std::move(v));
     res.status = combined_status(res.verdicts);

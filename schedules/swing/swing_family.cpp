@@ -117,7 +117,8 @@ VariantInfo swing_paper_reading(const std::string& name, SwingSendRule rule, std
   };
   v.symmetry = SymmetryGroup::swing_dihedral;
   v.claim = [](const InstanceParams& i) { return swing_bw_even_claim(i.p); };
-  v.kind = static_cast<int>(VariantKind::paper_reading);
+  v.kind = static_cast<int>(rule.keep == SwingKeep::every ? VariantKind::paper_reading
+                                                           : VariantKind::paper_reading_dedup);
   return v;
 }
 
@@ -176,19 +177,30 @@ std::vector<VariantInfo> swing_paper_readings() {
   return out;
 }
 
-VariantInfo swing_paper_odd() {
+// own_block_sent: the ring of p-1 de-duplicated with the own block sent
+// where listed (paper-later's rule, the text does not exclude it) instead of
+// `bandwidth`'s rule (never the own block, collcheck's addition).
+VariantInfo swing_paper_odd(bool own_block_sent) {
   VariantInfo v;
   v.family_properties = {kHopProperty};
-  v.name = "paper-odd";
-  v.summary = "odd p as in Sec. 3.2 / Fig. 3: ring of p-1 plus an extra node talking to ceil((p-1)/2^(s+1)) ranks per step";
+  v.name = own_block_sent ? "paper-odd-later" : "paper-odd";
+  v.summary = own_block_sent
+                  ? "odd p as in Sec. 3.2 / Fig. 3, the ring of p-1 de-duplicated as paper-later reads it: a repeated "
+                    "block at its last listing, the own block sent where listed (the text does not exclude it)"
+                  : "odd p as in Sec. 3.2 / Fig. 3: ring of p-1 (de-duplicated as `bandwidth`: last listing, never the "
+                    "own block) plus an extra node talking to ceil((p-1)/2^(s+1)) ranks per step";
   v.reference = "Swing NSDI'24 Sec. 3.2, Fig. 3";
   v.restriction = "p odd, p >= 3";
   v.expected_to_hold = false;
   v.known_failure =
-      "coverage: one ring rank is never served when p-1 is a power of two (minimal p = 3); "
-      "ports: the extra node needs ceil((p-1)/2) ports in step 0, the model gives 2 (minimal p = 7)";
+      std::string("coverage: one ring rank is never served when p-1 is a power of two (minimal p = 3); "
+                  "ports: the extra node needs ceil((p-1)/2) ports in step 0, the model gives 2 (minimal p = 7)") +
+      (own_block_sent ? "; exactly-once where a ring rank lists its own block (2^k < p-1 < 4/3 2^k: p = 11, 19, 21, "
+                        "...): its partial comes back to it, as for paper-later at p-1"
+                      : "");
   v.violates = p_odd_ge3;
-  v.make = [](const InstanceParams& i) { return std::make_unique<SwingOddExtraNode>(i.p); };
+  const SwingSendRule ring_rule{SwingStepSet::peer, SwingKeep::later, !own_block_sent};
+  v.make = [ring_rule](const InstanceParams& i) { return std::make_unique<SwingOddExtraNode>(i.p, ring_rule); };
   v.claim = [](const InstanceParams& i) {
     return Claim{2 * ceil_log2(i.p - 1), 2 * (i.p - 1), "2*ceil(log2(p-1))", "2(p-1) blocks of n/p",
                  "Swing NSDI'24 Sec. 3.2: bandwidth deficiency grows only by 1/p"};
@@ -385,6 +397,7 @@ std::optional<HopClaim> hop_claim(const VariantInfo& v, const InstanceParams& i,
       return swing_two_phase_hop(m, m == i.p ? step : step - 1);  // odd p: step 0 is the fold
     }
     case VariantKind::paper_reading:
+    case VariantKind::paper_reading_dedup:
     case VariantKind::bandwidth_contiguous: return swing_two_phase_hop(i.p, step);
     case VariantKind::paper_odd: return swing_two_phase_hop(i.p - 1, step);
     case VariantKind::latency: {
@@ -397,13 +410,36 @@ std::optional<HopClaim> hop_claim(const VariantInfo& v, const InstanceParams& i,
   return std::nullopt;
 }
 
+Eq2Use eq2_use(const VariantInfo& v, const InstanceParams& i) {
+  if (v.family != FamilyId::swing) return {};
+  const bool pow2 = swing::is_pow2(i.p);
+  switch (static_cast<VariantKind>(v.kind)) {
+    case VariantKind::bandwidth: {  // odd p: the fold onto p-1; even non-powers of two de-duplicate
+      const uint64_t m = (i.p % 2 == 0 || i.p == 1) ? i.p : i.p - 1;
+      return {m, swing::is_pow2(m)};
+    }
+    case VariantKind::bandwidth_contiguous: return {i.p, pow2};
+    case VariantKind::paper_reading: return {i.p, true};
+    case VariantKind::paper_reading_dedup: return {i.p, pow2};
+    case VariantKind::paper_odd: return {i.p > 1 ? i.p - 1 : i.p, false};  // ring of p-1 and the extra node
+    case VariantKind::latency: {  // non-powers of two: the fold onto 2^floor(log2 p)
+      const uint64_t m = pow2_floor(i.p);
+      return {m, true};
+    }
+    case VariantKind::paper_latency: return {i.p, true};  // whole vectors along every path
+    case VariantKind::torus: return {};
+  }
+  return {};
+}
+
 }  // namespace swing
 
 Family swing_family() {
   using namespace swing;
   std::vector<VariantInfo> variants = {swing_bandwidth(), swing_latency(), swing_bandwidth_contiguous()};
   for (VariantInfo& v : swing_paper_readings()) variants.push_back(std::move(v));
-  variants.push_back(swing_paper_odd());
+  variants.push_back(swing_paper_odd(false));
+  variants.push_back(swing_paper_odd(true));
   variants.push_back(swing_latency_paper());
   // On a torus (--dims selects these; see resolve_targets): default first.
   variants.push_back(swing_torus_variant("torus-bandwidth", SwingTorus::Kind::bandwidth, SwingTorusPeers::signed_rho));

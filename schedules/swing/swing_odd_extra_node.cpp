@@ -4,9 +4,9 @@
 
 namespace collcheck {
 
-SwingOddExtraNode::SwingOddExtraNode(uint64_t p)
+SwingOddExtraNode::SwingOddExtraNode(uint64_t p, SwingSendRule ring_rule)
     : spec_{Collective::allreduce, p, static_cast<uint32_t>(p), 0},
-      ring_(spec_, p - 1) {}
+      ring_(spec_, p - 1, ring_rule) {}
 
 std::pair<Rank, Rank> SwingOddExtraNode::served(int s) const {
   const uint64_t m = spec_.p - 1;

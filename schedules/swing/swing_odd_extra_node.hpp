@@ -5,8 +5,14 @@
 //              algorithm on p - 1 nodes, while node p - 1 at each step sends
 //              (p - 1)/2^s of its blocks to the corresponding (p - 1)/2^s nodes
 //              (and receiving from those its block)."
-// Names      : m = p - 1 ring ranks run SwingBandwidthRing (rule::later) on
-//              blocks 0..m-1; rank m = p-1 is the extra node, block m its block.
+// Names      : m = p - 1 ring ranks run SwingBandwidthRing on blocks 0..m-1
+//              with a de-duplication rule (Sec. 3.2 for even m: "not to send
+//              the same data block twice"): by default `bandwidth`'s (a
+//              repeated block at its last listing, never the rank's own block,
+//              collcheck's addition; variant paper-odd), or the last listing
+//              with the own block sent where listed, as the text allows
+//              (variant paper-odd-later, `paper-later`'s rule on the ring);
+//              rank m = p-1 is the extra node, block m its block.
 // Reading    : the formula (p-1)/2^s gives 6 for p = 7, s = 0, but Fig. 3 shows
 //              3 nodes (0, 1, 2) at step 0, then 2 (3, 4), then 1 (5). We follow
 //              the figure: at RS step s the extra node serves the next
@@ -19,7 +25,10 @@
 //   * coverage: sum_s ceil(m/2^(s+1)) = m - 1 < m when m is a power of two, so
 //     one ring rank is never served (minimal counterexample p = 3);
 //   * ports: the extra node talks to ceil(m/2) ranks in step 0, more than the
-//     2 ports (2D, D = 1) of the paper's own model once p >= 7.
+//     2 ports (2D, D = 1) of the paper's own model once p >= 7;
+//   * with the own block sent where listed (paper-odd-later): where a ring
+//     rank lists its own block (2^k < m < 4/3 2^k: p = 11, 19, 21, ...) its
+//     partial comes back to it, as for paper-later at p = m (exactly-once).
 // Restrictions: p odd, p >= 3.
 #include <memory>
 
@@ -29,7 +38,7 @@ namespace collcheck {
 
 class SwingOddExtraNode final : public Schedule {
  public:
-  explicit SwingOddExtraNode(uint64_t p);
+  explicit SwingOddExtraNode(uint64_t p, SwingSendRule ring_rule = {});
   const CollectiveSpec& spec() const override { return spec_; }
   int num_steps() const override { return ring_.num_steps(); }
   void rank_step(Rank r, int s, RankStep& out) const override;

@@ -18,12 +18,19 @@
 //                            function is an involution and the 2D collectives
 //                            leave a node on distinct ports, over symbolic
 //                            coordinates (swing_torus_proofs.hpp).
-// The ring queries apply to the ring variants (no --dims): they speak about
-// Eq. 2's pi on a ring of p ranks, which those variants use (the folding
-// variants on a smaller ring); the torus query to the torus variants.
+// The ring queries apply to the ring variants (no --dims) and the torus
+// query to the torus variants. The ring queries speak about Eq. 2's pi on a
+// ring of p ranks: an instance whose schedule runs Eq. 2 on a smaller ring
+// (the folds: `bandwidth` at odd p, `latency` at non-powers of two,
+// `paper-odd`) is "not applicable" to them, never a violation; so is an
+// instance that de-duplicates, for unique paths, and a p that is not a power
+// of two, for Sec. 3.1's hop distance (models(), Query::not_applicable).
 #include <chrono>
+#include <functional>
 #include <string>
 
+#include "schedules/swing/swing_equivariant.hpp"
+#include "schedules/swing/swing_family.hpp"
 #include "schedules/swing/swing_math.hpp"
 #include "smt/proof_support.hpp"
 #include "smt/query_registry.hpp"
@@ -44,11 +51,40 @@ std::optional<std::string> swing_range(const InstanceParams& i) {
   return std::nullopt;
 }
 
+// Whether a ring query models the instance's schedule (Query::not_applicable):
+// the queries state facts about Eq. 2 on all p ranks, which a variant uses
+// only where it runs no fold (schedules/swing/swing_family.hpp, eq2_use).
+// Unique paths (Theorem A.5) speaks about schedules that send every path:
+// a variant that de-duplicates repeated blocks does not rely on it. The hop
+// distance delta(s) is Sec. 3.1's, stated "assuming the number of nodes p is
+// a power of 2"; at other p the property swing-hop-distance of verify
+// judges the ring distance the variant's peers really have.
+enum class Needs { eq2_on_p, every_path, power_of_two };
+std::function<std::optional<std::string>(const AlgorithmInfo&, const VariantInfo&, const InstanceParams&)>
+models(Needs needs) {
+  return [needs](const AlgorithmInfo&, const VariantInfo& v, const InstanceParams& i) -> std::optional<std::string> {
+    const swing::Eq2Use use = swing::eq2_use(v, i);
+    const std::string p = std::to_string(i.p);
+    if (use.ring != i.p)
+      return v.name + " at p = " + p + " runs Eq. 2 on " +
+             (use.ring ? "a ring of " + std::to_string(use.ring) + " ranks (a fold)" : std::string("no ring")) +
+             "; the query models Eq. 2 on all p ranks";
+    if (needs == Needs::every_path && !use.every_path)
+      return v.name + " at p = " + p + " de-duplicates blocks that two paths reach (Sec. 3.2); the query models "
+             "a schedule that sends every path";
+    if (needs == Needs::power_of_two && !swing::is_pow2(i.p))
+      return "Sec. 3.1 states the distance delta(s) for p a power of two, not p = " + p +
+             " (verify's swing-hop-distance judges the ring distance at every p)";
+    return std::nullopt;
+  };
+}
+
 std::string stem(const std::string& name, const InstanceParams& i) { return name + "-p" + std::to_string(i.p); }
 
-Query wrap(std::string name, std::string summary, Verdict (*prove)(uint64_t, unsigned)) {
+Query wrap(std::string name, std::string summary, Verdict (*prove)(uint64_t, unsigned), Needs needs) {
   Query q;
   q.name = name;
+  q.not_applicable = models(needs);
   q.summary = std::move(summary);
   q.unsupported = swing_range;
   q.run = [name, prove](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
@@ -240,23 +276,24 @@ Verdict prove_swing_peer_equivariance_all_even(uint64_t p_max, unsigned timeout_
 std::vector<Query> swing_queries() {
   std::vector<Query> out;
   out.push_back(wrap("smt-swing-involution", "pi(pi(r,s),s) = r for every r, s (Eq. 2; holds iff p even)",
-                     prove_swing_involution));
+                     prove_swing_involution, Needs::eq2_on_p));
   out.push_back(wrap("smt-swing-peer-equivariance",
                      "pi(g(x),s) = g(pi(x,s)) for g in the swing-dihedral group, x -> x + r (r even), r - x (r odd) "
                      "(holds iff p even; certifies the quotient of schedules/swing/swing_equivariant.hpp)",
-                     equivariance));
+                     equivariance, Needs::eq2_on_p));
   out.push_back(wrap("smt-swing-unique-paths",
                      "Theorem A.5: distinct step sequences from r reach distinct nodes (holds iff p = 2^k)",
-                     unique_paths));
+                     unique_paths, Needs::every_path));
   out.push_back(wrap("smt-swing-peer-parity", "Lemma A.2: pi(r,s) != r and has the opposite parity (holds iff p even)",
-                     prove_swing_peer_parity));
+                     prove_swing_peer_parity, Needs::eq2_on_p));
   out.push_back(wrap("smt-swing-reach-closed-form",
-                     "Eq. 4: iterated pi = r +/- sum_j (-1)^j rho(s_j) mod p (holds iff p even)", closed_form));
+                     "Eq. 4: iterated pi = r +/- sum_j (-1)^j rho(s_j) mod p (holds iff p even)", closed_form, Needs::eq2_on_p));
   {
     Query q;
     q.name = "smt-swing-hop-distance";
     q.summary = "Table 1: the step-s peer is delta(s) hops away on the ring (holds iff 2 delta(s) <= p for all s)";
-      q.unsupported = swing_range;
+    q.unsupported = swing_range;
+    q.not_applicable = models(Needs::power_of_two);
     q.run = [](const AlgorithmInfo&, const VariantInfo&, const InstanceParams& i, const QueryContext& ctx) {
       Smt2Scope scope(ctx.smt2_dir, stem("smt-swing-hop-distance", i));
       return prove_swing_hop_distance(i.p, ctx.timeout_ms, nullptr);
@@ -310,8 +347,18 @@ std::vector<Query> swing_queries() {
     };
     q.run = [](const AlgorithmInfo&, const VariantInfo& v, const InstanceParams& i, const QueryContext& ctx) {
       Smt2Scope scope(ctx.smt2_dir, "smt-swing-torus-peers-" + i.label());
+      // The variant builds the equivariant wrapper (the certified quotient
+      // checks it); the peer functions are the direct generator's.
       const auto s = v.make(i);
-      return prove_swing_torus_peers(dynamic_cast<const SwingTorus&>(*s), ctx.timeout_ms);
+      const Schedule* direct = s.get();
+      if (const auto* eq = dynamic_cast<const SwingEquivariant*>(direct)) direct = &eq->direct();
+      if (const auto* t = dynamic_cast<const SwingTorus*>(direct)) return prove_swing_torus_peers(*t, ctx.timeout_ms);
+      Verdict u;
+      u.property = "smt-swing-torus-peers";
+      u.mode = "z3";
+      u.status = Status::unknown;
+      u.stats["error"] = "the variant's schedule is not a Swing torus generator (no peer function to encode)";
+      return u;
     };
     out.push_back(std::move(q));
   }
