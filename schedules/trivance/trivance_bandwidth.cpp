@@ -104,6 +104,19 @@ std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, con
       for (auto* mv : {&right, &left}) std::sort(mv->offsets.begin(), mv->offsets.end());
       steps[k] = {right, left};
     }
+    if (how.keep_last_listing) {
+      // Each remainder only at its last listing, in Algorithm 1's order:
+      // steps ascending, and in a step peer_left before peer_right (the
+      // order the algorithm marks and recurses). steps[k] = {right, left}.
+      std::vector<int> last(n, -1);  // 2k + 1: right of step k, 2k: left
+      for (int k = 0; k < s; ++k)
+        for (int side : {1, 0})  // left (steps[k][1]), then right (steps[k][0])
+          for (uint64_t c : steps[k][static_cast<size_t>(side)].offsets) last[c] = 2 * k + (side == 0 ? 1 : 0);
+      for (int k = 0; k < s; ++k)
+        for (int side : {0, 1})
+          std::erase_if(steps[k][static_cast<size_t>(side)].offsets,
+                        [&](uint64_t c) { return last[c] != 2 * k + (side == 0 ? 1 : 0); });
+    }
     return steps;
   }
   // De-duplicated: H = remainders a node holds contributions for; each takes

@@ -48,6 +48,13 @@
 //                  refilled in the same step by the neighbour's same choice;
 //                  the sender still holds what it sent, so the refilled value
 //                  counts it twice. The own-block rule changes no verdict.
+//              * every listing of Pi, then each block only at its last
+//                listing in Algorithm 1's order (keep_last_listing, Swing's
+//                App. A.2 rule carried over; `paper-keep-last`, own block sent
+//                where Pi lists it, and `paper-keep-last-own-stays`). Here Pi
+//                lists the own block, so an own-block rule is a reading of its
+//                own: the "own block never moves" of the stay-first orders
+//                does not carry over.
 // Example    : n = 9, step 0: node 0 sends to 1 blocks {1, 4, 7} (1 + {0, 3, -3})
 //              and to 8 blocks {8, 2, 5}; step 1: to 3 block 3, to 6 block 6.
 #include <array>
@@ -109,6 +116,16 @@ struct TrivanceRouting {
   // (c = 0), whatever `preference` or Pi says. With `stay` first it changes
   // nothing (c = 0 is always reachable with all digits 0).
   bool own_block_stays = false;
+  // With every_path: the Swing paper's de-duplication (Sec. 3.2, App. A.2:
+  // a repeated block sent only at its last listing) carried over to
+  // Algorithm 1's listings (collcheck's reading; the Trivance paper prints no
+  // de-duplication): a block that several (step, peer) listings name is sent
+  // only at the last of them, in the order Algorithm 1 visits them (steps
+  // ascending; in a step peer_left, then peer_right). One path per block.
+  // (Keeping both peers of the last step instead fails at n = 2 already, as
+  // paper-bandwidth does: both ports carry block 0 to rank 0.) The own block
+  // is sent where Pi lists it unless own_block_stays.
+  bool keep_last_listing = false;
 };
 
 // Distances d_0..d_{s-1} (s = ceil(log3 n)): 3^k, the last one for n not a

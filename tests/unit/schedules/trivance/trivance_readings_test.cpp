@@ -83,6 +83,11 @@ std::vector<TrivanceRouting> every_routing() {
     out.push_back(literal);
     literal.printed_last_distance = true;
     out.push_back(literal);
+    TrivanceRouting keep_last;  // Algorithm 1's listings, each block at its last one
+    keep_last.every_path = true;
+    keep_last.keep_last_listing = true;
+    keep_last.own_block_stays = own;
+    out.push_back(keep_last);
   }
   return out;
 }
@@ -266,6 +271,51 @@ TEST(TrivanceReadings, PaperBandwidthOwnStaysFailsAtN2LikePaperBandwidth) {
         << describe(ic);
     // Every n in 1..100 that is not a power of three fails.
     for (uint64_t n = 1; n <= 100; ++n) EXPECT_EQ(test::fails(v, n), !trivance::is_pow3(n)) << n;
+  }
+}
+
+// Algorithm 1's listings sent only at their last listing (Swing's App. A.2
+// rule carried over, in Algorithm 1's order: peer_left, then peer_right).
+// Without the own block it is `bandwidth` move for move: the last listing
+// keeps a block while it can stay reachable and prefers peer_right, i.e.
+// stay, right, left. So the own-block rule is not vacuous in general, only
+// for the stay-first orders.
+TEST(TrivanceReadings, KeepLastListingWithoutTheOwnBlockIsBandwidth) {
+  TrivanceRouting keep_last;
+  keep_last.every_path = true;
+  keep_last.keep_last_listing = true;
+  keep_last.own_block_stays = true;
+  for (uint64_t n = 1; n <= 729; ++n) EXPECT_EQ(trivance_moves(n, keep_last), trivance_moves(n)) << n;
+  EXPECT_TRUE(variant("paper-keep-last-own-stays").expected_to_hold);
+  for (uint64_t n = 1; n <= 100; ++n) EXPECT_FALSE(test::fails(variant("paper-keep-last-own-stays"), n)) << n;
+}
+
+// With the own block sent where Pi lists it, the same rule is refuted at
+// n = 4: rank 0 sends block 0 to rank 1 in step 0 (its last listing, peer
+// right) and gets its own contribution back from rank 1 in step 1.
+TEST(TrivanceReadings, KeepLastListingWithTheOwnBlockFailsAtN4) {
+  const VariantInfo& v = variant("paper-keep-last");
+  EXPECT_FALSE(v.expected_to_hold);
+  for (uint64_t n = 1; n < 4; ++n) EXPECT_FALSE(test::fails(v, n)) << n;
+  RankStep rs;
+  v.make({4, 0})->rank_step(0, 0, rs);
+  EXPECT_TRUE(test::send_to(rs, 1).blocks.contains(0));
+  const Claim c = v.claim({4, 0});
+  mutation::CheckArgs a;
+  a.claim = &c;
+  const InstanceCheck ic = mutation::check(*v.make({4, 0}), a);
+  EXPECT_EQ(violated(ic), (std::set<std::string>{prop::exactly_once, prop::postcondition, prop::cost})) << describe(ic);
+  const Counterexample& eo = *verdict(ic, prop::exactly_once).counterexample;
+  EXPECT_EQ(eo.location(), "p=4 rank=0 step=1 block=0 peer=1");
+  EXPECT_EQ(eo.expected, "contribution of rank 0 at most once");
+  EXPECT_EQ(verdict(ic, prop::cost).counterexample->actual, "8 blocks");
+  EXPECT_NE(v.known_failure.find("minimal p = 4"), std::string::npos);
+  EXPECT_NE(v.known_failure.find("cost (8 blocks per rank"), std::string::npos);
+  // It fails exactly where it sends its own block.
+  for (uint64_t n = 1; n <= 100; ++n) {
+    TrivanceRouting how;
+    how.every_path = how.keep_last_listing = true;
+    EXPECT_EQ(test::fails(v, n), sends_own_block(trivance_moves(n, how))) << n;
   }
 }
 
