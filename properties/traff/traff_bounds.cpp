@@ -96,6 +96,28 @@ Verdict traff_bounds(const traff::Tables& t) {
       most_calls.add(at_p + std::to_string(r) + ": " + std::to_string(max_calls) + " recursive call" +
                      (max_calls == 1 ? "" : "s") + " (q-1 = " + std::to_string(recursion_bound) + ")");
   }
+  // Sec. 2.3's prose names two of p = 17's violations: "There are, for
+  // instance, send schedule violations in round k = 2 for processor r = 3 and
+  // in round k = 3 for processor r = 8". Algorithm 6 as printed (and Table
+  // 1's sendblock[4]_8 = -3) puts rank 8's in round 4: in round 3 rank 8 is
+  // in the upper part (r' = 8 > skip[3] = 5) and sends c = 3 - q = -2 without
+  // a violation. Each named (rank, round) is compared with the recomputed
+  // rounds and reported as a prose claim that holds or differs; the bounds
+  // themselves do not depend on it.
+  if (t.p == 17 && t.q == 5) {
+    WitnessList prose;
+    for (const auto& [r, k] : {std::pair<uint64_t, int>{3, 2}, std::pair<uint64_t, int>{8, 3}}) {
+      const uint64_t mask = traff::rank_schedule(r, t.skip).violation_rounds;
+      std::string got;
+      for (int j = 0; j < 64; ++j)
+        if (mask >> j & 1) got.append(got.empty() ? "" : ", ").append(std::to_string(j));
+      prose.add("p=17 rank " + std::to_string(r) + ": Sec. 2.3 prose says round " + std::to_string(k) + ", " +
+                ((mask >> k & 1) ? "holds" : "differs") + " (Algorithm 6: " +
+                (got.empty() ? std::string("no violation") : "round" + std::string(std::popcount(mask) > 1 ? "s " : " ") + got) +
+                ")");
+    }
+    v.stats["prose_claims"] = prose.str();
+  }
   if (with_violations.total()) v.stats["witnesses_violations"] = with_violations.str();
   if (most_violations.total()) v.stats["witnesses_max_violations"] = most_violations.str();
   if (most_calls.total()) v.stats["witnesses_max_recursion_excess"] = most_calls.str();

@@ -27,6 +27,10 @@
 //   witnesses_max_recursion_excess
 //                               the ranks making max_recursive_calls calls (if
 //                               any), "p=17 rank 2: 3 recursive calls (q-1 = 4)"
+//   prose_claims                at p = 17, the (rank, round) pairs Sec. 2.3's
+//                               prose names, each "holds" or "differs" against
+//                               Algorithm 6: "p=17 rank 8: Sec. 2.3 prose says
+//                               round 3, differs (Algorithm 6: round 4)"
 // The rounds are recomputed with Algorithm 6 for the listed ranks only (the
 // tables keep the count). Reports sum the histograms, take the maxima and keep
 // the witnesses of the instances reaching them over a sweep (the extremal
@@ -45,6 +49,7 @@ inline constexpr StatDecl kTraffBoundsStats[] = {
     {"max_recursive_calls", Aggregate::max},
     {"max_recursion_excess", Aggregate::max},
     {"witnesses_violations", Aggregate::witnesses},
+    {"prose_claims", Aggregate::witnesses},
     {"witnesses_max_violations", Aggregate::witnesses_of_max, "max_violations"},
     {"witnesses_max_recursion_excess", Aggregate::witnesses_of_max, "max_recursion_excess"},
 };

@@ -79,6 +79,34 @@ TEST(TorusAnalysisCli, HtmlChartAndHyperX) {
   EXPECT_NE(y.out.find("measured Xi = 2.0000"), std::string::npos) << y.out;
 }
 
+// Sec. 4.1's prose after Table 2, "If D >= 3, the Swing algorithm has a
+// congestion deficiency Xi < 1.003 (i.e., lower than 3%)", states two
+// bounds; each reading is a claim of its own, judged on every shape of the
+// series. At 8x8x8 Xi = 1.0274: the printed 1.003 fails, "3%" holds (it
+// fails from 16x16x16, Xi = 1.0342, towards the limit 1.0370). On a 2D torus
+// the sentence says nothing.
+TEST(TorusAnalysisCli, SwingProseClaimForThreeDimensions) {
+  const Outcome r = run("analyze --algo swing --dims 8x8x8 --format json");
+  EXPECT_EQ(r.code, 1) << r.err << r.out;
+  const json j = json::parse(r.out);
+  const json* printed = nullptr;
+  const json* percent = nullptr;
+  for (const json& c : j.at("claims")) {
+    const std::string st = c.at("statement");
+    if (st.find("Xi < 1.003, as printed") != std::string::npos) printed = &c;
+    if (st.find("lower than 3%") != std::string::npos) percent = &c;
+  }
+  ASSERT_NE(printed, nullptr) << j.at("claims").dump();
+  ASSERT_NE(percent, nullptr) << j.at("claims").dump();
+  EXPECT_FALSE(printed->at("holds").get<bool>());
+  EXPECT_NE(printed->at("statement").get<std::string>().find("Sec. 4.1"), std::string::npos);
+  EXPECT_NE(printed->at("detail").get<std::string>().find("p=512: 1.0274"), std::string::npos) << printed->dump();
+  EXPECT_TRUE(percent->at("holds").get<bool>());
+  const json flat = json::parse(run("analyze --algo swing --dims 8x8 --format json").out);
+  for (const json& c : flat.at("claims"))
+    EXPECT_EQ(c.at("statement").get<std::string>().find("D >= 3"), std::string::npos);
+}
+
 TEST(TorusAnalysisCli, BaselinesVerify) {
   for (const char* args : {"verify --algo bucket --variant all --dims 2x2,4x4,2x4,8x8,4x4x4 --quiet",
                            "verify --algo ring --variant torus-hamiltonian --dims 2x2,4x4,8x4,9x3,8x8 --quiet",

@@ -113,6 +113,24 @@ TEST(TraffVerify, WitnessesNameRankAndRoundInEveryFormat) {
   EXPECT_EQ(j.at("groups").at(0).at("distributions").at("traff-bounds").at("witnesses_violations"), per_p);
 }
 
+// Sec. 2.3's prose names two of Table 1's violations (p = 17): rank 3 in
+// round 2 and rank 8 in round 3. The second differs from Algorithm 6 as
+// printed (round 4); both are reported as prose claims, in every format,
+// and the bounds still hold (the prose claim is a finding, not a defect).
+TEST(TraffVerify, ProseClaimsOfSection23AreCheckedAtP17) {
+  const std::string args = "verify --algo traff --p 17 --properties traff-bounds --quiet";
+  for (const char* format : {"text", "json", "markdown", "html"}) {
+    const Outcome o = run(args + " --format " + format);
+    EXPECT_EQ(o.code, 0) << format;
+    EXPECT_NE(o.out.find("p=17 rank 3: Sec. 2.3 prose says round 2, holds (Algorithm 6: round 2)"), std::string::npos)
+        << format << "\n" << o.out;
+    EXPECT_NE(o.out.find("p=17 rank 8: Sec. 2.3 prose says round 3, differs (Algorithm 6: round 4)"), std::string::npos)
+        << format << "\n" << o.out;
+  }
+  // Only p = 17 is named by the prose.
+  EXPECT_EQ(run("verify --algo traff --p 16,18 --properties traff-bounds --quiet").out.find("prose"), std::string::npos);
+}
+
 // Over a sweep, the extremal witnesses: the (p, rank) pairs with the most
 // send-schedule violations and those making the most recursive calls beyond
 // q-1 (0: reaching Lemma 5's bound), first 10 in p order and how many more,
