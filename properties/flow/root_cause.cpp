@@ -12,6 +12,7 @@
 #include "properties/flow/flow_common.hpp"
 #include "properties/matching.hpp"
 #include "properties/postcondition.hpp"
+#include "schedules/symmetry.hpp"
 
 namespace collcheck {
 namespace {
@@ -62,6 +63,24 @@ class BlockFlow {
       why = "p * (steps + 1) = " + std::to_string(nodes()) + " trace cells exceed the trace's limit of " +
             std::to_string(lim.max_nodes);
       return false;
+    }
+    if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s_)) {
+      // Every rank's steps are rank 0's mapped block by block: count the
+      // blocks rank 0 lists before mapping any (stops at the limit).
+      RankStep rep;
+      uint64_t per_rank = 0;
+      const uint64_t cap = lim.max_block_images / std::max<uint64_t>(p_, 1) + 1;
+      for (int t = 0; t < steps_ && per_rank < cap; ++t) {
+        eq->representative_step(t, rep);
+        for (const auto* list : {&rep.sends, &rep.recvs})
+          for (const Transfer& x : *list) per_rank += x.blocks.size();
+      }
+      if (per_rank >= cap || per_rank * p_ > lim.max_block_images) {
+        why = "every rank's steps would map about " + std::to_string(p_) + " x " + std::to_string(per_rank) +
+              (per_rank >= cap ? "+" : "") + " blocks (rank 0's, by the group action), beyond the trace's limit of " +
+              std::to_string(lim.max_block_images) + " (the quotient decided the instance from rank 0 alone)";
+        return false;
+      }
     }
     std::vector<RankStep> ops(p_);
     std::vector<const Transfer*> order;

@@ -28,7 +28,9 @@
 #include <vector>
 
 #include "properties/flow/root_cause.hpp"
+#include "schedules/symmetry.hpp"
 #include "tests/support/mutations.hpp"
+#include "tests/support/schedule_lookup.hpp"
 
 namespace collcheck {
 namespace {
@@ -212,6 +214,29 @@ TEST(RootCause, UnavailableAboveTheLimits) {
   const RootCause c = trace_root_cause(v, 0, 0, TraceFocus::missing_first);
   EXPECT_EQ(c.kind, RootCause::Kind::unavailable);
   EXPECT_EQ(c.text.rfind("not traced: rank 0's block 0 misses no contribution", 0), 0u) << c.text;
+}
+
+// A schedule the certified quotient decides from rank 0 alone builds every
+// other rank's steps only for the trace, each block mapped by g_r: that work
+// (p times the blocks rank 0 lists) is bounded before anything is mapped. A
+// refuted torus-paper-delta at --dims 32768 spent minutes here, where the
+// verdict itself took seconds.
+TEST(RootCause, QuotientDecidedScheduleIsNotMappedRankByRankAboveTheLimit) {
+  InstanceParams ip;
+  ip.p = 64;
+  ip.dims = {64};
+  const auto s = test::registered_variant("swing", "torus-paper-delta").make(ip);
+  const auto* eq = dynamic_cast<const EquivariantSchedule*>(s.get());
+  ASSERT_NE(eq, nullptr);
+  RootCauseLimits lim;
+  lim.max_block_images = 1000;  // rank 0 lists far more than 1000 / 64 blocks
+  const RootCause a = trace_root_cause(*s, 0, 0, TraceFocus::missing_first, lim);
+  EXPECT_EQ(a.kind, RootCause::Kind::unavailable);
+  EXPECT_NE(a.text.find("beyond the trace's limit of 1000 (the quotient decided the instance from rank 0 alone)"),
+            std::string::npos)
+      << a.text;
+  // Within the default limits the same cell is traced.
+  EXPECT_NE(trace_root_cause(*s, 0, 0, TraceFocus::missing_first).kind, RootCause::Kind::unavailable);
 }
 
 }  // namespace
