@@ -208,12 +208,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
         job.header.p = p;
         job.header.params = job.params.label();
         if (auto why = pl.target->variant->violates(job.params)) {  // the variant's restriction, as verify
-          if (!skip_restricted) {
-            const std::string label = job.params.label();
-            throw InputError(job.header.algorithm + "/" + job.header.variant + ": p = " + std::to_string(p) +
-                             (label.empty() ? "" : " (" + label + ")") + " is outside its restriction: " + *why +
-                             " (use --skip-restricted to skip such instances)");
-          }
+          if (!skip_restricted) throw InputError(restriction_refusal(*pl.target, p, job.params, *why));
           job.header.status = Status::skipped;
           job.header.skip_reason = *why;
           jobs.push_back(std::move(job));

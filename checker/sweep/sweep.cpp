@@ -107,6 +107,13 @@ void check_request_size(const std::vector<SweepTarget>& targets, const std::vect
     throw InputError("the request has " + std::to_string(n) + " instances, more than 2^20; split the sweep");
 }
 
+std::string restriction_refusal(const SweepTarget& t, uint64_t p, const InstanceParams& ip, const std::string& why) {
+  const std::string label = ip.label();
+  return t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
+         (label.empty() ? "" : " (" + label + ")") + " is outside its restriction: " + why +
+         " (use --skip-restricted to skip such instances)";
+}
+
 void check_restrictions(const SweepRequest& req) {
   check_property_selection(req);
   check_request_size(req.targets, req.ps);
@@ -116,10 +123,7 @@ void check_restrictions(const SweepRequest& req) {
         const InstanceParams ip = t.params(p, r);
         if (auto why = t.variant->violates(ip)) {
           if (req.skip_restricted) continue;
-          const std::string label = ip.label();
-          throw InputError(t.algorithm->name + "/" + t.variant->name + ": p = " + std::to_string(p) +
-                           (label.empty() ? "" : " (" + label + ")") + " is outside its restriction: " + *why +
-                           " (use --skip-restricted to skip such instances)");
+          throw InputError(restriction_refusal(t, p, ip, *why));
         }
         if (p <= 4096 || !runs_engine(req.check)) continue;  // small ones fit; large ones are built to learn nblocks
         auto s = t.variant->make(ip);

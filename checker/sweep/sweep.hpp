@@ -95,6 +95,9 @@ void check_request_size(const std::vector<SweepTarget>& targets, const std::vect
 // check_request_size's limit, and the first (variant, p) outside a
 // restriction, unless skip_restricted.
 void check_restrictions(const SweepRequest& req);
+// The bad-input message for an instance outside its variant's restriction
+// (`why`: VariantInfo::violates' reason), as verify and prove word it.
+std::string restriction_refusal(const SweepTarget& t, uint64_t p, const InstanceParams& ip, const std::string& why);
 
 // An InstanceResult naming (t, p); status skipped with the reason if p is
 // outside t's restriction, holds otherwise (to be filled in).
