@@ -71,9 +71,16 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   if (vm.count("variant") && !vm.count("algo")) throw InputError("--variant goes with --algo");
   std::string what;
   if (vm.count("algo")) {
+    // One run fuzzes one variant of one algorithm: --algo all or a list
+    // would otherwise resolve to several targets of which only the first ran.
+    const std::string algo = vm["algo"].as<std::string>();
     const std::string variant = vm.count("variant") ? vm["variant"].as<std::string>() : "default";
-    if (variant == "all") throw InputError("fuzz takes one variant, not 'all'");
-    std::vector<SweepTarget> t = resolve_targets(vm["algo"].as<std::string>(), variant);
+    if (algo == "all" || algo.find(',') != std::string::npos)
+      throw InputError("fuzz takes one algorithm, not '" + algo + "' (one run per algorithm)");
+    if (variant == "all" || variant.find(',') != std::string::npos)
+      throw InputError("fuzz takes one variant, not '" + variant + "'");
+    std::vector<SweepTarget> t = resolve_targets(algo, variant);
+    if (t.size() != 1) throw InputError("fuzz takes one algorithm and one variant, not " + std::to_string(t.size()));
     r.target = t.front();
     what = r.target->algorithm->name + "/" + r.target->variant->name;
   } else {
