@@ -49,6 +49,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
     if (vm.count("algo") || vm.count("schedule-cmd") || vm.count("seconds"))
       throw InputError("--mutants FILE runs alone (no --algo, --schedule-cmd or --seconds)");
     const std::string path = vm["mutants"].as<std::string>();
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--mutants", path);
     const ScheduleDocument doc = load_schedule_file(path, "auto", default_max_memory());
     const uint64_t cap = parse_uint_option("max-mutants", vm["max-mutants"].as<std::string>(), 1, 1000000);
     const uint64_t seed = vm.count("seed") ? parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX) : 1;
@@ -107,7 +108,11 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
     throw InputError("fuzz: unknown --format '" + format + "' (text, json, junit)");
   if (vm["threads"].as<int>() < 0 || vm["threads"].as<int>() > kMaxThreads)
     throw InputError("--threads must be 0.." + std::to_string(kMaxThreads));
-  if (vm.count("db")) fuzz::check_db(vm["db"].as<std::string>(), what);  // before spending the budget
+  if (vm.count("db")) {  // before spending the budget
+    // The report written over the database would lose every run it holds.
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());
+    fuzz::check_db(vm["db"].as<std::string>(), what);
+  }
   std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << ", " << r.seconds << " s\n";
   fuzz::Summary s;
   run_with_threads(vm["threads"].as<int>(), [&] { s = fuzz::run(r); });
