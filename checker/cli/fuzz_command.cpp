@@ -113,7 +113,16 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());
     fuzz::check_db(vm["db"].as<std::string>(), what);
   }
-  std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << ", " << r.seconds << " s\n";
+  // A seed drawn from the clock is told on stderr once the run starts, before
+  // the budget is spent (a run killed by its CI job can still be reproduced);
+  // nothing else is, so that bad input (found before the run, or by it: a
+  // generator's malformed output, an --out that cannot be written) is the
+  // first and only line on stderr whenever --seed is given.
+  if (!vm.count("seed"))
+    r.started = [&] {
+      std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << " (from the clock; --seed " << r.seed
+                << " draws the same instances), " << r.seconds << " s\n";
+    };
   fuzz::Summary s;
   run_with_threads(vm["threads"].as<int>(), [&] { s = fuzz::run(r); });
   std::optional<fuzz::Coverage> total;

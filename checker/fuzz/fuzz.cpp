@@ -186,6 +186,7 @@ class Fuzzer {
   ~Fuzzer() { std::filesystem::remove(tmp_); }
 
   Summary run() {
+    if (r_.started) r_.started();
     try {
       for (uint64_t k = 0; elapsed() < r_.seconds && s_.unfinished.empty(); ++k) {
         const Instance i = draw(r_.seed, k, r_);

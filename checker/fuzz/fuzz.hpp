@@ -27,6 +27,7 @@
 // parameters than asked, is bad input (FuzzError::input, exit 2); the
 // summary so far is kept.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +46,9 @@ struct Request {
   uint64_t max_p = 0;                 // 0: 2^21 for registry variants, 1024 for a program
   double cmd_timeout = 30;
   CheckOptions check;
+  // Called once the run starts (everything validated, nothing drawn yet):
+  // the command's banner, so that no bad input found before is preceded by it.
+  std::function<void()> started;
 };
 
 // One drawn instance.

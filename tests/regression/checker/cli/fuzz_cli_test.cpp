@@ -269,12 +269,31 @@ TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
   for (const Case& c : cases) {
     const Outcome r = run(c.args);
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;
-    EXPECT_EQ(r.err.find(c.line) != std::string::npos, true) << c.args << "\n" << r.err;
-    EXPECT_LE(lines(r.err), 2u) << c.args << "\n" << r.err;  // the seed line and the error
+    // The error is the first and only line on stderr (no banner before it),
+    // whether found before the run or by it.
+    EXPECT_EQ(r.err.rfind(c.line, 0), 0u) << c.args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << c.args << "\n" << r.err;
     if (c.summary) {
       EXPECT_NE(r.out.find("RESULT: error"), std::string::npos) << c.args << "\n" << r.out;
     }
   }
+}
+
+// A seed drawn from the clock is told on stderr once the run starts (a run
+// its CI job kills can still be reproduced); bad input found before the run
+// is still the first and only line.
+TEST(FuzzCli, ASeedFromTheClockIsToldOnceTheRunStarts) {
+  const Outcome r = run("fuzz --algo ring --seconds 1 --max-p 8");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  ASSERT_EQ(lines(r.err), 1u) << r.err;
+  const size_t at = r.err.find(" seed ");
+  ASSERT_EQ(r.err.rfind("collcheck fuzz: ring/bandwidth seed ", 0), 0u) << r.err;
+  const std::string seed = r.err.substr(at + 6, r.err.find(' ', at + 6) - at - 6);
+  EXPECT_NE(r.err.find("--seed " + seed + " draws the same instances"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find(" seed=" + seed + " "), std::string::npos) << r.out;
+  const Outcome bad = run("fuzz --algo ring --seconds 1 --max-p 1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, "collcheck: error: --max-p 1 leaves nothing to fuzz (at least 2)\n");
 }
 
 }  // namespace
