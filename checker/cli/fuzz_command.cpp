@@ -102,6 +102,17 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   // refused before anything is allocated and counted as refused.
   r.check.max_memory = default_max_memory();
   r.cmd_timeout = static_cast<double>(parse_uint_option("cmd-timeout", vm["cmd-timeout"].as<std::string>(), 1, 86400));
+  // A program's output is held to the schedule-file limit; tests lower it
+  // (they cannot write 1 GiB), nothing raises it.
+  r.max_output = kMaxScheduleFileBytes;
+  if (const char* lower = std::getenv("COLLCHECK_FUZZ_OUTPUT_LIMIT"); lower && *lower) {
+    const std::string v = lower;
+    const bool digits = v.size() <= 10 && v.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoull(v) < 1 || std::stoull(v) > kMaxScheduleFileBytes)
+      throw InputError("COLLCHECK_FUZZ_OUTPUT_LIMIT must be 1.." + std::to_string(kMaxScheduleFileBytes) +
+                       " (bytes; it only lowers the schedule-file limit), not '" + v + "'");
+    r.max_output = std::stoull(v);
+  }
   const std::string format = vm["format"].as<std::string>();
   const auto f = format_from_string(format);
   if (!f || (*f != Format::text && *f != Format::json && *f != Format::junit))

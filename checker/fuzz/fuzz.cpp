@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -141,34 +143,57 @@ struct CmdError {
   std::string message;
 };
 
-// Runs `cmd` under sh with stdout into `out`; throws CmdError when it fails or
-// outlives `timeout` seconds (its process group is killed).
-void run_command(const std::string& cmd, const std::string& out, double timeout) {
+// "1 GiB", or the bytes of a lowered limit.
+std::string bytes_text(uint64_t b) {
+  return b == (uint64_t{1} << 30) ? "1 GiB" : std::to_string(b) + " bytes";
+}
+
+// Runs `cmd` under sh with stdout into the file open as `out_fd` (emptied
+// first); throws CmdError when it fails, outlives `timeout` seconds or prints
+// more than `max_bytes` (its process group is killed then).
+void run_command(const std::string& cmd, int out_fd, double timeout, uint64_t max_bytes) {
+  if (::ftruncate(out_fd, 0) != 0 || ::lseek(out_fd, 0, SEEK_SET) != 0)
+    throw CmdError{ErrorKind::runtime, "cannot empty the schedule command's output file: " + std::string(std::strerror(errno))};
   const pid_t pid = fork();
   if (pid < 0) throw CmdError{ErrorKind::runtime, "cannot start the schedule command"};
   if (pid == 0) {
     setpgid(0, 0);
-    const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0) _exit(126);
-    dup2(fd, 1);
+    if (dup2(out_fd, 1) < 0) _exit(126);
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   setpgid(pid, pid);
+  auto stop = [&] {  // the group is killed before its leader is reaped (its id cannot be reused yet)
+    kill(-pid, SIGKILL);
+    int ignored = 0;
+    waitpid(pid, &ignored, 0);
+  };
+  // Polled, so the file may pass the limit by what the program writes in one
+  // period (a few MiB); it is never read then.
+  auto over_limit = [&] {
+    struct stat st = {};
+    return ::fstat(out_fd, &st) == 0 && static_cast<uint64_t>(st.st_size) > max_bytes;
+  };
+  const CmdError too_much{ErrorKind::input, "the schedule command printed more than " + bytes_text(max_bytes) +
+                                                ", the schedule-file limit; stopped (its process group killed): " + cmd};
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
   int status = 0;
   for (;;) {
     const pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
+    if (over_limit()) {
+      stop();
+      throw too_much;
+    }
     if (Clock::now() > deadline) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      stop();
       throw CmdError{ErrorKind::runtime,
                      "the schedule command did not finish within " + std::to_string(static_cast<int>(timeout)) +
                          " s: " + cmd};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  if (over_limit()) throw too_much;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
   throw CmdError{ErrorKind::runtime,
                  "the schedule command failed (" +
@@ -181,9 +206,27 @@ class Fuzzer {
  public:
   explicit Fuzzer(const Request& r) : r_(r), start_(Clock::now()) {
     s_.seed = r.seed;
-    tmp_ = (std::filesystem::temp_directory_path() / ("collcheck-fuzz-" + std::to_string(getpid()) + ".json")).string();
+    if (r.schedule_cmd.empty()) return;
+    // The program's output file: created by mkstemp (O_EXCL, mode 0600), so
+    // no name anyone could plant a link at beforehand is ever opened.
+    std::error_code ec;
+    const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+    if (ec) throw InputError("fuzz --schedule-cmd: no temporary directory: " + ec.message());
+    std::string name = (dir / "collcheck-fuzz-XXXXXX").string();
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ < 0)
+      throw InputError("fuzz --schedule-cmd: cannot create a temporary file in '" + dir.string() +
+                       "': " + std::strerror(errno));
+    tmp_ = name;
   }
-  ~Fuzzer() { std::filesystem::remove(tmp_); }
+  ~Fuzzer() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+      ::unlink(tmp_.c_str());
+    }
+  }
+  Fuzzer(const Fuzzer&) = delete;
+  Fuzzer& operator=(const Fuzzer&) = delete;
 
   Summary run() {
     if (r_.started) r_.started();
@@ -300,12 +343,16 @@ class Fuzzer {
 
   std::optional<InstanceResult> check_program(const Instance& i, bool count) {
     const std::string cmd = substitute(r_.schedule_cmd, i, r_.seed);
-    run_command(cmd, tmp_, r_.cmd_timeout);
+    run_command(cmd, fd_, r_.cmd_timeout, r_.max_output);
     ScheduleDocument doc;
     try {
       doc = load_schedule_file(tmp_, "auto", default_max_memory());
     } catch (const InputError& e) {
-      throw InputError("the schedule command printed a malformed schedule (" + cmd + "): " + e.what());
+      // The reader names the file: the program's output, not a temporary name.
+      std::string why = e.what();
+      for (size_t at = why.find(tmp_); at != std::string::npos; at = why.find(tmp_, at))
+        why.replace(at, tmp_.size(), "its output");
+      throw InputError("the schedule command printed a malformed schedule (" + cmd + "): " + why);
     }
     const CollectiveSpec& spec = doc.schedule.spec;
     if (spec.p != i.p)
@@ -445,7 +492,8 @@ class Fuzzer {
   const Request& r_;
   Clock::time_point start_;
   Summary s_;
-  std::string tmp_;
+  std::string tmp_;  // the program's output file (--schedule-cmd), open as fd_
+  int fd_ = -1;
   // Seconds per work unit (cost_model.hpp), then as measured on the largest
   // instance so far, kept apart for the instances the certified quotient
   // takes (rank 0's work: a unit costs differently) and the others.

@@ -25,7 +25,11 @@
 // as check-file does. The program failing or hanging (--cmd-timeout) ends
 // the run (FuzzError::runtime, exit 3); a malformed file, or one for other
 // parameters than asked, is bad input (FuzzError::input, exit 2); the
-// summary so far is kept.
+// summary so far is kept. The program's standard output goes to a file
+// mkstemp creates (owned by this process, never a name another user can
+// plant a link at), and a program whose output grows beyond the schedule-file
+// limit (kMaxScheduleFileBytes, 1 GiB: `yes` wrote 3.8 GB in 5 s) is stopped
+// there, its process group killed: bad input (exit 2).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,6 +49,10 @@ struct Request {
   uint64_t seed = 1;
   uint64_t max_p = 0;                 // 0: 2^21 for registry variants, 1024 for a program
   double cmd_timeout = 30;
+  // The most a program may print for one instance (bytes). The fuzz command
+  // sets kMaxScheduleFileBytes, lowered only by the environment variable
+  // COLLCHECK_FUZZ_OUTPUT_LIMIT (bytes; for tests, which cannot write 1 GiB).
+  uint64_t max_output = uint64_t{1} << 30;
   CheckOptions check;
   // Called once the run starts (everything validated, nothing drawn yet):
   // the command's banner, so that no bad input found before is preceded by it.

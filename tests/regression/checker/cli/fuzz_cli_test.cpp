@@ -17,7 +17,11 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <signal.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -242,6 +246,65 @@ TEST(FuzzCli, TheDatabaseAccumulatesCoverage) {
   r = run("fuzz --algo ring --seconds 2 --db " + db);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("is not a collcheck fuzz database"), std::string::npos) << r.err;
+}
+
+// --schedule-cmd: the program's output goes to a file mkstemp creates, never
+// to the predictable $TMPDIR/collcheck-fuzz-<pid>.json it was once written to
+// with O_TRUNC (a link planted there was followed, its target overwritten);
+// the file is removed afterwards. The shell execs collcheck: $$ is its pid.
+TEST(FuzzCli, AProgramsOutputNeverFollowsAPlantedLink) {
+  const std::string dir = temp_path("fuzz_tmpdir"), victim = temp_path("fuzz_victim");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(victim) << "kept\n";
+  }
+  const Outcome r = run_command("export TMPDIR=" + dir + "; ln -s " + victim + " " + dir +
+                                "/collcheck-fuzz-$$.json; exec " + COLLCHECK_BINARY + " fuzz --schedule-cmd '" + kGen +
+                                " {p} --correct' --seconds 1 --seed 5 --max-p 8 --format json");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(json::parse(r.out).at("status"), "holds");
+  EXPECT_EQ(read_file(victim), "kept\n");
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) left.push_back(e.path().filename().string());
+  ASSERT_EQ(left.size(), 1u);  // the planted link, and no output file left behind
+  EXPECT_TRUE(std::filesystem::is_symlink(dir + "/" + left.front())) << left.front();
+  std::filesystem::remove_all(dir);
+}
+
+// A program whose output grows without bound (`yes` wrote 3.8 GB in 5 s
+// until --cmd-timeout) is stopped at the schedule-file limit, its whole
+// process group killed (here a writer it left in the background too). The
+// limit is 1 GiB; COLLCHECK_FUZZ_OUTPUT_LIMIT lowers it for this test.
+TEST(FuzzCli, ARunawayProgramIsStoppedAtTheScheduleFileLimit) {
+  const std::string dir = temp_path("fuzz_runaway"), pidfile = temp_path("fuzz_runaway.pid");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::remove(pidfile.c_str());
+  // ulimit -f: should the limit fail, the disk does not fill.
+  const Outcome r = run_command("ulimit -f 20000; TMPDIR=" + dir + " COLLCHECK_FUZZ_OUTPUT_LIMIT=100000 " +
+                                COLLCHECK_BINARY + " fuzz --schedule-cmd 'yes > /dev/null & echo $! > " + pidfile +
+                                "; yes' --seconds 30 --cmd-timeout 30 --seed 1");
+  EXPECT_EQ(r.code, 2) << r.err << r.out;
+  EXPECT_EQ(r.err,
+            "collcheck: error: the schedule command printed more than 100000 bytes, the schedule-file limit; stopped "
+            "(its process group killed): yes > /dev/null & echo $! > " + pidfile + "; yes\n");
+  EXPECT_NE(r.out.find("RESULT: error"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::is_empty(dir));  // the output file is removed
+  // The background writer was in the program's group: killed. (A killed
+  // process may take a moment to be gone; the loop is a hang guard.)
+  const std::string pid = std::to_string(std::atoi(read_file(pidfile).c_str()));
+  ASSERT_NE(pid, "0");
+  bool gone = false;
+  for (int i = 0; i < 1000 && !gone; ++i) {  // /proc/PID/stat: "PID (comm) STATE ..."
+    const std::string stat = read_file("/proc/" + pid + "/stat");
+    gone = stat.empty() || stat.substr(stat.rfind(')') + 1, 3) == " Z ";
+    if (!gone) usleep(10000);
+  }
+  EXPECT_TRUE(gone) << "pid " << pid;
+  if (!gone) kill(std::stoi(pid), SIGKILL);
+  std::filesystem::remove_all(dir);
+  std::remove(pidfile.c_str());
 }
 
 TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
