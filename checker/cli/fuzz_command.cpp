@@ -139,7 +139,8 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   std::optional<fuzz::Coverage> total;
   if (vm.count("db")) total = fuzz::accumulate(vm["db"].as<std::string>(), what, s);
   write_output(vm["out"].as<std::string>(), fuzz::render(s, what, *f, total ? &*total : nullptr));
-  int code = s.finding ? 1 : 0;
+  // Nothing checked is no result: exit 3 (unknown), never 0.
+  int code = s.finding ? 1 : fuzz::result(s) == "unknown" ? 3 : 0;
   if (s.error == fuzz::ErrorKind::input) {
     if (s.unfinished.empty()) throw InputError(s.error_message);  // after the partial summary
     std::cerr << "collcheck: error: " << s.error_message << "\n";

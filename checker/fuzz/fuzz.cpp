@@ -584,7 +584,7 @@ Coverage accumulate(const std::string& path, const std::string& what, const Summ
                         {"seconds", s.seconds},
                         {"checked", s.checked},
                         {"largest_p", s.largest_p},
-                        {"status", s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds"},
+                        {"status", result(s)},
                         {"minimal", s.finding ? nlohmann::json(s.finding->minimal.label()) : nlohmann::json(nullptr)}});
   for (const auto& [k, v] : s.per_stratum) db["per_stratum"][k] = db["per_stratum"].value(k, uint64_t{0}) + v;
   db["checked"] = db["checked"].get<uint64_t>() + s.checked;
@@ -600,6 +600,30 @@ Coverage accumulate(const std::string& path, const std::string& what, const Summ
   return c;
 }
 
+std::string result(const Summary& s) {
+  if (s.error != ErrorKind::none) return "error";
+  if (s.finding) return "violated";
+  return s.checked == 0 ? "unknown" : "holds";
+}
+
+namespace {
+
+// Why nothing was checked, from the counts (one line).
+std::string nothing_checked(const Summary& s) {
+  std::string why;
+  auto add = [&](uint64_t n, const std::string& what) {
+    if (n) why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(s.restricted, "outside the variant's restriction");
+  add(s.refused, "refused by the checker");
+  add(s.over_budget, "predicted over the remaining budget");
+  if (!s.unfinished.empty()) why += (why.empty() ? "" : ", ") + s.unfinished + " still running at the budget (abandoned)";
+  return "no instance was checked within the budget" + (why.empty() ? std::string() : " (" + why + ")") +
+         "; not a result";
+}
+
+}  // namespace
+
 std::string render(const Summary& s, const std::string& what, Format f, const Coverage* total) {
   if (f == Format::json) {
     nlohmann::json j{{"tool", "collcheck fuzz"}, {"target", what},         {"seed", s.seed},
@@ -612,7 +636,7 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
     if (total)
       j["accumulated"] = {{"runs", total->runs}, {"checked", total->checked}, {"largest_p", total->largest_p},
                           {"seconds", total->seconds}, {"per_stratum", total->per_stratum}};
-    j["status"] = s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds";
+    j["status"] = result(s);
     j["error"] = s.error == ErrorKind::none ? nlohmann::json(nullptr) : nlohmann::json(s.error_message);
     j["finding"] = nullptr;
     if (s.finding) {
@@ -637,7 +661,7 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
       return o;
     };
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"collcheck fuzz\" tests=\"1\" failures=\""
-       << (s.finding ? 1 : 0) << "\" errors=\"" << (s.error != ErrorKind::none ? 1 : 0) << "\" time=\"" << s.seconds
+       << (s.finding ? 1 : 0) << "\" errors=\"" << (s.error != ErrorKind::none || result(s) == "unknown" ? 1 : 0) << "\" time=\"" << s.seconds
        << "\">\n  <testsuite name=\"fuzz " << esc(what) << "\" tests=\"1\">\n    <testcase classname=\"fuzz\" name=\""
        << esc(what) << " seed " << s.seed << "\">";
     if (s.finding)
@@ -645,6 +669,8 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
          << "</failure>";
     else if (s.error != ErrorKind::none)
       os << "<error message=\"" << esc(s.error_message) << "\"/>";
+    else if (result(s) == "unknown")
+      os << "<error type=\"nothing-checked\" message=\"nothing was checked: " << esc(nothing_checked(s)) << "\"/>";
     os << "<system-out>" << s.checked << " instances checked, largest " << esc(s.largest)
        << (s.unfinished.empty() ? "" : "; " + esc(s.unfinished) + " still running at the budget, abandoned")
        << "</system-out></testcase>\n"
@@ -675,7 +701,8 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
     os << "\n";
   }
   if (s.error != ErrorKind::none) os << "ERROR: " << s.error_message << "\n";
-  os << "RESULT: " << (s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds") << "\n";
+  else if (result(s) == "unknown") os << "nothing was checked: " << nothing_checked(s) << "\n";
+  os << "RESULT: " << result(s) << "\n";
   return os.str();
 }
 

@@ -97,6 +97,13 @@ struct Summary {
   std::string error_message;  // one line
 };
 
+// What a run found: "error", "violated", "unknown" when nothing was checked
+// (every instance drawn was outside the variant's restriction, refused,
+// predicted over the budget, or still running at its end and abandoned: a
+// run that checked nothing never holds; the fuzz command exits 3), else
+// "holds".
+std::string result(const Summary& s);
+
 // Draws instance number k of the sequence for `seed` (exposed for tests:
 // the same seed gives the same sequence).
 Instance draw(uint64_t seed, uint64_t k, const Request& r);

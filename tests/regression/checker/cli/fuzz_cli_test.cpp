@@ -105,6 +105,35 @@ TEST(FuzzCli, TheBudgetEndsTheRunEvenWhenAnInstanceOutrunsItsPrediction) {
   EXPECT_NE(t.out.find("RESULT: holds"), std::string::npos) << t.out;
 }
 
+// A run that checked nothing never holds: Swing's paper-odd takes odd p >= 3
+// only, so under --max-p 2 every draw is outside its restriction. It said
+// "RESULT: holds", exit 0 (as did a run whose one instance was still running
+// at the budget and abandoned); now unknown, exit 3, in every format and in
+// the --db record.
+TEST(FuzzCli, NothingCheckedIsNeverHolds) {
+  const std::string args = "fuzz --algo swing --variant paper-odd --max-p 2 --seconds 1 --seed 1";
+  Outcome r = run(args);
+  EXPECT_EQ(r.code, 3) << r.err << r.out;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("\nnothing was checked: no instance was checked within the budget ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nRESULT: unknown\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("holds"), std::string::npos) << r.out;
+  const std::string db = temp_path("fuzz_nothing.db");
+  std::remove(db.c_str());
+  r = run(args + " --format json --db " + db);
+  EXPECT_EQ(r.code, 3) << r.err << r.out;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("status"), "unknown");
+  EXPECT_EQ(j.at("checked"), 0);
+  EXPECT_GT(j.at("restricted").get<uint64_t>(), 0u);
+  EXPECT_EQ(json::parse(read_file(db)).at("runs").at(0).at("status"), "unknown");
+  std::remove(db.c_str());
+  r = run(args + " --format junit");
+  EXPECT_EQ(r.code, 3) << r.err << r.out;
+  EXPECT_NE(r.out.find("errors=\"1\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<error type=\"nothing-checked\" message=\"nothing was checked: "), std::string::npos) << r.out;
+}
+
 // Torus shapes are drawn by stratum, and the large stratum draws tori near
 // --max-p (beyond 2^20 nodes by default) (the old fixed pools stopped at 81^3 for sides 3^k);
 // every shape fits --max-p and its p is the product of its sides.
