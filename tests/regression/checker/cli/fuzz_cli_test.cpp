@@ -99,7 +99,9 @@ TEST(FuzzCli, TheBudgetEndsTheRunEvenWhenAnInstanceOutrunsItsPrediction) {
   const json j = json::parse(r.out);
   EXPECT_EQ(j.at("status"), "holds");
   EXPECT_LT(j.at("seconds").get<double>(), 6.0) << r.out;
-  if (!j.at("unfinished").is_null()) EXPECT_EQ(j.at("unfinished").get<std::string>().rfind("p=", 0), 0u) << r.out;
+  if (!j.at("unfinished").is_null()) {
+    EXPECT_EQ(j.at("unfinished").get<std::string>().rfind("p=", 0), 0u) << r.out;
+  }
   const Outcome t = run("fuzz --algo tra --seconds 1 --seed 6 --max-p 4096");
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("RESULT: holds"), std::string::npos) << t.out;
@@ -159,11 +161,15 @@ TEST(FuzzCli, TorusShapesCoverTheStrataUpToMaxP) {
       // large: the largest powers of one kind that fit each side's even share
       // of what is left, so within a factor 3 per side (a power of three),
       // twice that next to it: at least top / 6^3.
-      if (i.stratum.ends_with("large") && top >= 216) EXPECT_GE(i.p, top / 216) << i.label();
+      if (i.stratum.ends_with("large") && top >= 216) {
+        EXPECT_GE(i.p, top / 216) << i.label();
+      }
       beyond_2_20 += i.p > (uint64_t{1} << 20);
     }
     EXPECT_EQ(kinds, (std::set<std::string>{"small", "pow2", "pow2+-1", "pow3", "pow3+-1", "large"})) << top;
-    if (top > (uint64_t{1} << 20)) EXPECT_GT(beyond_2_20, 30);
+    if (top > (uint64_t{1} << 20)) {
+      EXPECT_GT(beyond_2_20, 30);
+    }
   }
 }
 
@@ -261,7 +267,9 @@ TEST(FuzzCli, TheDatabaseAccumulatesCoverage) {
     const json j = json::parse(r.out);
     EXPECT_EQ(j.at("accumulated").at("runs"), seed);
     if (seed == 1) first = j.at("checked");
-    if (seed == 2) EXPECT_EQ(j.at("accumulated").at("checked").get<uint64_t>(), first + j.at("checked").get<uint64_t>());
+    if (seed == 2) {
+      EXPECT_EQ(j.at("accumulated").at("checked").get<uint64_t>(), first + j.at("checked").get<uint64_t>());
+    }
   }
   const json stored = json::parse(read_file(db));
   EXPECT_EQ(stored.at("runs").size(), 2u);
