@@ -390,7 +390,9 @@ class Fuzzer {
   }
 
   // Smaller instances, smallest first: every p below (options mapped), or for
-  // a torus every shape with sides at most the found ones'.
+  // a torus every shape with sides at most the found ones', its sides of 1
+  // dropped (a side of 1 has no steps: 1x4 is the torus 4), by p and then by
+  // fewer dimensions, so that the minimal shape is the simplest one.
   std::vector<Instance> smaller(const Instance& f) const {
     std::vector<Instance> out;
     if (!f.dims.empty()) {
@@ -402,17 +404,26 @@ class Fuzzer {
         for (uint32_t x = 2; x < std::min<uint32_t>(f.dims[d], 10); ++x) c.insert(x);
         per[d].assign(c.begin(), c.end());
       }
+      std::set<std::vector<uint32_t>> seen;
       std::vector<size_t> idx(f.dims.size(), 0);
       for (;;) {
         Instance c = f;
         c.p = 1;
-        for (size_t d = 0; d < f.dims.size(); ++d) c.dims[d] = per[d][idx[d]], c.p *= c.dims[d];
-        if (c.dims != f.dims) out.push_back(c);
+        c.dims.clear();
+        for (size_t d = 0; d < f.dims.size(); ++d) {
+          const uint32_t side = per[d][idx[d]];
+          if (side > 1) c.dims.push_back(side);
+          c.p *= side;
+        }
+        if (c.dims.empty()) c.dims = {1};
+        if (c.dims != f.dims && seen.insert(c.dims).second) out.push_back(c);
         size_t d = 0;
         while (d < idx.size() && ++idx[d] == per[d].size()) idx[d++] = 0;
         if (d == idx.size()) break;
       }
-      std::stable_sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) { return a.p < b.p; });
+      std::stable_sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) {
+        return a.p != b.p ? a.p < b.p : a.dims.size() < b.dims.size();
+      });
       return out;
     }
     std::set<uint64_t> ps;
@@ -515,10 +526,16 @@ std::string Instance::label() const {
   return s;
 }
 
+uint64_t size_cap(uint64_t k, uint64_t top) {
+  // 2^3 doubling every 4 draws up to 2^10 (draw 28), then every draw.
+  const uint64_t lg = k < 28 ? 3 + k / 4 : 10 + (k - 28);
+  return lg >= 63 ? top : std::min(top, uint64_t{1} << lg);
+}
+
 Instance draw(uint64_t seed, uint64_t k, const Request& r) {
   std::mt19937_64 g(mix(seed ^ mix(k + 1)));
   Instance i;
-  const uint64_t top = max_p(r);
+  const uint64_t top = size_cap(k, max_p(r));
   if (takes(r, "dims")) {
     std::string kind;
     i.dims = draw_shape(g, top, kind);

@@ -8,14 +8,17 @@
 // the smallest and other values of n, radix, ppn), each checked with the
 // method verify picks (the certified quotient, intervals, dense; the same
 // check_instance), so every verdict is as sound as verify's. The draws are a
-// function of the seed alone; how far the sequence gets depends on the time
-// budget. An instance the estimate says cannot finish within the remaining
-// budget, or that the checker refuses (memory), is counted, not checked.
+// function of the seed alone, small ones first (size_cap); how far the
+// sequence gets depends on the time budget. An instance the estimate says
+// cannot finish within the remaining budget, or that the checker refuses
+// (memory), is counted, not checked; one still running at the budget's end
+// is abandoned, not counted. A run that checked nothing says "unknown".
 //
 // On the first violation the instance is shrunk: the smallest p (scanning
 // upward from 1, with the options mapped: a root p - 1 stays the last rank,
 // a middle root the middle) that still fails, then each option reset to
-// its default while it still fails. That is the minimal counterexample
+// its default while it still fails (a torus: the smallest product of sides,
+// sides of 1 dropped, fewest dimensions first). That is the minimal counterexample
 // `verify` reports for the same options, and the one command that
 // reproduces it is printed.
 //
@@ -104,8 +107,18 @@ struct Summary {
 // "holds".
 std::string result(const Summary& s);
 
+// The size schedule: draw k's p (a torus's product of sides) is at most
+// size_cap(k, top), top being --max-p: 8 for the first 4 draws, doubling
+// every 4 draws up to 1024 (draw 28), then every draw until it reaches top
+// (draw 39 for 2^21); from there on every draw may reach top. A run spends
+// its budget on cheap instances first, then on ever larger ones: a property
+// that fails small is found whatever the seed, before any draw large enough
+// to outlast the budget (the first draw of a refuted torus reading was once
+// 512x32, still running when the budget ended: nothing checked).
+uint64_t size_cap(uint64_t k, uint64_t top);
+
 // Draws instance number k of the sequence for `seed` (exposed for tests:
-// the same seed gives the same sequence).
+// the same seed gives the same sequence), its p at most size_cap(k, top).
 Instance draw(uint64_t seed, uint64_t k, const Request& r);
 
 Summary run(const Request& r);

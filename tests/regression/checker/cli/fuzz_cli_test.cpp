@@ -136,9 +136,51 @@ TEST(FuzzCli, NothingCheckedIsNeverHolds) {
   EXPECT_NE(r.out.find("<error type=\"nothing-checked\" message=\"nothing was checked: "), std::string::npos) << r.out;
 }
 
+// The size schedule: the first draws are small, the cap doubles every 4
+// draws up to 1024 and then every draw, up to --max-p; every draw fits it.
+// A refuted torus reading's first draw was once 512x32, still running when
+// a 30 s budget ended: nothing was checked, and the run said "holds".
+TEST(FuzzCli, TheFirstDrawsAreSmall) {
+  EXPECT_EQ(fuzz::size_cap(0, uint64_t{1} << 21), 8u);
+  EXPECT_EQ(fuzz::size_cap(3, uint64_t{1} << 21), 8u);
+  EXPECT_EQ(fuzz::size_cap(4, uint64_t{1} << 21), 16u);
+  EXPECT_EQ(fuzz::size_cap(28, uint64_t{1} << 21), 1024u);
+  EXPECT_EQ(fuzz::size_cap(29, uint64_t{1} << 21), 2048u);
+  EXPECT_EQ(fuzz::size_cap(38, uint64_t{1} << 21), uint64_t{1} << 20);
+  EXPECT_EQ(fuzz::size_cap(39, uint64_t{1} << 21), uint64_t{1} << 21);
+  EXPECT_EQ(fuzz::size_cap(1000000, uint64_t{1} << 21), uint64_t{1} << 21);
+  EXPECT_EQ(fuzz::size_cap(0, 5), 5u);
+  for (const auto& [algo, variant] : std::vector<std::pair<std::string, std::string>>{
+           {"swing", "torus-paper-delta"}, {"swing", "bandwidth"}, {"traff", "default"}, {"bucket", ""}}) {
+    fuzz::Request r;
+    r.target = resolve_targets(algo, variant).front();
+    for (uint64_t seed = 1; seed <= 5; ++seed)
+      for (uint64_t k = 0; k < 100; ++k) {
+        const fuzz::Instance i = fuzz::draw(seed, k, r);
+        EXPECT_LE(i.p, fuzz::size_cap(k, uint64_t{1} << 21)) << algo << " seed " << seed << " k " << k << " " << i.label();
+      }
+  }
+}
+
+// The refuted torus reading is found and shrunk to the minimal torus (sides
+// of 1 dropped: dims 4, not 4x1) whatever the seed. --max-p 64 keeps every
+// instance tiny; the same holds without it (README: seeds 1..5, 30 s).
+TEST(FuzzCli, ARefutedTorusReadingIsFoundWhateverTheSeed) {
+  for (int seed = 1; seed <= 5; ++seed) {
+    const Outcome r = run("fuzz --algo swing --variant torus-paper-delta --seconds 30 --max-p 64 --format json --seed " +
+                          std::to_string(seed));
+    ASSERT_EQ(r.code, 1) << seed << "\n" << r.err << r.out;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j.at("status"), "violated") << seed;
+    EXPECT_EQ(j.at("finding").at("minimal"), "dims=4 (p=4)") << seed << " " << r.out;
+    EXPECT_EQ(j.at("finding").at("command"), "collcheck verify --algo swing --variant torus-paper-delta --dims 4") << seed;
+  }
+}
+
 // Torus shapes are drawn by stratum, and the large stratum draws tori near
-// --max-p (beyond 2^20 nodes by default) (the old fixed pools stopped at 81^3 for sides 3^k);
-// every shape fits --max-p and its p is the product of its sides.
+// the size cap (beyond 2^20 nodes by default once the cap reaches --max-p)
+// (the old fixed pools stopped at 81^3 for sides 3^k); every shape fits the
+// cap and its p is the product of its sides.
 TEST(FuzzCli, TorusShapesCoverTheStrataUpToMaxP) {
   for (uint64_t top : {uint64_t{1} << 21, uint64_t{100}}) {
     fuzz::Request r;
@@ -156,13 +198,14 @@ TEST(FuzzCli, TorusShapesCoverTheStrataUpToMaxP) {
         prod *= d;
       }
       EXPECT_EQ(prod, i.p) << i.label();
-      EXPECT_LE(i.p, top) << i.label();
+      const uint64_t cap = fuzz::size_cap(k, top);
+      EXPECT_LE(i.p, cap) << i.label();
       kinds.insert(i.stratum.substr(i.stratum.rfind(' ') + 1));
       // large: the largest powers of one kind that fit each side's even share
       // of what is left, so within a factor 3 per side (a power of three),
-      // twice that next to it: at least top / 6^3.
-      if (i.stratum.ends_with("large") && top >= 216) {
-        EXPECT_GE(i.p, top / 216) << i.label();
+      // twice that next to it: at least cap / 6^3.
+      if (i.stratum.ends_with("large") && cap >= 216) {
+        EXPECT_GE(i.p, cap / 216) << i.label();
       }
       beyond_2_20 += i.p > (uint64_t{1} << 20);
     }
