@@ -10,10 +10,17 @@
 //   * --mutants: the fraction of mutants each property kills, survivors named;
 //   * --db accumulates coverage over runs;
 //   * the budget ends the run even when an instance outruns its predicted
-//     time (the instance is abandoned and named);
+//     time (the instance is abandoned and named, never counted); a run that
+//     checked nothing is unknown (exit 3), never holds;
+//   * small instances first (the size schedule): a refuted torus reading is
+//     found and shrunk to dims 4 whatever the seed;
+//   * --schedule-cmd's output file: never a planted link, held to the
+//     schedule-file limit (the program's process group killed);
 //   * JUnit output; bad input (budget 0, both or neither of --algo and
 //     --schedule-cmd, a command that fails, hangs, prints garbage or a
 //     schedule for another p): one line, exit 2 or 3, the summary kept.
+// Runs are judged by what they found, never by how much they did within
+// their budget (that depends on the machine's load).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -68,43 +75,72 @@ TEST(FuzzCli, AUsersBrokenGeneratorIsRefutedAtItsMinimalP) {
       << r.out;
 }
 
+// What a run found is asserted, never how much it did within its budget
+// (that depends on the machine's load: "more than 5 instances in 4 s" failed
+// with 3). A program's first instance always runs (the budget is checked
+// between instances, the program bounded by --cmd-timeout).
 TEST(FuzzCli, TheCorrectedGeneratorHolds) {
   const Outcome r = run("fuzz --schedule-cmd '" + kGen + " {p} --correct' --seconds 4 --seed 5 --max-p 300 --format json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const json j = json::parse(r.out);
   EXPECT_EQ(j.at("status"), "holds");
-  EXPECT_GT(j.at("checked").get<int>(), 5);
+  EXPECT_GE(j.at("checked").get<int>(), 1);
   EXPECT_LE(j.at("largest_p").get<int>(), 300);
+  EXPECT_TRUE(j.at("finding").is_null());
 }
 
+// The strata a run covers are those of its first draws (a function of the
+// seed alone); the run holds, with every instance it checked in a stratum.
+const std::set<std::string> kStrata = {"small", "pow2", "pow2+-1", "pow3", "pow3+-1", "prime", "large"};
+
 TEST(FuzzCli, AHoldingVariantHoldsAndCoversTheStrata) {
+  fuzz::Request q;
+  q.target = resolve_targets("trivance", "latency").front();
+  q.max_p = 5000;
+  std::set<std::string> drawn;
+  for (uint64_t k = 0; k < 20; ++k) drawn.insert(fuzz::draw(11, k, q).stratum);
+  EXPECT_EQ(drawn, kStrata);
+
   const Outcome r = run("fuzz --algo trivance --variant latency --seconds 6 --seed 11 --max-p 5000 --format json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const json j = json::parse(r.out);
   EXPECT_EQ(j.at("status"), "holds");
   EXPECT_TRUE(j.at("finding").is_null());
-  for (const char* s : {"small", "pow2", "pow3", "pow3+-1", "large"})
-    EXPECT_TRUE(j.at("per_stratum").contains(s)) << s << " " << j.at("per_stratum").dump();
+  uint64_t sum = 0;
+  for (const auto& [stratum, n] : j.at("per_stratum").items()) {
+    EXPECT_TRUE(kStrata.count(stratum)) << stratum;
+    sum += n.get<uint64_t>();
+  }
+  EXPECT_GE(j.at("checked").get<uint64_t>(), 1u);
+  EXPECT_EQ(sum, j.at("checked").get<uint64_t>()) << r.out;
 }
 
 // The budget is a bound, not a model's guess: an instance still running
-// when it ends is abandoned and named, not waited for. Seed 6 reaches TRA
-// at p = 4096 radix 2 (about 10 s alone) within its first second, with a
-// predicted time well under the budget (the cost model does not see TRA's
-// cost); waiting for it reported about 11 s. The bound below is generous
-// for a loaded machine and still far under what waiting takes.
+// when it ends is abandoned and named, not waited for (TRA at p = 4096
+// radix 2 was predicted well under the budget and took about 10 s), and
+// never counted: what was checked is what the per-stratum counts say, and a
+// run whose only instance was abandoned is unknown (exit 3), never holds.
+// How far a 1 s run gets depends on the machine, so both outcomes are
+// judged; the bound on its length is a hang guard.
 TEST(FuzzCli, TheBudgetEndsTheRunEvenWhenAnInstanceOutrunsItsPrediction) {
-  const Outcome r = run("fuzz --algo tra --seconds 1 --seed 6 --max-p 4096 --format json");
-  ASSERT_EQ(r.code, 0) << r.err << r.out;
-  const json j = json::parse(r.out);
-  EXPECT_EQ(j.at("status"), "holds");
-  EXPECT_LT(j.at("seconds").get<double>(), 6.0) << r.out;
-  if (!j.at("unfinished").is_null()) {
-    EXPECT_EQ(j.at("unfinished").get<std::string>().rfind("p=", 0), 0u) << r.out;
+  for (const char* format : {"json", "text"}) {
+    const Outcome r = run(std::string("fuzz --algo tra --seconds 1 --seed 6 --max-p 4096 --format ") + format);
+    if (std::string(format) == "text") {
+      EXPECT_NE(r.out.find(r.code == 0 ? "\nRESULT: holds\n" : "\nRESULT: unknown\n"), std::string::npos) << r.out;
+      continue;
+    }
+    const json j = json::parse(r.out);
+    const uint64_t checked = j.at("checked");
+    EXPECT_EQ(r.code, checked ? 0 : 3) << r.err << r.out;
+    EXPECT_EQ(j.at("status"), checked ? "holds" : "unknown") << r.out;
+    EXPECT_LT(j.at("seconds").get<double>(), 60.0) << r.out;  // hang guard: the budget is 1 s
+    uint64_t sum = 0;
+    for (const auto& [stratum, n] : j.at("per_stratum").items()) sum += n.get<uint64_t>();
+    EXPECT_EQ(sum, checked) << r.out;
+    if (!j.at("unfinished").is_null()) {
+      EXPECT_EQ(j.at("unfinished").get<std::string>().rfind("p=", 0), 0u) << r.out;
+    }
   }
-  const Outcome t = run("fuzz --algo tra --seconds 1 --seed 6 --max-p 4096");
-  ASSERT_EQ(t.code, 0) << t.err;
-  EXPECT_NE(t.out.find("RESULT: holds"), std::string::npos) << t.out;
 }
 
 // A run that checked nothing never holds: Swing's paper-odd takes odd p >= 3
@@ -218,17 +254,32 @@ TEST(FuzzCli, TorusShapesCoverTheStrataUpToMaxP) {
 
 // An instance the checker refuses is counted and the first one is named
 // with the checker's reason: Swing's odd p are folds, enumerated, and above
-// 65536 over the dense limit (p = 830191 is among seed 1's first draws).
+// 65536 over the dense limit. Seed 1 draws such a p within its first 60
+// draws; whether a 3 s run gets that far depends on the machine, so what it
+// reports is judged either way.
 TEST(FuzzCli, TheFirstRefusedInstanceIsNamedWithItsReason) {
+  fuzz::Request q;
+  q.target = resolve_targets("swing", "").front();
+  bool odd_beyond = false;
+  for (uint64_t k = 0; k < 60; ++k) {
+    const fuzz::Instance i = fuzz::draw(1, k, q);
+    odd_beyond = odd_beyond || (i.p % 2 == 1 && i.p > 65536);
+  }
+  EXPECT_TRUE(odd_beyond);
   const Outcome r = run("fuzz --algo swing --seconds 3 --seed 1 --format json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const json j = json::parse(r.out);
-  ASSERT_GT(j.at("refused").get<uint64_t>(), 0u) << r.out;
-  const std::string first = j.at("first_refused").get<std::string>();
-  EXPECT_EQ(first.rfind("p=", 0), 0u) << first;
-  EXPECT_NE(first.find("dense checker's limit"), std::string::npos) << first;
+  if (j.at("refused").get<uint64_t>() == 0) {
+    EXPECT_TRUE(j.at("first_refused").is_null()) << r.out;
+  } else {
+    const std::string first = j.at("first_refused").get<std::string>();
+    EXPECT_EQ(first.rfind("p=", 0), 0u) << first;
+    EXPECT_NE(first.find("dense checker's limit"), std::string::npos) << first;
+  }
   const Outcome t = run("fuzz --algo swing --seconds 3 --seed 1");
-  EXPECT_NE(t.out.find("\nfirst refused: p="), std::string::npos) << t.out;
+  ASSERT_EQ(t.code, 0) << t.err << t.out;
+  EXPECT_EQ(t.out.find("\nfirst refused: p=") != std::string::npos, t.out.find(" 0 refused by the checker") == std::string::npos)
+      << t.out;
 }
 
 TEST(FuzzCli, TheSameSeedDrawsTheSameInstances) {
