@@ -169,7 +169,8 @@ void run_command(const std::string& cmd, int out_fd, double timeout, uint64_t ma
     waitpid(pid, &ignored, 0);
   };
   // Polled, so the file may pass the limit by what the program writes in one
-  // period (a few MiB); it is never read then.
+  // period (a few MiB, more while this process waits for a core); it is
+  // never read then.
   auto over_limit = [&] {
     struct stat st = {};
     return ::fstat(out_fd, &st) == 0 && static_cast<uint64_t>(st.st_size) > max_bytes;
@@ -177,10 +178,11 @@ void run_command(const std::string& cmd, int out_fd, double timeout, uint64_t ma
   const CmdError too_much{ErrorKind::input, "the schedule command printed more than " + bytes_text(max_bytes) +
                                                 ", the schedule-file limit; stopped (its process group killed): " + cmd};
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
-  int status = 0;
   for (;;) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
+    // Ended? (Not reaped yet: while it is a zombie its group id cannot be
+    // reused, so the group can still be killed below.)
+    siginfo_t info = {};
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) break;
     if (over_limit()) {
       stop();
       throw too_much;
@@ -193,7 +195,15 @@ void run_command(const std::string& cmd, int out_fd, double timeout, uint64_t ma
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (over_limit()) throw too_much;
+  // It ended past the limit (e.g. killed by a file-size limit between two
+  // polls): what it left running in its group, a writer in the background,
+  // is killed too.
+  if (over_limit()) {
+    stop();
+    throw too_much;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
   throw CmdError{ErrorKind::runtime,
                  "the schedule command failed (" +

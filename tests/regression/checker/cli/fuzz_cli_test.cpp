@@ -405,35 +405,40 @@ TEST(FuzzCli, AProgramsOutputNeverFollowsAPlantedLink) {
 
 // A program whose output grows without bound (`yes` wrote 3.8 GB in 5 s
 // until --cmd-timeout) is stopped at the schedule-file limit, its whole
-// process group killed (here a writer it left in the background too). The
-// limit is 1 GiB; COLLCHECK_FUZZ_OUTPUT_LIMIT lowers it for this test.
+// process group killed (here a writer it left in the background too), also
+// when it ends past the limit between two polls (head). The limit is 1 GiB;
+// COLLCHECK_FUZZ_OUTPUT_LIMIT lowers it for this test.
 TEST(FuzzCli, ARunawayProgramIsStoppedAtTheScheduleFileLimit) {
   const std::string dir = temp_path("fuzz_runaway"), pidfile = temp_path("fuzz_runaway.pid");
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::remove(pidfile.c_str());
-  // ulimit -f: should the limit fail, the disk does not fill.
-  const Outcome r = run_command("ulimit -f 20000; TMPDIR=" + dir + " COLLCHECK_FUZZ_OUTPUT_LIMIT=100000 " +
-                                COLLCHECK_BINARY + " fuzz --schedule-cmd 'yes > /dev/null & echo $! > " + pidfile +
-                                "; yes' --seconds 30 --cmd-timeout 30 --seed 1");
-  EXPECT_EQ(r.code, 2) << r.err << r.out;
-  EXPECT_EQ(r.err,
-            "collcheck: error: the schedule command printed more than 100000 bytes, the schedule-file limit; stopped "
-            "(its process group killed): yes > /dev/null & echo $! > " + pidfile + "; yes\n");
-  EXPECT_NE(r.out.find("RESULT: error"), std::string::npos) << r.out;
-  EXPECT_TRUE(std::filesystem::is_empty(dir));  // the output file is removed
-  // The background writer was in the program's group: killed. (A killed
-  // process may take a moment to be gone; the loop is a hang guard.)
-  const std::string pid = std::to_string(std::atoi(read_file(pidfile).c_str()));
-  ASSERT_NE(pid, "0");
-  bool gone = false;
-  for (int i = 0; i < 1000 && !gone; ++i) {  // /proc/PID/stat: "PID (comm) STATE ..."
-    const std::string stat = read_file("/proc/" + pid + "/stat");
-    gone = stat.empty() || stat.substr(stat.rfind(')') + 1, 3) == " Z ";
-    if (!gone) usleep(10000);
+  for (const std::string last : {"yes", "head -c 300000 /dev/zero"}) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::remove(pidfile.c_str());
+    const std::string cmd = "yes > /dev/null & echo $! > " + pidfile + "; " + last;
+    // ulimit -f (about 1 GB): should the limit fail, the disk does not fill; far
+    // above what yes writes between two polls (its shell would report the signal).
+    const Outcome r = run_command("ulimit -f 2000000; TMPDIR=" + dir + " COLLCHECK_FUZZ_OUTPUT_LIMIT=100000 " +
+                                  COLLCHECK_BINARY + " fuzz --schedule-cmd '" + cmd +
+                                  "' --seconds 30 --cmd-timeout 30 --seed 1");
+    EXPECT_EQ(r.code, 2) << last << "\n" << r.err << r.out;
+    EXPECT_EQ(r.err,
+              "collcheck: error: the schedule command printed more than 100000 bytes, the schedule-file limit; "
+              "stopped (its process group killed): " + cmd + "\n");
+    EXPECT_NE(r.out.find("RESULT: error"), std::string::npos) << r.out;
+    EXPECT_TRUE(std::filesystem::is_empty(dir)) << last;  // the output file is removed
+    // The background writer was in the program's group: killed. (A killed
+    // process may take a moment to be gone; the loop is a hang guard.)
+    const std::string pid = std::to_string(std::atoi(read_file(pidfile).c_str()));
+    ASSERT_NE(pid, "0") << last;
+    bool gone = false;
+    for (int i = 0; i < 1000 && !gone; ++i) {  // /proc/PID/stat: "PID (comm) STATE ..."
+      const std::string stat = read_file("/proc/" + pid + "/stat");
+      gone = stat.empty() || stat.substr(stat.rfind(')') + 1, 3) == " Z ";
+      if (!gone) usleep(10000);
+    }
+    EXPECT_TRUE(gone) << last << ": pid " << pid;
+    if (!gone) kill(std::stoi(pid), SIGKILL);
   }
-  EXPECT_TRUE(gone) << "pid " << pid;
-  if (!gone) kill(std::stoi(pid), SIGKILL);
   std::filesystem::remove_all(dir);
   std::remove(pidfile.c_str());
 }
