@@ -156,7 +156,7 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   require_regular_file(path);
   refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);
   std::error_code ec;
-  if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
+  if (std::filesystem::file_size(path, ec) > kMaxScheduleFileBytes)
     throw InputError("'" + path + "' is larger than 1 GiB; not a schedule collcheck can check densely");
   std::ifstream f(path);
   if (!f) throw InputError("cannot read '" + path + "'");

@@ -49,6 +49,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
     if (vm.count("algo") || vm.count("schedule-cmd") || vm.count("seconds"))
       throw InputError("--mutants FILE runs alone (no --algo, --schedule-cmd or --seconds)");
     const std::string path = vm["mutants"].as<std::string>();
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--mutants", path);
     const ScheduleDocument doc = load_schedule_file(path, "auto", default_max_memory());
     const uint64_t cap = parse_uint_option("max-mutants", vm["max-mutants"].as<std::string>(), 1, 1000000);
     const uint64_t seed = vm.count("seed") ? parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX) : 1;
@@ -71,9 +72,16 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   if (vm.count("variant") && !vm.count("algo")) throw InputError("--variant goes with --algo");
   std::string what;
   if (vm.count("algo")) {
+    // One run fuzzes one variant of one algorithm: --algo all or a list
+    // would otherwise resolve to several targets of which only the first ran.
+    const std::string algo = vm["algo"].as<std::string>();
     const std::string variant = vm.count("variant") ? vm["variant"].as<std::string>() : "default";
-    if (variant == "all") throw InputError("fuzz takes one variant, not 'all'");
-    std::vector<SweepTarget> t = resolve_targets(vm["algo"].as<std::string>(), variant);
+    if (algo == "all" || algo.find(',') != std::string::npos)
+      throw InputError("fuzz takes one algorithm, not '" + algo + "' (one run per algorithm)");
+    if (variant == "all" || variant.find(',') != std::string::npos)
+      throw InputError("fuzz takes one variant, not '" + variant + "'");
+    std::vector<SweepTarget> t = resolve_targets(algo, variant);
+    if (t.size() != 1) throw InputError("fuzz takes one algorithm and one variant, not " + std::to_string(t.size()));
     r.target = t.front();
     what = r.target->algorithm->name + "/" + r.target->variant->name;
   } else {
@@ -94,20 +102,45 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   // refused before anything is allocated and counted as refused.
   r.check.max_memory = default_max_memory();
   r.cmd_timeout = static_cast<double>(parse_uint_option("cmd-timeout", vm["cmd-timeout"].as<std::string>(), 1, 86400));
+  // A program's output is held to the schedule-file limit; tests lower it
+  // (they cannot write 1 GiB), nothing raises it.
+  r.max_output = kMaxScheduleFileBytes;
+  if (const char* lower = std::getenv("COLLCHECK_FUZZ_OUTPUT_LIMIT"); lower && *lower) {
+    const std::string v = lower;
+    const bool digits = v.size() <= 10 && v.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoull(v) < 1 || std::stoull(v) > kMaxScheduleFileBytes)
+      throw InputError("COLLCHECK_FUZZ_OUTPUT_LIMIT must be 1.." + std::to_string(kMaxScheduleFileBytes) +
+                       " (bytes; it only lowers the schedule-file limit), not '" + v + "'");
+    r.max_output = std::stoull(v);
+  }
   const std::string format = vm["format"].as<std::string>();
   const auto f = format_from_string(format);
   if (!f || (*f != Format::text && *f != Format::json && *f != Format::junit))
     throw InputError("fuzz: unknown --format '" + format + "' (text, json, junit)");
   if (vm["threads"].as<int>() < 0 || vm["threads"].as<int>() > kMaxThreads)
     throw InputError("--threads must be 0.." + std::to_string(kMaxThreads));
-  if (vm.count("db")) fuzz::check_db(vm["db"].as<std::string>(), what);  // before spending the budget
-  std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << ", " << r.seconds << " s\n";
+  if (vm.count("db")) {  // before spending the budget
+    // The report written over the database would lose every run it holds.
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());
+    fuzz::check_db(vm["db"].as<std::string>(), what);
+  }
+  // A seed drawn from the clock is told on stderr once the run starts, before
+  // the budget is spent (a run killed by its CI job can still be reproduced);
+  // nothing else is, so that bad input (found before the run, or by it: a
+  // generator's malformed output, an --out that cannot be written) is the
+  // first and only line on stderr whenever --seed is given.
+  if (!vm.count("seed"))
+    r.started = [&] {
+      std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << " (from the clock; --seed " << r.seed
+                << " draws the same instances), " << r.seconds << " s\n";
+    };
   fuzz::Summary s;
   run_with_threads(vm["threads"].as<int>(), [&] { s = fuzz::run(r); });
   std::optional<fuzz::Coverage> total;
   if (vm.count("db")) total = fuzz::accumulate(vm["db"].as<std::string>(), what, s);
   write_output(vm["out"].as<std::string>(), fuzz::render(s, what, *f, total ? &*total : nullptr));
-  int code = s.finding ? 1 : 0;
+  // Nothing checked is no result: exit 3 (unknown), never 0.
+  int code = s.finding ? 1 : fuzz::result(s) == "unknown" ? 3 : 0;
   if (s.error == fuzz::ErrorKind::input) {
     if (s.unfinished.empty()) throw InputError(s.error_message);  // after the partial summary
     std::cerr << "collcheck: error: " << s.error_message << "\n";

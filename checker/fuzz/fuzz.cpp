@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -141,34 +143,67 @@ struct CmdError {
   std::string message;
 };
 
-// Runs `cmd` under sh with stdout into `out`; throws CmdError when it fails or
-// outlives `timeout` seconds (its process group is killed).
-void run_command(const std::string& cmd, const std::string& out, double timeout) {
+// "1 GiB", or the bytes of a lowered limit.
+std::string bytes_text(uint64_t b) {
+  return b == (uint64_t{1} << 30) ? "1 GiB" : std::to_string(b) + " bytes";
+}
+
+// Runs `cmd` under sh with stdout into the file open as `out_fd` (emptied
+// first); throws CmdError when it fails, outlives `timeout` seconds or prints
+// more than `max_bytes` (its process group is killed then).
+void run_command(const std::string& cmd, int out_fd, double timeout, uint64_t max_bytes) {
+  if (::ftruncate(out_fd, 0) != 0 || ::lseek(out_fd, 0, SEEK_SET) != 0)
+    throw CmdError{ErrorKind::runtime, "cannot empty the schedule command's output file: " + std::string(std::strerror(errno))};
   const pid_t pid = fork();
   if (pid < 0) throw CmdError{ErrorKind::runtime, "cannot start the schedule command"};
   if (pid == 0) {
     setpgid(0, 0);
-    const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0) _exit(126);
-    dup2(fd, 1);
+    if (dup2(out_fd, 1) < 0) _exit(126);
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   setpgid(pid, pid);
+  auto stop = [&] {  // the group is killed before its leader is reaped (its id cannot be reused yet)
+    kill(-pid, SIGKILL);
+    int ignored = 0;
+    waitpid(pid, &ignored, 0);
+  };
+  // Polled, so the file may pass the limit by what the program writes in one
+  // period (a few MiB, more while this process waits for a core); it is
+  // never read then.
+  auto over_limit = [&] {
+    struct stat st = {};
+    return ::fstat(out_fd, &st) == 0 && static_cast<uint64_t>(st.st_size) > max_bytes;
+  };
+  const CmdError too_much{ErrorKind::input, "the schedule command printed more than " + bytes_text(max_bytes) +
+                                                ", the schedule-file limit; stopped (its process group killed): " + cmd};
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
-  int status = 0;
   for (;;) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
+    // Ended? (Not reaped yet: while it is a zombie its group id cannot be
+    // reused, so the group can still be killed below.)
+    siginfo_t info = {};
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) break;
+    if (over_limit()) {
+      stop();
+      throw too_much;
+    }
     if (Clock::now() > deadline) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      stop();
       throw CmdError{ErrorKind::runtime,
                      "the schedule command did not finish within " + std::to_string(static_cast<int>(timeout)) +
                          " s: " + cmd};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  // It ended past the limit (e.g. killed by a file-size limit between two
+  // polls): what it left running in its group, a writer in the background,
+  // is killed too.
+  if (over_limit()) {
+    stop();
+    throw too_much;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
   throw CmdError{ErrorKind::runtime,
                  "the schedule command failed (" +
@@ -181,11 +216,30 @@ class Fuzzer {
  public:
   explicit Fuzzer(const Request& r) : r_(r), start_(Clock::now()) {
     s_.seed = r.seed;
-    tmp_ = (std::filesystem::temp_directory_path() / ("collcheck-fuzz-" + std::to_string(getpid()) + ".json")).string();
+    if (r.schedule_cmd.empty()) return;
+    // The program's output file: created by mkstemp (O_EXCL, mode 0600), so
+    // no name anyone could plant a link at beforehand is ever opened.
+    std::error_code ec;
+    const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+    if (ec) throw InputError("fuzz --schedule-cmd: no temporary directory: " + ec.message());
+    std::string name = (dir / "collcheck-fuzz-XXXXXX").string();
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ < 0)
+      throw InputError("fuzz --schedule-cmd: cannot create a temporary file in '" + dir.string() +
+                       "': " + std::strerror(errno));
+    tmp_ = name;
   }
-  ~Fuzzer() { std::filesystem::remove(tmp_); }
+  ~Fuzzer() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+      ::unlink(tmp_.c_str());
+    }
+  }
+  Fuzzer(const Fuzzer&) = delete;
+  Fuzzer& operator=(const Fuzzer&) = delete;
 
   Summary run() {
+    if (r_.started) r_.started();
     try {
       for (uint64_t k = 0; elapsed() < r_.seconds && s_.unfinished.empty(); ++k) {
         const Instance i = draw(r_.seed, k, r_);
@@ -299,12 +353,16 @@ class Fuzzer {
 
   std::optional<InstanceResult> check_program(const Instance& i, bool count) {
     const std::string cmd = substitute(r_.schedule_cmd, i, r_.seed);
-    run_command(cmd, tmp_, r_.cmd_timeout);
+    run_command(cmd, fd_, r_.cmd_timeout, r_.max_output);
     ScheduleDocument doc;
     try {
       doc = load_schedule_file(tmp_, "auto", default_max_memory());
     } catch (const InputError& e) {
-      throw InputError("the schedule command printed a malformed schedule (" + cmd + "): " + e.what());
+      // The reader names the file: the program's output, not a temporary name.
+      std::string why = e.what();
+      for (size_t at = why.find(tmp_); at != std::string::npos; at = why.find(tmp_, at))
+        why.replace(at, tmp_.size(), "its output");
+      throw InputError("the schedule command printed a malformed schedule (" + cmd + "): " + why);
     }
     const CollectiveSpec& spec = doc.schedule.spec;
     if (spec.p != i.p)
@@ -342,7 +400,9 @@ class Fuzzer {
   }
 
   // Smaller instances, smallest first: every p below (options mapped), or for
-  // a torus every shape with sides at most the found ones'.
+  // a torus every shape with sides at most the found ones', its sides of 1
+  // dropped (a side of 1 has no steps: 1x4 is the torus 4), by p and then by
+  // fewer dimensions, so that the minimal shape is the simplest one.
   std::vector<Instance> smaller(const Instance& f) const {
     std::vector<Instance> out;
     if (!f.dims.empty()) {
@@ -354,17 +414,26 @@ class Fuzzer {
         for (uint32_t x = 2; x < std::min<uint32_t>(f.dims[d], 10); ++x) c.insert(x);
         per[d].assign(c.begin(), c.end());
       }
+      std::set<std::vector<uint32_t>> seen;
       std::vector<size_t> idx(f.dims.size(), 0);
       for (;;) {
         Instance c = f;
         c.p = 1;
-        for (size_t d = 0; d < f.dims.size(); ++d) c.dims[d] = per[d][idx[d]], c.p *= c.dims[d];
-        if (c.dims != f.dims) out.push_back(c);
+        c.dims.clear();
+        for (size_t d = 0; d < f.dims.size(); ++d) {
+          const uint32_t side = per[d][idx[d]];
+          if (side > 1) c.dims.push_back(side);
+          c.p *= side;
+        }
+        if (c.dims.empty()) c.dims = {1};
+        if (c.dims != f.dims && seen.insert(c.dims).second) out.push_back(c);
         size_t d = 0;
         while (d < idx.size() && ++idx[d] == per[d].size()) idx[d++] = 0;
         if (d == idx.size()) break;
       }
-      std::stable_sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) { return a.p < b.p; });
+      std::stable_sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) {
+        return a.p != b.p ? a.p < b.p : a.dims.size() < b.dims.size();
+      });
       return out;
     }
     std::set<uint64_t> ps;
@@ -444,7 +513,8 @@ class Fuzzer {
   const Request& r_;
   Clock::time_point start_;
   Summary s_;
-  std::string tmp_;
+  std::string tmp_;  // the program's output file (--schedule-cmd), open as fd_
+  int fd_ = -1;
   // Seconds per work unit (cost_model.hpp), then as measured on the largest
   // instance so far, kept apart for the instances the certified quotient
   // takes (rank 0's work: a unit costs differently) and the others.
@@ -466,10 +536,16 @@ std::string Instance::label() const {
   return s;
 }
 
+uint64_t size_cap(uint64_t k, uint64_t top) {
+  // 2^3 doubling every 4 draws up to 2^10 (draw 28), then every draw.
+  const uint64_t lg = k < 28 ? 3 + k / 4 : 10 + (k - 28);
+  return lg >= 63 ? top : std::min(top, uint64_t{1} << lg);
+}
+
 Instance draw(uint64_t seed, uint64_t k, const Request& r) {
   std::mt19937_64 g(mix(seed ^ mix(k + 1)));
   Instance i;
-  const uint64_t top = max_p(r);
+  const uint64_t top = size_cap(k, max_p(r));
   if (takes(r, "dims")) {
     std::string kind;
     i.dims = draw_shape(g, top, kind);
@@ -535,7 +611,7 @@ Coverage accumulate(const std::string& path, const std::string& what, const Summ
                         {"seconds", s.seconds},
                         {"checked", s.checked},
                         {"largest_p", s.largest_p},
-                        {"status", s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds"},
+                        {"status", result(s)},
                         {"minimal", s.finding ? nlohmann::json(s.finding->minimal.label()) : nlohmann::json(nullptr)}});
   for (const auto& [k, v] : s.per_stratum) db["per_stratum"][k] = db["per_stratum"].value(k, uint64_t{0}) + v;
   db["checked"] = db["checked"].get<uint64_t>() + s.checked;
@@ -551,6 +627,30 @@ Coverage accumulate(const std::string& path, const std::string& what, const Summ
   return c;
 }
 
+std::string result(const Summary& s) {
+  if (s.error != ErrorKind::none) return "error";
+  if (s.finding) return "violated";
+  return s.checked == 0 ? "unknown" : "holds";
+}
+
+namespace {
+
+// Why nothing was checked, from the counts (one line).
+std::string nothing_checked(const Summary& s) {
+  std::string why;
+  auto add = [&](uint64_t n, const std::string& what) {
+    if (n) why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(s.restricted, "outside the variant's restriction");
+  add(s.refused, "refused by the checker");
+  add(s.over_budget, "predicted over the remaining budget");
+  if (!s.unfinished.empty()) why += (why.empty() ? "" : ", ") + s.unfinished + " still running at the budget (abandoned)";
+  return "no instance was checked within the budget" + (why.empty() ? std::string() : " (" + why + ")") +
+         "; not a result";
+}
+
+}  // namespace
+
 std::string render(const Summary& s, const std::string& what, Format f, const Coverage* total) {
   if (f == Format::json) {
     nlohmann::json j{{"tool", "collcheck fuzz"}, {"target", what},         {"seed", s.seed},
@@ -563,7 +663,7 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
     if (total)
       j["accumulated"] = {{"runs", total->runs}, {"checked", total->checked}, {"largest_p", total->largest_p},
                           {"seconds", total->seconds}, {"per_stratum", total->per_stratum}};
-    j["status"] = s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds";
+    j["status"] = result(s);
     j["error"] = s.error == ErrorKind::none ? nlohmann::json(nullptr) : nlohmann::json(s.error_message);
     j["finding"] = nullptr;
     if (s.finding) {
@@ -588,7 +688,7 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
       return o;
     };
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"collcheck fuzz\" tests=\"1\" failures=\""
-       << (s.finding ? 1 : 0) << "\" errors=\"" << (s.error != ErrorKind::none ? 1 : 0) << "\" time=\"" << s.seconds
+       << (s.finding ? 1 : 0) << "\" errors=\"" << (s.error != ErrorKind::none || result(s) == "unknown" ? 1 : 0) << "\" time=\"" << s.seconds
        << "\">\n  <testsuite name=\"fuzz " << esc(what) << "\" tests=\"1\">\n    <testcase classname=\"fuzz\" name=\""
        << esc(what) << " seed " << s.seed << "\">";
     if (s.finding)
@@ -596,6 +696,8 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
          << "</failure>";
     else if (s.error != ErrorKind::none)
       os << "<error message=\"" << esc(s.error_message) << "\"/>";
+    else if (result(s) == "unknown")
+      os << "<error type=\"nothing-checked\" message=\"nothing was checked: " << esc(nothing_checked(s)) << "\"/>";
     os << "<system-out>" << s.checked << " instances checked, largest " << esc(s.largest)
        << (s.unfinished.empty() ? "" : "; " + esc(s.unfinished) + " still running at the budget, abandoned")
        << "</system-out></testcase>\n"
@@ -626,7 +728,8 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
     os << "\n";
   }
   if (s.error != ErrorKind::none) os << "ERROR: " << s.error_message << "\n";
-  os << "RESULT: " << (s.error != ErrorKind::none ? "error" : s.finding ? "violated" : "holds") << "\n";
+  else if (result(s) == "unknown") os << "nothing was checked: " << nothing_checked(s) << "\n";
+  os << "RESULT: " << result(s) << "\n";
   return os.str();
 }
 

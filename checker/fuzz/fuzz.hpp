@@ -8,14 +8,17 @@
 // the smallest and other values of n, radix, ppn), each checked with the
 // method verify picks (the certified quotient, intervals, dense; the same
 // check_instance), so every verdict is as sound as verify's. The draws are a
-// function of the seed alone; how far the sequence gets depends on the time
-// budget. An instance the estimate says cannot finish within the remaining
-// budget, or that the checker refuses (memory), is counted, not checked.
+// function of the seed alone, small ones first (size_cap); how far the
+// sequence gets depends on the time budget. An instance the estimate says
+// cannot finish within the remaining budget, or that the checker refuses
+// (memory), is counted, not checked; one still running at the budget's end
+// is abandoned, not counted. A run that checked nothing says "unknown".
 //
 // On the first violation the instance is shrunk: the smallest p (scanning
 // upward from 1, with the options mapped: a root p - 1 stays the last rank,
 // a middle root the middle) that still fails, then each option reset to
-// its default while it still fails. That is the minimal counterexample
+// its default while it still fails (a torus: the smallest product of sides,
+// sides of 1 dropped, fewest dimensions first). That is the minimal counterexample
 // `verify` reports for the same options, and the one command that
 // reproduces it is printed.
 //
@@ -25,8 +28,13 @@
 // as check-file does. The program failing or hanging (--cmd-timeout) ends
 // the run (FuzzError::runtime, exit 3); a malformed file, or one for other
 // parameters than asked, is bad input (FuzzError::input, exit 2); the
-// summary so far is kept.
+// summary so far is kept. The program's standard output goes to a file
+// mkstemp creates (owned by this process, never a name another user can
+// plant a link at), and a program whose output grows beyond the schedule-file
+// limit (kMaxScheduleFileBytes, 1 GiB: `yes` wrote 3.8 GB in 5 s) is stopped
+// there, its process group killed: bad input (exit 2).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,7 +52,14 @@ struct Request {
   uint64_t seed = 1;
   uint64_t max_p = 0;                 // 0: 2^21 for registry variants, 1024 for a program
   double cmd_timeout = 30;
+  // The most a program may print for one instance (bytes). The fuzz command
+  // sets kMaxScheduleFileBytes, lowered only by the environment variable
+  // COLLCHECK_FUZZ_OUTPUT_LIMIT (bytes; for tests, which cannot write 1 GiB).
+  uint64_t max_output = uint64_t{1} << 30;
   CheckOptions check;
+  // Called once the run starts (everything validated, nothing drawn yet):
+  // the command's banner, so that no bad input found before is preceded by it.
+  std::function<void()> started;
 };
 
 // One drawn instance.
@@ -85,8 +100,25 @@ struct Summary {
   std::string error_message;  // one line
 };
 
+// What a run found: "error", "violated", "unknown" when nothing was checked
+// (every instance drawn was outside the variant's restriction, refused,
+// predicted over the budget, or still running at its end and abandoned: a
+// run that checked nothing never holds; the fuzz command exits 3), else
+// "holds".
+std::string result(const Summary& s);
+
+// The size schedule: draw k's p (a torus's product of sides) is at most
+// size_cap(k, top), top being --max-p: 8 for the first 4 draws, doubling
+// every 4 draws up to 1024 (draw 28), then every draw until it reaches top
+// (draw 39 for 2^21); from there on every draw may reach top. A run spends
+// its budget on cheap instances first, then on ever larger ones: a property
+// that fails small is found whatever the seed, before any draw large enough
+// to outlast the budget (the first draw of a refuted torus reading was once
+// 512x32, still running when the budget ended: nothing checked).
+uint64_t size_cap(uint64_t k, uint64_t top);
+
 // Draws instance number k of the sequence for `seed` (exposed for tests:
-// the same seed gives the same sequence).
+// the same seed gives the same sequence), its p at most size_cap(k, top).
 Instance draw(uint64_t seed, uint64_t k, const Request& r);
 
 Summary run(const Request& r);

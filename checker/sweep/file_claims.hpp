@@ -9,6 +9,7 @@
 //  * "properties" (names the author asserts to hold) give one more verdict,
 //    `claims`: violated iff an asserted property is violated, with that
 //    property's minimal counterexample (step, rank, block, peer).
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@
 namespace collcheck {
 
 inline constexpr const char* kClaimsProperty = "claims";
+
+// The largest schedule file collcheck reads (check-file refuses a larger one;
+// fuzz --schedule-cmd stops a program whose output grows beyond it).
+inline constexpr uint64_t kMaxScheduleFileBytes = uint64_t{1} << 30;  // 1 GiB
 
 // A schedule file as every command reads it (check-file, run --schedule,
 // collcheck-mpi --schedule): collcheck's format, JSON or JSON lines by content
