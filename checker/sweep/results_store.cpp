@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 #include "reports/root_cause_json.hpp"
@@ -224,9 +225,41 @@ std::string stats_to_json(const std::map<std::string, std::string>& m) {
   return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// A stored JSON column that does not parse is a damaged store: bad input.
+// Every JSON column this version writes is one level deep (an object of
+// strings, an array of strings, a root cause); nlohmann::json copies and
+// compares values recursively, so a column nested 200,000 deep overflowed the
+// stack (SIGSEGV) in `report` and `verify --resume`.
+constexpr size_t kMaxStoredJsonDepth = 32;
+
+// Whether `s` nests arrays and objects deeper than `limit` (brackets inside
+// strings aside). Linear, no recursion: run before the text is parsed.
+bool nested_deeper_than(std::string_view s, size_t limit) {
+  size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : s) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// A stored JSON column that does not parse (or nests deeper than any column
+// this version writes) is a damaged store: bad input.
 template <class T>
 T stored_json(const std::string& s, const char* what) {
+  if (nested_deeper_than(s, kMaxStoredJsonDepth))
+    throw InputError(std::string("results store is corrupt: a stored ") + what +
+                     " column is not valid JSON (nested deeper than " + std::to_string(kMaxStoredJsonDepth) +
+                     " arrays or objects)");
   try {
     return nlohmann::json::parse(s).get<T>();
   } catch (const nlohmann::json::exception& e) {
