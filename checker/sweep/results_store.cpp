@@ -272,6 +272,17 @@ std::map<std::string, std::string> stats_from_json(const std::string& s) {
   return stored_json<std::map<std::string, std::string>>(s, "statistics");
 }
 
+// A stored verdicts.cx_root: valid JSON and a root cause, or bad input.
+std::optional<RootCause> stored_root_cause(const std::string& s) {
+  const nlohmann::json j = stored_json<nlohmann::json>(s, "root cause");
+  try {
+    return root_cause_from_json(j);
+  } catch (const std::runtime_error& e) {  // valid JSON, not a root cause
+    throw InputError(std::string("results store is corrupt: a stored root cause column is not one (") + e.what() +
+                     ")");
+  }
+}
+
 Status status_from_string(const std::string& s) {
   for (Status x : {Status::holds, Status::violated, Status::unknown, Status::skipped})
     if (s == to_string(x)) return x;
@@ -404,6 +415,10 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     throw InputError("results store " + f + " was written by collcheck " + (written.empty() ? "?" : written) +
                      "; this is collcheck " + tool_version_ +
                      ": results of different versions are not mixed (use another --db file); nothing was written");
+  root_causes_ = has_root_cause_column();
+  // Every row is decoded once before anything is written: a corrupt row
+  // found only when `--resume` read it back came after the new sweep row.
+  check_rows();
   if (access == Access::read_write) {
     Query wal(db_, "PRAGMA journal_mode = WAL", fail_fn_);
     std::string mode = wal.step() ? wal.text(0) : "";
@@ -414,7 +429,6 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   // needs nothing; writing into one migrates it (after every check above
   // passed). The column first: the rebuilt view of the instances migration
   // names it.
-  root_causes_ = has_root_cause_column();
   if (access == Access::read_write && !root_causes_) {
     add_root_cause_column();
     root_causes_ = true;
@@ -461,6 +475,40 @@ void ResultsStore::check_schema(int64_t schema) {
   throw InputError("results store " + f + " is damaged: meta.schema_version is " +
                    (meta.empty() ? std::string("missing") : "'" + meta + "'") + ", PRAGMA user_version is " +
                    std::to_string(schema) + "; nothing was written");
+}
+
+// What load_instance() and sweeps() decode, for every row: the statuses,
+// the JSON columns (statistics, notes, root causes) and the instances each
+// sweep lists. Reading a sweep back then finds nothing it refuses, so
+// `verify --resume` refuses a corrupt store before its sweep row is written.
+void ResultsStore::check_rows() {
+  {
+    Query q(db_, "SELECT notes FROM sweeps WHERE notes IS NOT NULL", fail_fn_);
+    while (q.step()) stored_json<std::vector<std::string>>(q.text(0), "notes");
+  }
+  {
+    Query q(db_, "SELECT status, stats FROM instances", fail_fn_);
+    while (q.step()) {
+      status_from_string(q.text(0));
+      stats_from_json(q.text(1));
+    }
+  }
+  {
+    const std::string sql =
+        std::string("SELECT status, stats, ") + (root_causes_ ? "cx_root" : "NULL") + " FROM verdicts";
+    Query q(db_, sql.c_str(), fail_fn_);
+    while (q.step()) {
+      status_from_string(q.text(0));
+      stats_from_json(q.text(1));
+      if (!q.null(2)) stored_root_cause(q.text(2));
+    }
+  }
+  Query q(db_,
+          "SELECT instance_id FROM sweep_instances si WHERE NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = "
+          "si.instance_id) LIMIT 1",
+          fail_fn_);
+  if (q.step())
+    throw InputError("results store '" + path_ + "': instance " + std::to_string(q.i64(0)) + " is missing");
 }
 
 bool ResultsStore::has_shared_instance_rows() {
@@ -749,15 +797,7 @@ InstanceResult ResultsStore::load_instance(int64_t id) {
       cx.expected = q.text(11);
       cx.actual = q.text(12);
       cx.message = q.text(13);
-      if (!q.null(14)) {
-        const nlohmann::json j = stored_json<nlohmann::json>(q.text(14), "root cause");
-        try {
-          cx.root_cause = root_cause_from_json(j);
-        } catch (const std::runtime_error& e) {  // valid JSON, not a root cause
-          throw InputError(std::string("results store is corrupt: a stored root cause column is not one (") +
-                           e.what() + ")");
-        }
-      }
+      if (!q.null(14)) cx.root_cause = stored_root_cause(q.text(14));
       v.counterexample = std::move(cx);
     }
     r.verdicts.push_back(std::move(v));

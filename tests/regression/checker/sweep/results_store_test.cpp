@@ -484,6 +484,39 @@ TEST(ResultsStoreBadInput, DamagedSchemaIsRefusedBeforeAnyWrite) {
   }
 }
 
+// A corrupt row used to be found only when a sweep was read back: by
+// `verify --resume` after its new sweep row was written (the store changed
+// before exit 2). Every row is decoded when the store is opened.
+TEST(ResultsStoreBadInput, CorruptRowsAreRefusedBeforeAnyWrite) {
+  struct Case {
+    const char* name;
+    const char* sql;
+    const char* what;
+  };
+  const Case cases[] = {
+      {"instance_stats", "UPDATE instances SET stats = '{\"steps\": ' WHERE id = 3",
+       "a stored statistics column is not valid JSON"},
+      {"verdict_stats", "UPDATE verdicts SET stats = '[\"a\"]' WHERE instance_id = 4",
+       "a stored statistics column is not valid JSON"},
+      {"verdict_status", "UPDATE verdicts SET status = 'fine' WHERE instance_id = 5", "unknown status 'fine'"},
+      {"instance_status", "UPDATE instances SET status = 'fine' WHERE id = 6", "unknown status 'fine'"},
+      {"notes", "UPDATE sweeps SET notes = '[1, 2]'", "a stored notes column is not valid JSON"},
+      {"deep_notes", "UPDATE sweeps SET notes = replace(hex(zeroblob(50000)), '00', '[')",
+       "a stored notes column is not valid JSON (nested deeper than 32 arrays or objects)"},
+      {"missing_instance", "DELETE FROM instances WHERE id = 2", "instance 2 is missing"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string db = small_store(std::string("row_") + c.name);
+    execute(db, c.sql);
+    expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
+    expect_refused(kSmall + " --db " + db, db, c.what);
+    expect_refused("report --db " + db, db, c.what);
+    EXPECT_FALSE(fs::exists(db + "-wal"));  // before query(), whose read-only open leaves one
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
+  }
+}
+
 // Issue 14 item 16: meta.schema_version = 9 (a store of a newer collcheck)
 // was accepted and written as long as PRAGMA user_version said the current version.
 TEST(ResultsStoreBadInput, FutureOrDisagreeingSchemaVersionIsRefused) {
