@@ -376,8 +376,8 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     return q.step() ? q.i64(0) : 0;
   };
   // Reads only, until everything is known to be in order.
-  const int64_t app = pragma_int("PRAGMA application_id");
-  const int64_t schema = pragma_int("PRAGMA user_version");
+  int64_t app = pragma_int("PRAGMA application_id");
+  int64_t schema = pragma_int("PRAGMA user_version");
   const int64_t objects = pragma_int("SELECT count(*) FROM sqlite_schema");
   {
     Query q(db_, "PRAGMA quick_check(1)", fail_fn_);
@@ -394,8 +394,15 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   }
   if (app == 0 && schema == 0 && objects == 0) {
     if (access == Access::read_only) throw InputError("results store " + f + " is empty: no sweep was recorded in it");
+    // Another process may be creating it at this moment (two sweeps started
+    // at once on a new --db): create_schema() checks again under the write
+    // lock and leaves a store it finds created as it is; it is then
+    // validated as any existing store.
     create_schema();
-  } else if (app != kApplicationId) {
+    app = pragma_int("PRAGMA application_id");
+    schema = pragma_int("PRAGMA user_version");
+  }
+  if (app != kApplicationId) {
     char b[16];
     std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(static_cast<uint32_t>(app)));
     throw InputError(f + " is a SQLite database but not a collcheck results store (application_id " + b +
@@ -618,6 +625,20 @@ void ResultsStore::create_schema() {
   auto exec = [&](const std::string& sql) { exec_or_fail(sql, ""); };
   exec("PRAGMA journal_mode = WAL");
   exec("BEGIN IMMEDIATE");
+  // Still empty once the write lock is held? Another process that opened the
+  // empty file at the same time may have created the store meanwhile.
+  bool empty = false;
+  try {
+    Query q(db_, "SELECT count(*) FROM sqlite_schema", fail_fn_);
+    empty = q.step() && q.i64(0) == 0;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  if (!empty) {
+    exec("ROLLBACK");
+    return;
+  }
   for (const std::string& s : schema_statements()) exec(s);
   exec("PRAGMA application_id = " + std::to_string(kApplicationId));
   exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));

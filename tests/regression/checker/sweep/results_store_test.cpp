@@ -346,6 +346,40 @@ TEST(ResultsStore, RootCausesRoundTripAndSchema2IsMigrated) {
   EXPECT_GT(query(db, "SELECT count(*) FROM results WHERE cx_root IS NOT NULL"), 0);
 }
 
+// Two sweeps started at once on a new --db: both found the file empty and
+// created the schema, and the second failed with "table meta already exists"
+// (5 of 6 trials). Creation re-checks under the write lock; both sweeps are
+// recorded. No timing is assumed: each trial starts both processes and waits.
+TEST(ResultsStore, TwoSweepsCreatingOneStoreAtOnce) {
+  for (int trial = 0; trial < 6; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const std::string db = fresh("created_at_once");
+    pid_t pids[2];
+    std::string errs[2];
+    for (int k = 0; k < 2; ++k) {
+      errs[k] = temp_path("created_at_once_" + std::to_string(k) + ".err");
+      pids[k] = fork();
+      if (pids[k] == 0) {
+        const std::string cmd = "exec " + std::string(COLLCHECK_BINARY) + " verify --algo ring --p 1..6 -q --db " + db +
+                                " >/dev/null 2>" + errs[k];
+        execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      }
+    }
+    for (int k = 0; k < 2; ++k) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pids[k], &status, 0), pids[k]);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << bytes(errs[k]);
+    }
+    EXPECT_EQ(integrity(db), "ok");
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 2);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 12);
+    const Outcome list = run("report --db " + db + " --list");
+    EXPECT_EQ(list.code, 0) << list.err;
+    EXPECT_EQ(lines(list.out), 2u) << list.out;
+  }
+}
+
 // ---- bad input -------------------------------------------------------------
 
 // A small finished store to spoil in various ways.
