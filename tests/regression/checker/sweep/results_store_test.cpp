@@ -551,6 +551,74 @@ TEST(ResultsStoreBadInput, CorruptRowsAreRefusedBeforeAnyWrite) {
   }
 }
 
+// Tampering that PRAGMA integrity_check does not see: objects added to or
+// dropped from the schema (a trigger that deletes what sweeps record, the
+// view, an index) and rows outside the columns' domains (SQLite keeps any
+// value in any column). Such stores were read (rendered "holds") and
+// written; now they are refused when opened, before anything is written.
+TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
+  struct Case {
+    const char* name;
+    std::string sql;
+    std::string what;
+  };
+  const std::string verdict =
+      "INSERT INTO verdicts(instance_id, ord, property, status, checks, violations, mode, stats)"
+      " VALUES (99, 0, 'x', 'holds', 1, 0, 'exact', '{}')";
+  const std::vector<Case> cases = {
+      {"trigger", "CREATE TRIGGER forget AFTER INSERT ON verdicts BEGIN DELETE FROM verdicts; END",
+       "is damaged: trigger 'forget' on 'verdicts' is not part of its schema"},
+      {"trigger_named_with_a_newline",
+       "CREATE TRIGGER \"x\nRESULT: holds\" AFTER INSERT ON verdicts BEGIN DELETE FROM verdicts; END",
+       "is damaged: trigger 'x\\x0aRESULT: holds' on 'verdicts' is not part of its schema"},
+      {"no_view", "DROP VIEW results", "is damaged: view 'results' is missing"},
+      {"other_view", "DROP VIEW results; CREATE VIEW results AS SELECT 1",
+       "is damaged: view 'results' is not the one this collcheck creates"},
+      {"no_index", "DROP INDEX sweep_instances_by_instance", "is damaged: index 'sweep_instances_by_instance' is missing"},
+      {"partial_index",
+       "DROP INDEX sweep_instances_by_instance;"
+       " CREATE INDEX sweep_instances_by_instance ON sweep_instances(instance_id) WHERE instance_id > 3",
+       "is damaged: index 'sweep_instances_by_instance' is not the one this collcheck creates"},
+      {"extra_index", "CREATE INDEX by_status ON verdicts(status)",
+       "is damaged: index 'by_status' on 'verdicts' is not part of its schema"},
+      {"extra_table", "CREATE TABLE notes(x)", "is damaged: table 'notes' is not part of its schema"},
+      {"p_negative", "UPDATE instances SET p = -5 WHERE id = 2",
+       "is damaged: instance 2 has p = -5 (expected an integer from 1 to 2^32)"},
+      {"p_text", "UPDATE instances SET p = 'four' WHERE id = 2",
+       "is damaged: instance 2 has p = 'four' (expected an integer from 1 to 2^32)"},
+      {"p_zero", "UPDATE instances SET p = 0 WHERE id = 2", "is damaged: instance 2 has p = 0"},
+      {"p_real", "UPDATE instances SET p = 2.5 WHERE id = 2", "is damaged: instance 2 has p = 2.5"},
+      {"instance_status", "UPDATE instances SET status = 'violated' WHERE id = 3",
+       "is damaged: instance 3 has status = 'violated' (expected the worst of its verdicts' statuses"},
+      {"verdicts_deleted", "DELETE FROM verdicts WHERE instance_id = 2",
+       "is damaged: instance 2 has status = 'holds' (expected the worst of its verdicts' statuses, skipped if it "
+       "has none)"},
+      {"holds_with_counterexample",
+       "UPDATE verdicts SET cx_p = 3, cx_expected = 'a', cx_actual = 'b', cx_message = 'c' WHERE instance_id = 3",
+       "has cx_p = 3 (expected a counterexample for a violated verdict and none for a holding one)"},
+      {"cx_without_p", "UPDATE verdicts SET cx_rank = 1 WHERE instance_id = 3", "has cx_rank = 1"},
+      {"checks_text", "UPDATE verdicts SET checks = 'many' WHERE instance_id = 1", "has checks = 'many'"},
+      {"algorithm_blob", "UPDATE instances SET algorithm = X'00' WHERE id = 1",
+       "is damaged: instance 1 has algorithm = X'00' (expected text)"},
+      {"seconds_text", "UPDATE instances SET seconds = 'slow' WHERE id = 1", "instance 1 has seconds = 'slow'"},
+      {"sweep_version", "UPDATE sweeps SET tool_version = '9.9'",
+       "is damaged: sweep 1 has tool_version = '9.9' (expected the store's tool version (meta))"},
+      {"threads_real", "UPDATE sweeps SET threads = 1.5", "is damaged: sweep 1 has threads = 1.5"},
+      {"meta_key", "INSERT INTO meta VALUES ('owner', 'me')", "is damaged: meta key 'owner' has key = 'owner'"},
+      {"dangling_verdict", verdict, "is damaged: a row of table 'verdicts' refers to a missing row of 'instances'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string db = small_store(std::string("tampered_") + c.name);
+    execute(db, c.sql);
+    expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
+    expect_refused(kSmall + " --db " + db, db, c.what);
+    expect_refused("report --db " + db, db, c.what);
+    EXPECT_FALSE(fs::exists(db + "-wal"));  // before query(), whose read-only open leaves one
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
+  }
+}
+
 // Issue 14 item 16: meta.schema_version = 9 (a store of a newer collcheck)
 // was accepted and written as long as PRAGMA user_version said the current version.
 TEST(ResultsStoreBadInput, FutureOrDisagreeingSchemaVersionIsRefused) {
