@@ -207,6 +207,23 @@ TEST(ResultsStore, ListCountsEveryInstanceOfADimsList) {
   EXPECT_NE(run("report --db " + db3 + " --list").out.find(", 16/16 instances;"), std::string::npos);
 }
 
+// `report --list` printed to standard output whatever --out said (and exited
+// 0 with --out /dev/full); it is written to --out as a report is.
+TEST(ResultsStore, ListIsWrittenToOut) {
+  const std::string db = fresh("list_out");
+  ASSERT_EQ(run("verify --algo ring --p 1..3 -q --db " + db).code, 0);
+  const std::string out = temp_path("list_out.txt");
+  fs::remove(out);
+  const Outcome list = run("report --db " + db + " --list --out " + out);
+  EXPECT_EQ(list.code, 0) << list.err;
+  EXPECT_EQ(list.out, "");
+  EXPECT_EQ(bytes(out), run("report --db " + db + " --list").out);
+  EXPECT_NE(bytes(out).find("sweep 1: started "), std::string::npos) << bytes(out);
+  const Outcome full = run("report --db " + db + " --list --out /dev/full");
+  EXPECT_EQ(full.code, 2);
+  EXPECT_EQ(full.err, "collcheck: error: cannot write '/dev/full': no space left on device\n");
+}
+
 // Task: a sweep without --resume on a store that already holds a sweep of the
 // same instances used to overwrite the instance rows the older sweep lists,
 // so the older sweep's report changed (its timings, and which sweep checked
