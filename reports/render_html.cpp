@@ -17,7 +17,8 @@
 //     rank), K and D against the radix for TRA (tra-formulas), and steps and
 //     volume measured vs claimed (cost) against p;
 //   * unknown instances and the notes.
-// Every report string is HTML-escaped. docs/deployment-report.md describes
+// Every report string is HTML-escaped, its control characters escaped
+// visibly first (visible(), report.hpp). docs/deployment-report.md describes
 // the page.
 #include <algorithm>
 #include <array>
@@ -78,7 +79,10 @@ const char* kStyle =
     "ul.coverage li{margin:.2em 0}\n"
     ".scroll{overflow-x:auto}\n";
 
-std::string esc(const std::string& s) { return xml_escape(s); }
+// Control characters escaped visibly first (visible(), report.hpp: a newline
+// is "\n", ESC "\x1b"), as in the text and Markdown reports, then &, <, >
+// and quotes.
+std::string esc(const std::string& s) { return xml_escape(visible(s)); }
 
 std::string status_span(Status s) {
   return std::string("<span class=\"") + to_string(s) + "\">" + to_string(s) + "</span>";

@@ -66,11 +66,13 @@ void filter(std::vector<InstanceResult>& v, const std::set<std::string>& wanted,
   std::erase_if(v, [&](const InstanceResult& i) { return !wanted.count(i.*field); });
 }
 
+// One line per sweep; the stored texts (the command line above all) with
+// their control characters escaped visibly, as in a report.
 void list_sweeps(std::ostream& out, const std::vector<SweepInfo>& sweeps) {
   for (const SweepInfo& s : sweeps)
-    out << "sweep " << s.id << ": started " << s.started << ", "
-              << (s.finished ? "finished " + *s.finished : std::string("interrupted")) << ", " << s.recorded << "/"
-              << s.planned << " instances; " << s.command << "\n";
+    out << "sweep " << s.id << ": started " << visible(s.started) << ", "
+        << (s.finished ? "finished " + visible(*s.finished) : std::string("interrupted")) << ", " << s.recorded << "/"
+        << s.planned << " instances; " << visible(s.command) << "\n";
 }
 
 }  // namespace
