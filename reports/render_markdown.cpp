@@ -67,7 +67,7 @@ void write_counterexample(std::ostringstream& o, const Group& g, const PropertyS
   }
   const Counterexample& cx = *ps.minimal;
   o << " Minimal counterexample:\n\n";
-  o << "- location: " << md_code(cx.location()) << "\n";
+  o << "- location: " << md_code(minimal_location(ps)) << "\n";
   if (!cx.expected.empty()) o << "- expected: " << md_code(cx.expected) << "\n";
   if (!cx.actual.empty()) o << "- actual: " << md_code(cx.actual) << "\n";
   if (!cx.message.empty()) o << "- message: " << md_text(cx.message) << "\n";

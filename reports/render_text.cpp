@@ -90,7 +90,7 @@ void write_group(TextOut& o, const Group& g, bool verbose) {
       continue;
     }
     const Counterexample& cx = *ps->minimal;
-    o << "    minimal counterexample: " << cx.location() << "\n";
+    o << "    minimal counterexample: " << minimal_location(*ps) << "\n";
     if (!cx.expected.empty()) o << "    expected: " << cx.expected << "\n";
     if (!cx.actual.empty()) o << "    actual:   " << cx.actual << "\n";
     if (!cx.message.empty()) o << "    message:  " << cx.message << "\n";

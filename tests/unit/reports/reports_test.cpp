@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "reports/report.hpp"
@@ -949,6 +950,36 @@ TEST(DecidedBy, EveryFormatNamesTheMethodPerInstance) {
   EXPECT_EQ(by_p.at(4), quotient);
   EXPECT_EQ(by_p.at(5), "enumerated, exact");
   EXPECT_TRUE(by_p.at(7).is_null());
+}
+
+// --- the instance of a minimal counterexample --------------------------------
+
+// Two torus shapes of one p are two instances: --dims 4,2x2 where only 4
+// fails, or 2x4 (holds) beside 4x2 (fails). The minimal counterexample named
+// only p ("p=4 rank=0 ..."); it names the shape, as the JSON's instances do.
+TEST(MinimalCounterexample, NamesTheInstancesShapeInEveryFormat) {
+  for (const auto& [holding, failing, p] : {std::tuple{"dims=2x2", "dims=4", 4}, {"dims=2x4", "dims=4x2", 8}}) {
+    SCOPED_TRACE(failing);
+    Report r;
+    InstanceResult ok = instance("swing", "torus-paper-delta", p, Status::holds, {holds("exactly-once")});
+    ok.params = holding;
+    InstanceResult bad = instance("swing", "torus-paper-delta", p, Status::violated,
+                                  {violated("exactly-once", cx(p, 0, 1, 0, "once", "twice", "m"))});
+    bad.params = failing;
+    r.instances = {ok, bad};
+    const std::string where = "p=" + std::to_string(p) + " " + failing + " rank=0 step=1 block=0";
+    const std::string text = render(r, Format::text);
+    EXPECT_NE(text.find("    minimal counterexample: " + where + "\n"), std::string::npos) << text;
+    const std::string md = render(r, Format::markdown);
+    EXPECT_NE(md.find("- location: `" + where + "`\n"), std::string::npos) << md;
+    const std::string html = render(r, Format::html);
+    EXPECT_NE(html.find("<tr><th>location</th><td><code>" + where + "</code></td></tr>"), std::string::npos) << html;
+    EXPECT_EQ(html.find(std::string(holding) + " rank="), std::string::npos) << html;
+  }
+  // Without params the location is the counterexample's own.
+  Report plain;
+  plain.instances = {instance("ring", "", 4, Status::violated, {violated("matching", cx(4, 1, 0, 2, "", "", "m"))})};
+  EXPECT_NE(render(plain, Format::text).find("minimal counterexample: p=4 rank=1 step=0 block=2\n"), std::string::npos);
 }
 
 // --- strings of the input ----------------------------------------------------
