@@ -17,7 +17,7 @@ constexpr uint64_t kMaxExcerptP = 64;
 constexpr int kStepsShown = 6;
 constexpr size_t kMaxRows = 16;
 
-std::string esc(const std::string& s) { return xml_escape(s); }
+std::string esc(const std::string& s) { return xml_escape(visible(s)); }  // as render_html.cpp's
 
 bool parse_u32(const std::string& s, uint32_t& out) {
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);

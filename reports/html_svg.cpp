@@ -12,7 +12,7 @@ namespace collcheck::reports_detail {
 
 namespace {
 
-std::string esc(const std::string& s) { return xml_escape(s); }
+std::string esc(const std::string& s) { return xml_escape(visible(s)); }  // as render_html.cpp's
 
 // Fixed-precision number for axis labels: integers print as integers.
 std::string num(double v) {

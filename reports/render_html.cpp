@@ -17,7 +17,8 @@
 //     rank), K and D against the radix for TRA (tra-formulas), and steps and
 //     volume measured vs claimed (cost) against p;
 //   * unknown instances and the notes.
-// Every report string is HTML-escaped. docs/deployment-report.md describes
+// Every report string is HTML-escaped, its control characters escaped
+// visibly first (visible(), report.hpp). docs/deployment-report.md describes
 // the page.
 #include <algorithm>
 #include <array>
@@ -78,7 +79,10 @@ const char* kStyle =
     "ul.coverage li{margin:.2em 0}\n"
     ".scroll{overflow-x:auto}\n";
 
-std::string esc(const std::string& s) { return xml_escape(s); }
+// Control characters escaped visibly first (visible(), report.hpp: a newline
+// is "\n", ESC "\x1b"), as in the text and Markdown reports, then &, <, >
+// and quotes.
+std::string esc(const std::string& s) { return xml_escape(visible(s)); }
 
 std::string status_span(Status s) {
   return std::string("<span class=\"") + to_string(s) + "\">" + to_string(s) + "</span>";
@@ -109,16 +113,6 @@ void write_chart(std::ostringstream& o, const std::vector<std::pair<std::string,
   o << "</svg>\n";
 }
 
-// The instance of `g` the minimal counterexample of `property` comes from.
-const InstanceResult* instance_of(const Group& g, const std::string& property, const Counterexample& cx) {
-  for (const InstanceResult* i : g.instances) {
-    if (i->p != cx.p) continue;
-    for (const Verdict& v : i->verdicts)
-      if (v.property == property && v.status == Status::violated) return i;
-  }
-  return nullptr;
-}
-
 void write_counterexample(std::ostringstream& o, const Group& g, const PropertySummary& ps, int& diagrams) {
   o << "<h3>" << code(g.label()) << ": " << code(ps.property) << "</h3>\n";
   o << "<p>Violated at p=" << esc(format_p_list(ps.violated_p)) << " (" << ps.violated_p.size() << " instance"
@@ -130,7 +124,7 @@ void write_counterexample(std::ostringstream& o, const Group& g, const PropertyS
   }
   const Counterexample& cx = *ps.minimal;
   o << "<table class=\"cx\">\n";
-  o << "<tr><th>location</th><td>" << code(cx.location()) << "</td></tr>\n";
+  o << "<tr><th>location</th><td>" << code(minimal_location(ps)) << "</td></tr>\n";
   if (!cx.expected.empty()) o << "<tr><th>expected</th><td>" << code(cx.expected) << "</td></tr>\n";
   if (!cx.actual.empty()) o << "<tr><th>actual</th><td>" << code(cx.actual) << "</td></tr>\n";
   if (!cx.message.empty()) o << "<tr><th>message</th><td>" << esc(cx.message) << "</td></tr>\n";
@@ -138,7 +132,9 @@ void write_counterexample(std::ostringstream& o, const Group& g, const PropertyS
   if (!ps.minimal_stats.empty())
     o << "<tr><th>stats</th><td>" << esc(format_stats(ps.minimal_stats)) << "</td></tr>\n";
   o << "</table>\n";
-  const InstanceResult* inst = instance_of(g, ps.property, cx);
+  // The instance it comes from (not the first of its p: two torus shapes
+  // of one p are two instances).
+  const InstanceResult* inst = ps.minimal_instance;
   const auto [first, last] = diagram_steps(cx);
   std::vector<DiagramTransfer> excerpt;
   if (inst) excerpt = registry_excerpt(g.algorithm, g.variant, inst->params, cx.p, first, last);

@@ -20,8 +20,12 @@ namespace collcheck::reports_detail {
 
 namespace {
 
+// Strings of the input with their control characters escaped visibly
+// (visible(), report.hpp), as in the other reports: an attribute's newline
+// would otherwise be one in the parsed value, and the failure body's lines
+// are the renderer's own.
 std::string attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml_escape(value) + "\"";
+  return " " + name + "=\"" + xml_escape(visible(value)) + "\"";
 }
 
 std::string class_name(const Group& g) {
@@ -45,17 +49,17 @@ void write_testcase(std::ostringstream& o, const Group& g, const InstanceResult&
       if (v.status != Status::violated) continue;
       const std::string cx = v.counterexample ? describe(*v.counterexample) : "no counterexample recorded";
       message += (message.empty() ? "" : "; ") + v.property + ": " + cx;
-      body += v.property + " violated (" + std::to_string(v.violations) + " of " + std::to_string(v.checks) +
+      body += visible(v.property) + " violated (" + std::to_string(v.violations) + " of " + std::to_string(v.checks) +
               " checks failed)\n";
       if (v.counterexample) {
         const Counterexample& c = *v.counterexample;
         body += "  at " + c.location() + "\n";
-        if (!c.expected.empty()) body += "  expected: " + c.expected + "\n";
-        if (!c.actual.empty()) body += "  actual: " + c.actual + "\n";
-        if (!c.message.empty()) body += "  " + c.message + "\n";
-        if (c.root_cause) body += "  root cause: " + c.root_cause->text + "\n";
+        if (!c.expected.empty()) body += "  expected: " + visible(c.expected) + "\n";
+        if (!c.actual.empty()) body += "  actual: " + visible(c.actual) + "\n";
+        if (!c.message.empty()) body += "  " + visible(c.message) + "\n";
+        if (c.root_cause) body += "  root cause: " + visible(c.root_cause->text) + "\n";
       }
-      if (!v.stats.empty()) body += "  stats: " + format_stats(v.stats) + "\n";
+      if (!v.stats.empty()) body += "  stats: " + visible(format_stats(v.stats)) + "\n";
     }
     if (message.empty()) message = "instance reported violated without a violated verdict";
     if (g.expected_refutation) message = "expected refutation of a paper reading: " + message;

@@ -9,7 +9,9 @@
 // instances and the notes. One row per (algorithm, variant): no per-instance
 // rows. Identifiers and values are
 // code spans, prose is backslash-escaped, so names such as "file:<path>" or
-// messages containing '|' cannot break the table or inject markup.
+// messages containing '|' cannot break the table or inject markup; control
+// characters in either are escaped visibly (visible(), report.hpp), so no
+// string of the input can start a line or reach a terminal as one.
 #include <algorithm>
 #include <locale>
 #include <sstream>
@@ -23,8 +25,11 @@ namespace {
 
 // A code span that survives any content: the fence is one backtick longer
 // than the longest backtick run inside; inside tables '|' is escaped (GFM).
-std::string md_code(const std::string& s, bool in_table = false) {
-  if (s.empty()) return "-";
+// Control characters are escaped visibly first (visible(): a newline is
+// "\n"), as in every string of the input the report shows.
+std::string md_code(const std::string& raw, bool in_table = false) {
+  if (raw.empty()) return "-";
+  const std::string s = visible(raw);
   size_t longest = 0, run = 0;
   for (char c : s) {
     run = c == '`' ? run + 1 : 0;
@@ -32,8 +37,7 @@ std::string md_code(const std::string& s, bool in_table = false) {
   }
   std::string body;
   for (char c : s) {
-    if (c == '\n' || c == '\r') body += ' ';
-    else if (c == '|' && in_table) body += "\\|";
+    if (c == '|' && in_table) body += "\\|";
     else body += c;
   }
   const std::string fence(longest + 1, '`');
@@ -41,14 +45,11 @@ std::string md_code(const std::string& s, bool in_table = false) {
   return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
-// Prose: every ASCII punctuation with a Markdown meaning is backslash-escaped.
-std::string md_text(const std::string& s) {
+// Prose: control characters escaped visibly (visible()), then every ASCII
+// punctuation with a Markdown meaning is backslash-escaped.
+std::string md_text(const std::string& raw) {
   std::string out;
-  for (char c : s) {
-    if (c == '\n' || c == '\r') {
-      out += ' ';
-      continue;
-    }
+  for (char c : visible(raw)) {
     if (std::string_view("\\`*_[]<>|#&!").find(c) != std::string_view::npos) out += '\\';
     out += c;
   }
@@ -66,7 +67,7 @@ void write_counterexample(std::ostringstream& o, const Group& g, const PropertyS
   }
   const Counterexample& cx = *ps.minimal;
   o << " Minimal counterexample:\n\n";
-  o << "- location: " << md_code(cx.location()) << "\n";
+  o << "- location: " << md_code(minimal_location(ps)) << "\n";
   if (!cx.expected.empty()) o << "- expected: " << md_code(cx.expected) << "\n";
   if (!cx.actual.empty()) o << "- actual: " << md_code(cx.actual) << "\n";
   if (!cx.message.empty()) o << "- message: " << md_text(cx.message) << "\n";

@@ -11,6 +11,7 @@
 // The only time printed is report.seconds, so output is reproducible.
 #include <locale>
 #include <sstream>
+#include <type_traits>
 
 #include "reports/summary.hpp"
 
@@ -18,12 +19,41 @@ namespace collcheck::reports_detail {
 
 namespace {
 
+// The text report's stream. Every std::string written to it is report data
+// (names, paths, messages, statistics, a schedule file's producer metadata,
+// a stored command line) and goes through visible(): no string of the input
+// can start a line of its own (a forged "RESULT: holds" before the real one)
+// or reach the terminal as an escape sequence. The renderer's own literals
+// (const char*) and numbers are written as they are.
+class TextOut {
+ public:
+  TextOut() { o_.imbue(std::locale::classic()); }
+  TextOut& operator<<(const std::string& s) {
+    o_ << visible(s);
+    return *this;
+  }
+  TextOut& operator<<(const char* literal) {
+    o_ << literal;
+    return *this;
+  }
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  TextOut& operator<<(T v) {
+    o_ << v;
+    return *this;
+  }
+  std::string str() const { return o_.str(); }
+
+ private:
+  std::ostringstream o_;
+};
+
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
 // One row of instance_rows: an instance with its verdicts and stats, or a run
 // of instances with the same verdicts ("p=1..64: holds (64 instances): ...",
 // without the per-instance stats).
-void write_verdicts_line(std::ostringstream& o, const InstanceRow& row) {
+void write_verdicts_line(TextOut& o, const InstanceRow& row) {
   const InstanceResult& i = *row.instances.front();
   const bool run = row.instances.size() > 1;
   const Status s = effective_status(i);
@@ -41,7 +71,7 @@ void write_verdicts_line(std::ostringstream& o, const InstanceRow& row) {
   o << "\n";
 }
 
-void write_group(std::ostringstream& o, const Group& g, bool verbose) {
+void write_group(TextOut& o, const Group& g, bool verbose) {
   o << g.label();
   if (!g.collective.empty()) o << " (" << g.collective << ")";
   o << ": " << to_string(g.status);
@@ -60,7 +90,7 @@ void write_group(std::ostringstream& o, const Group& g, bool verbose) {
       continue;
     }
     const Counterexample& cx = *ps->minimal;
-    o << "    minimal counterexample: " << cx.location() << "\n";
+    o << "    minimal counterexample: " << minimal_location(*ps) << "\n";
     if (!cx.expected.empty()) o << "    expected: " << cx.expected << "\n";
     if (!cx.actual.empty()) o << "    actual:   " << cx.actual << "\n";
     if (!cx.message.empty()) o << "    message:  " << cx.message << "\n";
@@ -87,8 +117,7 @@ void write_group(std::ostringstream& o, const Group& g, bool verbose) {
 }  // namespace
 
 std::string render_text(const Report& r, bool verbose) {
-  std::ostringstream o;
-  o.imbue(std::locale::classic());
+  TextOut o;
   o << "collcheck";
   if (!r.tool_version.empty()) o << " " << r.tool_version;
   o << " " << or_dash(r.kind) << ": mode=" << or_dash(r.mode) << " seed=" << r.seed

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,6 +59,17 @@ enum class Format { text, json, markdown, junit, html };
 // "text", "json", "markdown" or "md", "junit", "html" (case-insensitive); nullopt otherwise.
 std::optional<Format> format_from_string(const std::string& s);
 const char* to_string(Format f);  // the canonical name: "text", "json", "markdown", ...
+
+// `s` as the text, Markdown and HTML reports print a string that comes from
+// the input (names, paths, messages, a schedule file's producer metadata, an
+// MSCCL algorithm name, a results store's command line): every character
+// that is not text a reader sees is escaped visibly, so no string can start a
+// line of its own (a forged "RESULT: holds") or reach a terminal as a control
+// sequence. "\n", "\r", "\t", "\x1b" for the other C0 controls, DEL and bytes
+// that are not UTF-8; "\u0085" for the C1 controls, the line and paragraph
+// separators and the bidirectional controls (which reorder what is shown).
+// Anything else, backslashes included, is kept as it is.
+std::string visible(std::string_view s);
 
 // Renders the report. `verbose` (text only) lists every instance, not only
 // failures (runs of holding instances share a line, summary.hpp).

@@ -183,6 +183,7 @@ std::vector<Group> group_instances(const Report& r, const StatDeclarations& decl
           if (v.counterexample && (!ps.minimal || *v.counterexample < *ps.minimal)) {
             ps.minimal = v.counterexample;
             ps.minimal_stats = v.stats;
+            ps.minimal_instance = i;
           }
         } else if (v.status == Status::unknown) {
           ps.unknown_p.push_back(i->p);
@@ -466,6 +467,14 @@ std::string describe(const Counterexample& cx) {
   }
   if (!cx.message.empty()) s += ": " + cx.message;
   return s;
+}
+
+std::string minimal_location(const PropertySummary& ps) {
+  if (!ps.minimal) return "";
+  const std::string location = ps.minimal->location();
+  const std::string p = "p=" + std::to_string(ps.minimal->p);
+  if (!ps.minimal_instance || ps.minimal_instance->params.empty() || location.rfind(p, 0) != 0) return location;
+  return p + " " + ps.minimal_instance->params + location.substr(p.size());
 }
 
 std::string xml_escape(std::string_view s, bool in_text) {

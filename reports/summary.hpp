@@ -26,6 +26,9 @@ struct PropertySummary {
   uint64_t violations = 0;           // failed elementary checks, summed
   std::optional<Counterexample> minimal;             // smallest over the group
   std::map<std::string, std::string> minimal_stats;  // stats of the verdict holding `minimal`
+  // The instance `minimal` comes from: its params name it among instances of
+  // one p (torus shapes 4 and 2x2, 2x4 and 4x2; radices; roots).
+  const InstanceResult* minimal_instance = nullptr;
   // Verdict stats aggregated over the group's instances (a sweep), each as its
   // property declares (properties/stat_aggregation.hpp, e.g. kTraffBoundsStats):
   // histograms ("0:N0 1:N1 ...") are summed bucket by bucket, max statistics
@@ -154,6 +157,11 @@ std::vector<std::pair<std::string, std::string>> distribution_lines(const Group&
 
 // "p=6 rank=0 step=2 block=4: expected X, actual Y: message" (empty parts omitted).
 std::string describe(const Counterexample& cx);
+
+// Where a group's minimal counterexample is, naming its instance:
+// Counterexample::location() with the instance's params after p, e.g.
+// "p=8 dims=4x2 rank=0 step=1 block=0" ("p=4 rank=3 ..." without params).
+std::string minimal_location(const PropertySummary& ps);
 
 // Escapes &, <, >, " and ' for XML and HTML text and attributes; tab, newline
 // and carriage return become character references (so attributes keep them;

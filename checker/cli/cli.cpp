@@ -10,6 +10,7 @@
 
 #include "checker/cli/commands.hpp"
 #include "collcheck_version.hpp"
+#include "reports/report.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -65,7 +66,9 @@ std::string command_line(int argc, char** argv) {
 
 const std::vector<Subcommand>& subcommands() { return kSubcommands; }
 
-Failure describe_failure(const std::exception_ptr& e) {
+namespace {
+
+Failure describe(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
   } catch (const InputError& x) {
@@ -93,6 +96,16 @@ Failure describe_failure(const std::exception_ptr& e) {
   } catch (...) {
     return {3, "internal error: an exception of unknown type"};
   }
+}
+
+}  // namespace
+
+// One line whatever a message quotes (a path, a name from a file): its
+// control characters escaped visibly (reports/report.hpp's visible()).
+Failure describe_failure(const std::exception_ptr& e) {
+  Failure f = describe(e);
+  f.message = visible(f.message);
+  return f;
 }
 
 namespace {

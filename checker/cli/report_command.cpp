@@ -66,11 +66,13 @@ void filter(std::vector<InstanceResult>& v, const std::set<std::string>& wanted,
   std::erase_if(v, [&](const InstanceResult& i) { return !wanted.count(i.*field); });
 }
 
-void list_sweeps(const std::vector<SweepInfo>& sweeps) {
+// One line per sweep; the stored texts (the command line above all) with
+// their control characters escaped visibly, as in a report.
+void list_sweeps(std::ostream& out, const std::vector<SweepInfo>& sweeps) {
   for (const SweepInfo& s : sweeps)
-    std::cout << "sweep " << s.id << ": started " << s.started << ", "
-              << (s.finished ? "finished " + *s.finished : std::string("interrupted")) << ", " << s.recorded << "/"
-              << s.planned << " instances; " << s.command << "\n";
+    out << "sweep " << s.id << ": started " << visible(s.started) << ", "
+        << (s.finished ? "finished " + visible(*s.finished) : std::string("interrupted")) << ", " << s.recorded << "/"
+        << s.planned << " instances; " << visible(s.command) << "\n";
 }
 
 }  // namespace
@@ -80,7 +82,7 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& /*inv*/) 
   desc.add_options()("help,h", "this help")
       ("db", po::value<std::string>(), "results store written by 'verify --db'")
       ("sweep", po::value<std::string>()->default_value("latest"), "sweep id (see --list) or 'latest'")
-      ("list", "list the stored sweeps instead of rendering one")
+      ("list", "list the stored sweeps (to --out) instead of rendering one")
       ("algo", po::value<std::string>(), "comma list of algorithms to include (default: all)")
       ("variant", po::value<std::string>(), "comma list of variants to include (default: all)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
@@ -96,8 +98,8 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& /*inv*/) 
   ResultsStore store(path, ResultsStore::Access::read_only, COLLCHECK_VERSION);
   std::vector<SweepInfo> sweeps = store.sweeps();
   if (sweeps.empty()) throw InputError("results store '" + path + "' holds no sweep");
-  if (vm.count("list")) {
-    list_sweeps(sweeps);
+  if (vm.count("list")) {  // to --out as a report is: every write checked
+    write_output(vm["out"].as<std::string>(), [&](std::ostream& o) { list_sweeps(o, sweeps); });
     return 0;
   }
   const std::string which = vm["sweep"].as<std::string>();

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 #include "reports/root_cause_json.hpp"
@@ -77,6 +79,21 @@ constexpr const char* kInstancesColumns =
     " skip_reason TEXT NOT NULL, mode TEXT NOT NULL, seconds REAL NOT NULL, stats TEXT NOT NULL,"
     " tool_version TEXT NOT NULL, sweep_id INTEGER NOT NULL REFERENCES sweeps(id), recorded TEXT NOT NULL,"
     " UNIQUE(algorithm, variant, p, params, config, sweep_id)";
+
+// Schema version 1: one instances row per key and config.
+constexpr const char* kInstancesColumnsV1 =
+    " id INTEGER PRIMARY KEY, algorithm TEXT NOT NULL, variant TEXT NOT NULL, p INTEGER NOT NULL,"
+    " params TEXT NOT NULL, config TEXT NOT NULL, collective TEXT NOT NULL, status TEXT NOT NULL,"
+    " skip_reason TEXT NOT NULL, mode TEXT NOT NULL, seconds REAL NOT NULL, stats TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL, sweep_id INTEGER NOT NULL REFERENCES sweeps(id), recorded TEXT NOT NULL,"
+    " UNIQUE(algorithm, variant, p, params, config)";
+
+// The results view of schema versions 1 and 2 (no root causes).
+constexpr const char* kResultsViewWithoutRootCauses =
+    "CREATE VIEW results AS SELECT i.algorithm, i.variant, i.p, i.params, v.property, v.status, v.checks,"
+    " v.violations, v.mode, v.stats, v.cx_p, v.cx_rank, v.cx_step, v.cx_block, v.cx_peer, v.cx_expected,"
+    " v.cx_actual, v.cx_message, i.config, i.tool_version, i.recorded, i.sweep_id"
+    " FROM verdicts v JOIN instances i ON i.id = v.instance_id";
 
 std::vector<std::string> schema_statements() {
   return {
@@ -185,7 +202,8 @@ class Query {
 };
 
 // Every table of a database with its columns: name -> (column name ->
-// "type notnull pk"), from PRAGMA table_info.
+// "type notnull pk", "GENERATED" or "HIDDEN" for such columns), from
+// PRAGMA table_xinfo.
 using Shape = std::map<std::string, std::map<std::string, std::string>>;
 Shape table_shapes(sqlite3* db, const std::function<void(const std::string&, int)>& fn) {
   Shape out;
@@ -195,38 +213,150 @@ Shape table_shapes(sqlite3* db, const std::function<void(const std::string&, int
     while (q.step()) tables.push_back(q.text(0));
   }
   for (const std::string& t : tables) {
-    const std::string sql = "PRAGMA table_info(\"" + t + "\")";  // cid, name, type, notnull, dflt_value, pk
-    Query q(db, sql.c_str(), fn);
+    Query q(db, "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1)", fn);
+    q.bind(1, t);
     auto& cols = out[t];
-    while (q.step()) cols[q.text(1)] = q.text(2) + (q.i64(3) ? " NOT NULL" : "") + (q.i64(5) ? " PRIMARY KEY" : "");
+    while (q.step())
+      cols[q.text(0)] = q.text(1) + (q.i64(2) ? " NOT NULL" : "") + (q.i64(3) ? " PRIMARY KEY" : "") +
+                        (q.i64(4) == 1 ? " HIDDEN" : q.i64(4) > 1 ? " GENERATED" : "");
   }
   return out;
 }
 
-// The tables and columns this version's schema_statements() create.
-const Shape& expected_shape() {
-  static const Shape shape = [] {
-    sqlite3* mem = nullptr;
+// A table's indexes and references as one comparable text: every index
+// (unique, how it came about, partial, its key columns with order and
+// collation) and every foreign key, sorted. A store whose UNIQUE or PRIMARY
+// KEY constraints, explicit indexes or references differ from this
+// version's has the same columns but not the same meaning.
+std::string table_constraints(sqlite3* db, const std::string& table,
+                              const std::function<void(const std::string&, int)>& fn) {
+  std::vector<std::string> items;
+  std::vector<std::pair<std::string, std::string>> indexes;  // name, description
+  {
+    Query q(db, "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1)", fn);
+    q.bind(1, table);
+    while (q.step())
+      indexes.push_back({q.text(0), std::string(q.i64(1) ? "unique " : "") + q.text(2) + (q.i64(3) ? " partial" : "")});
+  }
+  for (const auto& [name, what] : indexes) {
+    std::string cols;
+    Query q(db, "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?1) WHERE key = 1 ORDER BY seqno", fn);
+    q.bind(1, name);
+    while (q.step()) cols += (cols.empty() ? "" : ", ") + q.text(0) + (q.i64(1) ? " DESC" : "") + " " + q.text(2);
+    items.push_back("index " + what + " (" + cols + ")");
+  }
+  Query q(db, "SELECT \"from\", \"table\", \"to\", on_update, on_delete, \"match\" FROM pragma_foreign_key_list(?1)", fn);
+  q.bind(1, table);
+  while (q.step())
+    items.push_back("reference " + q.text(0) + " -> " + q.text(1) + "(" + q.text(2) + ") on update " + q.text(3) +
+                    " on delete " + q.text(4) + " match " + q.text(5));
+  std::sort(items.begin(), items.end());
+  std::string out;
+  for (const std::string& i : items) out += i + "; ";
+  return out;
+}
+
+struct SchemaObject {
+  std::string type, table, sql;  // sqlite_schema's type, tbl_name and sql ("" for an automatic index)
+};
+
+// What this version's schema_statements() create: the tables with their
+// columns and constraints, and every object of sqlite_schema (tables,
+// indexes, the view; no trigger). The instances table of schema version 1
+// (one row per key and config, migrated on the first write) has constraints
+// of its own.
+struct ExpectedSchema {
+  Shape shape;
+  std::map<std::string, std::string> constraints;  // table -> table_constraints()
+  std::string instances_v1_constraints;
+  std::map<std::string, SchemaObject> objects;  // by name
+};
+
+const ExpectedSchema& expected_schema() {
+  static const ExpectedSchema expected = [] {
     const std::function<void(const std::string&, int)> fn = [](const std::string& w, int) {
       throw std::logic_error("results store schema: " + w);
     };
-    if (sqlite3_open(":memory:", &mem) != SQLITE_OK) fn("cannot open an in-memory database", 0);
-    for (const std::string& st : schema_statements())
-      if (sqlite3_exec(mem, st.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fn(sqlite3_errmsg(mem), 0);
-    Shape out = table_shapes(mem, fn);
+    auto build = [&](const std::vector<std::string>& statements) {
+      sqlite3* mem = nullptr;
+      if (sqlite3_open(":memory:", &mem) != SQLITE_OK) fn("cannot open an in-memory database", 0);
+      for (const std::string& st : statements)
+        if (sqlite3_exec(mem, st.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fn(sqlite3_errmsg(mem), 0);
+      return mem;
+    };
+    ExpectedSchema out;
+    sqlite3* mem = build(schema_statements());
+    out.shape = table_shapes(mem, fn);
+    for (const auto& [table, columns] : out.shape) out.constraints[table] = table_constraints(mem, table, fn);
+    {
+      Query q(mem, "SELECT type, name, tbl_name, sql FROM sqlite_schema", fn);
+      while (q.step()) out.objects[q.text(1)] = {q.text(0), q.text(2), q.text(3)};
+    }
+    sqlite3_close(mem);
+    mem = build({std::string("CREATE TABLE instances(") + kInstancesColumnsV1 + ")"});
+    out.instances_v1_constraints = table_constraints(mem, "instances", fn);
     sqlite3_close(mem);
     return out;
   }();
-  return shape;
+  return expected;
+}
+
+// A name or value from the store, for a one-line message: control
+// characters escaped, at most 60 bytes.
+std::string shown(const std::string& s) {
+  std::string out;
+  for (const char ch : s.substr(0, 60)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", c);
+      out += b;
+    } else {
+      out += ch;
+    }
+  }
+  return s.size() > 60 ? out + "..." : out;
 }
 
 std::string stats_to_json(const std::map<std::string, std::string>& m) {
   return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// A stored JSON column that does not parse is a damaged store: bad input.
+// Every JSON column this version writes is one level deep (an object of
+// strings, an array of strings, a root cause); nlohmann::json copies and
+// compares values recursively, so a column nested 200,000 deep overflowed the
+// stack (SIGSEGV) in `report` and `verify --resume`.
+constexpr size_t kMaxStoredJsonDepth = 32;
+
+// Whether `s` nests arrays and objects deeper than `limit` (brackets inside
+// strings aside). Linear, no recursion: run before the text is parsed.
+bool nested_deeper_than(std::string_view s, size_t limit) {
+  size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : s) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// A stored JSON column that does not parse (or nests deeper than any column
+// this version writes) is a damaged store: bad input.
 template <class T>
 T stored_json(const std::string& s, const char* what) {
+  if (nested_deeper_than(s, kMaxStoredJsonDepth))
+    throw InputError(std::string("results store is corrupt: a stored ") + what +
+                     " column is not valid JSON (nested deeper than " + std::to_string(kMaxStoredJsonDepth) +
+                     " arrays or objects)");
   try {
     return nlohmann::json::parse(s).get<T>();
   } catch (const nlohmann::json::exception& e) {
@@ -237,6 +367,17 @@ T stored_json(const std::string& s, const char* what) {
 
 std::map<std::string, std::string> stats_from_json(const std::string& s) {
   return stored_json<std::map<std::string, std::string>>(s, "statistics");
+}
+
+// A stored verdicts.cx_root: valid JSON and a root cause, or bad input.
+std::optional<RootCause> stored_root_cause(const std::string& s) {
+  const nlohmann::json j = stored_json<nlohmann::json>(s, "root cause");
+  try {
+    return root_cause_from_json(j);
+  } catch (const std::runtime_error& e) {  // valid JSON, not a root cause
+    throw InputError(std::string("results store is corrupt: a stored root cause column is not one (") + e.what() +
+                     ")");
+  }
 }
 
 Status status_from_string(const std::string& s) {
@@ -332,8 +473,8 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     return q.step() ? q.i64(0) : 0;
   };
   // Reads only, until everything is known to be in order.
-  const int64_t app = pragma_int("PRAGMA application_id");
-  const int64_t schema = pragma_int("PRAGMA user_version");
+  int64_t app = pragma_int("PRAGMA application_id");
+  int64_t schema = pragma_int("PRAGMA user_version");
   const int64_t objects = pragma_int("SELECT count(*) FROM sqlite_schema");
   {
     Query q(db_, "PRAGMA quick_check(1)", fail_fn_);
@@ -350,8 +491,15 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   }
   if (app == 0 && schema == 0 && objects == 0) {
     if (access == Access::read_only) throw InputError("results store " + f + " is empty: no sweep was recorded in it");
+    // Another process may be creating it at this moment (two sweeps started
+    // at once on a new --db): create_schema() checks again under the write
+    // lock and leaves a store it finds created as it is; it is then
+    // validated as any existing store.
     create_schema();
-  } else if (app != kApplicationId) {
+    app = pragma_int("PRAGMA application_id");
+    schema = pragma_int("PRAGMA user_version");
+  }
+  if (app != kApplicationId) {
     char b[16];
     std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(static_cast<uint32_t>(app)));
     throw InputError(f + " is a SQLite database but not a collcheck results store (application_id " + b +
@@ -371,6 +519,11 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     throw InputError("results store " + f + " was written by collcheck " + (written.empty() ? "?" : written) +
                      "; this is collcheck " + tool_version_ +
                      ": results of different versions are not mixed (use another --db file); nothing was written");
+  root_causes_ = has_root_cause_column();
+  // Every row is decoded once before anything is written: a corrupt row
+  // found only when `--resume` read it back came after the new sweep row.
+  check_rows();
+  check_domains();
   if (access == Access::read_write) {
     Query wal(db_, "PRAGMA journal_mode = WAL", fail_fn_);
     std::string mode = wal.step() ? wal.text(0) : "";
@@ -381,7 +534,6 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   // needs nothing; writing into one migrates it (after every check above
   // passed). The column first: the rebuilt view of the instances migration
   // names it.
-  root_causes_ = has_root_cause_column();
   if (access == Access::read_write && !root_causes_) {
     add_root_cause_column();
     root_causes_ = true;
@@ -397,26 +549,55 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
 // newer collcheck is refused whichever of the two says so).
 void ResultsStore::check_schema(int64_t schema) {
   const std::string f = "'" + path_ + "'";
+  auto damaged = [&](const std::string& what) {
+    return InputError("results store " + f + " is damaged: " + what + "; nothing was written");
+  };
+  const ExpectedSchema& expected = expected_schema();
   const Shape have = table_shapes(db_, fail_fn_);
-  for (const auto& [table, columns] : expected_shape()) {
+  for (const auto& [table, columns] : expected.shape) {
     const auto it = have.find(table);
-    if (it == have.end())
-      throw InputError("results store " + f + " is damaged: table '" + table + "' is missing; nothing was written");
+    if (it == have.end()) throw damaged("table '" + table + "' is missing");
     for (const auto& [column, decl] : columns) {
       const auto c = it->second.find(column);
       if (c == it->second.end() && table == "verdicts" && column == "cx_root" && schema < 3)
         continue;  // versions 1 and 2 have no root causes (added on the first write)
-      if (c == it->second.end())
-        throw InputError("results store " + f + " is damaged: table '" + table + "' has no column '" + column +
-                         "'; nothing was written");
+      if (c == it->second.end()) throw damaged("table '" + table + "' has no column '" + column + "'");
       if (c->second != decl)
-        throw InputError("results store " + f + " is damaged: column '" + column + "' of table '" + table + "' is '" +
-                         c->second + "', expected '" + decl + "'; nothing was written");
+        throw damaged("column '" + column + "' of table '" + table + "' is '" + shown(c->second) + "', expected '" + decl +
+                      "'");
     }
     for (const auto& [column, decl] : it->second)
       if (!columns.count(column))
         throw InputError("results store " + f + " is not of this schema: table '" + table + "' has a column '" +
-                         column + "' this collcheck (" + tool_version_ + ") does not know; nothing was written");
+                         shown(column) + "' this collcheck (" + tool_version_ + ") does not know; nothing was written");
+  }
+  // Every object: exactly this version's tables, indexes and view, and no
+  // trigger (a trigger could rewrite or delete what a sweep records; a
+  // dropped view or index is a damaged store).
+  const bool root_causes = have.at("verdicts").count("cx_root") > 0;
+  std::set<std::string> seen;
+  {
+    Query q(db_, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid", fail_fn_);
+    while (q.step()) {
+      const std::string type = q.text(0), name = q.text(1), table = q.text(2), sql = q.text(3);
+      const auto it = expected.objects.find(name);
+      if (it == expected.objects.end() || it->second.type != type || it->second.table != table)
+        throw damaged(type + " '" + shown(name) + "'" + (type == "table" ? "" : " on '" + shown(table) + "'") +
+                      " is not part of its schema");
+      seen.insert(name);
+      if (type == "view" ? sql != (root_causes ? kResultsView : kResultsViewWithoutRootCauses)
+                         : type == "index" && sql != it->second.sql)
+        throw damaged(type + " '" + name + "' is not the one this collcheck creates");
+    }
+  }
+  for (const auto& [name, o] : expected.objects)
+    if (!seen.count(name)) throw damaged(o.type + " '" + name + "' is missing");
+  // Constraints: the same columns and objects with another UNIQUE, key,
+  // index or reference. The instances table may still be schema version 1's.
+  for (const auto& [table, c] : expected.constraints) {
+    const std::string constraints = table_constraints(db_, table, fail_fn_);
+    if (constraints != c && !(table == "instances" && constraints == expected.instances_v1_constraints))
+      throw damaged("table '" + table + "' has other constraints, indexes or references than this collcheck creates");
   }
   Query q(db_, "SELECT value FROM meta WHERE key = 'schema_version'", fail_fn_);
   const std::string meta = q.step() ? q.text(0) : "";
@@ -428,6 +609,169 @@ void ResultsStore::check_schema(int64_t schema) {
   throw InputError("results store " + f + " is damaged: meta.schema_version is " +
                    (meta.empty() ? std::string("missing") : "'" + meta + "'") + ", PRAGMA user_version is " +
                    std::to_string(schema) + "; nothing was written");
+}
+
+// What load_instance() and sweeps() decode, for every row: the statuses,
+// the JSON columns (statistics, notes, root causes) and the instances each
+// sweep lists. Reading a sweep back then finds nothing it refuses, so
+// `verify --resume` refuses a corrupt store before its sweep row is written.
+void ResultsStore::check_rows() {
+  {
+    Query q(db_, "SELECT notes FROM sweeps WHERE notes IS NOT NULL", fail_fn_);
+    while (q.step()) stored_json<std::vector<std::string>>(q.text(0), "notes");
+  }
+  {
+    Query q(db_, "SELECT status, stats FROM instances", fail_fn_);
+    while (q.step()) {
+      status_from_string(q.text(0));
+      stats_from_json(q.text(1));
+    }
+  }
+  {
+    const std::string sql =
+        std::string("SELECT status, stats, ") + (root_causes_ ? "cx_root" : "NULL") + " FROM verdicts";
+    Query q(db_, sql.c_str(), fail_fn_);
+    while (q.step()) {
+      status_from_string(q.text(0));
+      stats_from_json(q.text(1));
+      if (!q.null(2)) stored_root_cause(q.text(2));
+    }
+  }
+  Query q(db_,
+          "SELECT instance_id FROM sweep_instances si WHERE NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = "
+          "si.instance_id) LIMIT 1",
+          fail_fn_);
+  if (q.step())
+    throw InputError("results store '" + path_ + "': instance " + std::to_string(q.i64(0)) + " is missing");
+}
+
+namespace {
+
+// One condition every row of a table meets (an SQL expression that is 1),
+// the column it is about and what is expected there, for the message.
+struct RowRule {
+  const char* column;
+  std::string ok;
+  const char* expected;
+};
+
+// SQLite stores any value in any column (a column's type is only an
+// affinity), so a row may hold p = -5, p = 'four' or a status from nowhere.
+// typeof() and the ranges of what collcheck writes:
+const char* const kText = "text";
+std::string is_text(const std::string& c) { return "typeof(" + c + ") = 'text'"; }
+std::string is_int(const std::string& c, const std::string& lo, const std::string& hi) {
+  return "typeof(" + c + ") = 'integer' AND " + c + " BETWEEN " + lo + " AND " + hi;
+}
+std::string is_seconds(const std::string& c) { return "typeof(" + c + ") = 'real' AND " + c + " BETWEEN 0 AND 1e15"; }
+const char* const kStatuses = "('holds', 'violated', 'unknown', 'skipped')";
+const char* const kRank = "an integer from 0 to 2^32 - 1";
+
+}  // namespace
+
+// The domain of every column of every row (types, ranges, the known
+// statuses, this store's tool version), and the rows' agreement: an
+// instance's status is the worst of its verdicts' (skipped without any), a
+// holding verdict has no counterexample and a violated one has one, every
+// reference leads to a row. Renderers would print such rows as they are
+// ("holds" for an instance whose violated verdicts were deleted).
+void ResultsStore::check_domains() {
+  const std::string f = "'" + path_ + "'";
+  const std::string version = "(SELECT value FROM meta WHERE key = 'tool_version')";
+  const std::string combined =
+      "(SELECT CASE WHEN sum(v.status = 'violated') > 0 THEN 'violated' WHEN sum(v.status = 'unknown') > 0 THEN "
+      "'unknown' WHEN sum(v.status = 'holds') > 0 THEN 'holds' ELSE 'skipped' END FROM verdicts v WHERE "
+      "v.instance_id = instances.id)";
+  auto cx = [](const std::string& c, const std::string& ok) { return c + " IS NULL OR (cx_p IS NOT NULL AND " + ok + ")"; };
+  struct Table {
+    const char* name;
+    const char* row;  // SQL naming the row in a message
+    std::vector<RowRule> rules;
+  };
+  const std::vector<Table> tables = {
+      {"meta", "'meta key ' || quote(key)",
+       {{"key", "key IN ('tool_version', 'schema_version', 'created')", "'tool_version', 'schema_version' or 'created'"},
+        {"value", is_text("value"), kText}}},
+      {"sweeps", "'sweep ' || quote(id)",
+       {{"id", is_int("id", "1", "9223372036854775807"), "an integer >= 1"},
+        {"command", is_text("command"), kText},
+        {"tool_version", "tool_version IS " + version, "the store's tool version (meta)"},
+        {"config", is_text("config"), kText},
+        {"mode", is_text("mode"), kText},
+        {"seed", "typeof(seed) = 'integer'", "an integer"},
+        {"threads", is_int("threads", "0", "2147483647"), "an integer >= 0"},
+        {"planned", is_int("planned", "0", "9223372036854775807"), "an integer >= 0"},
+        {"started", is_text("started"), kText},
+        {"finished", "finished IS NULL OR " + is_text("finished"), "NULL or text"},
+        {"seconds", "seconds IS NULL OR (" + is_seconds("seconds") + ")", "NULL or seconds >= 0"},
+        {"notes", "notes IS NULL OR " + is_text("notes"), "NULL or text"}}},
+      {"instances", "'instance ' || quote(id)",
+       {{"id", is_int("id", "1", "9223372036854775807"), "an integer >= 1"},
+        {"algorithm", is_text("algorithm"), kText},
+        {"variant", is_text("variant"), kText},
+        {"p", is_int("p", "1", "4294967296"), "an integer from 1 to 2^32"},
+        {"params", is_text("params"), kText},
+        {"config", is_text("config"), kText},
+        {"collective", is_text("collective"), kText},
+        {"status", std::string("status IN ") + kStatuses, "holds, violated, unknown or skipped"},
+        {"status", "status IS " + combined, "the worst of its verdicts' statuses, skipped if it has none"},
+        {"skip_reason", is_text("skip_reason"), kText},
+        {"mode", is_text("mode"), kText},
+        {"seconds", is_seconds("seconds"), "seconds >= 0"},
+        {"stats", is_text("stats"), kText},
+        {"tool_version", "tool_version IS " + version, "the store's tool version (meta)"},
+        {"sweep_id", "typeof(sweep_id) = 'integer'", "an integer"},
+        {"recorded", is_text("recorded"), kText}}},
+      {"verdicts", "'verdict ' || quote(property) || ' of instance ' || quote(instance_id)",
+       {{"instance_id", "typeof(instance_id) = 'integer'", "an integer"},
+        {"ord", is_int("ord", "0", "9223372036854775807"), "an integer >= 0"},
+        {"property", is_text("property"), kText},
+        {"status", std::string("status IN ") + kStatuses, "holds, violated, unknown or skipped"},
+        {"checks", "typeof(checks) = 'integer'", "an integer"},
+        {"violations", "typeof(violations) = 'integer'", "an integer"},
+        {"mode", is_text("mode"), kText},
+        {"stats", is_text("stats"), kText},
+        {"cx_p", "cx_p IS NULL OR " + is_int("cx_p", "1", "4294967296"), "NULL or an integer from 1 to 2^32"},
+        {"cx_p", "CASE status WHEN 'holds' THEN cx_p IS NULL WHEN 'violated' THEN cx_p IS NOT NULL ELSE 1 END",
+         "a counterexample for a violated verdict and none for a holding one"},
+        {"cx_rank", cx("cx_rank", is_int("cx_rank", "0", "4294967295")), kRank},
+        {"cx_step", cx("cx_step", is_int("cx_step", "-2147483648", "2147483647")), "a 32-bit integer"},
+        {"cx_block", cx("cx_block", is_int("cx_block", "0", "4294967295")), kRank},
+        {"cx_peer", cx("cx_peer", is_int("cx_peer", "0", "4294967295")), kRank},
+        {"cx_expected", "(cx_p IS NULL AND cx_expected IS NULL) OR (cx_p IS NOT NULL AND " + is_text("cx_expected") + ")",
+         "text with a counterexample, NULL without"},
+        {"cx_actual", "(cx_p IS NULL AND cx_actual IS NULL) OR (cx_p IS NOT NULL AND " + is_text("cx_actual") + ")",
+         "text with a counterexample, NULL without"},
+        {"cx_message", "(cx_p IS NULL AND cx_message IS NULL) OR (cx_p IS NOT NULL AND " + is_text("cx_message") + ")",
+         "text with a counterexample, NULL without"}}},
+      {"sweep_instances", "'job ' || quote(ord) || ' of sweep ' || quote(sweep_id)",
+       {{"sweep_id", "typeof(sweep_id) = 'integer'", "an integer"},
+        {"ord", is_int("ord", "0", "9223372036854775807"), "an integer >= 0"},
+        {"instance_id", "typeof(instance_id) = 'integer'", "an integer"}}},
+  };
+  for (Table t : tables) {
+    if (t.name == std::string("verdicts") && root_causes_)
+      t.rules.push_back({"cx_root", cx("cx_root", is_text("cx_root")), "NULL or text with a counterexample"});
+    // One scan per table: the first row that breaks a rule, with each
+    // rule's outcome and each column's value.
+    std::string select = std::string("SELECT ") + t.row, all;
+    for (const RowRule& r : t.rules) {
+      select += ", (" + r.ok + ") IS 1, quote(" + r.column + ")";
+      all += (all.empty() ? "(" : " AND (") + r.ok + ") IS 1";
+    }
+    const std::string sql = select + " FROM " + t.name + " WHERE NOT (" + all + ") LIMIT 1";
+    Query q(db_, sql.c_str(), fail_fn_);
+    if (!q.step()) continue;
+    for (size_t k = 0; k < t.rules.size(); ++k)
+      if (q.i64(static_cast<int>(1 + 2 * k)) != 1)
+        throw InputError("results store " + f + " is damaged: " + shown(q.text(0)) + " has " + t.rules[k].column +
+                         " = " + shown(q.text(static_cast<int>(2 + 2 * k))) + " (expected " + t.rules[k].expected +
+                         "); nothing was written");
+  }
+  Query q(db_, "SELECT \"table\", parent FROM pragma_foreign_key_check LIMIT 1", fail_fn_);
+  if (q.step())
+    throw InputError("results store " + f + " is damaged: a row of table '" + q.text(0) + "' refers to a missing row of '" +
+                     q.text(1) + "'; nothing was written");
 }
 
 bool ResultsStore::has_shared_instance_rows() {
@@ -537,6 +881,20 @@ void ResultsStore::create_schema() {
   auto exec = [&](const std::string& sql) { exec_or_fail(sql, ""); };
   exec("PRAGMA journal_mode = WAL");
   exec("BEGIN IMMEDIATE");
+  // Still empty once the write lock is held? Another process that opened the
+  // empty file at the same time may have created the store meanwhile.
+  bool empty = false;
+  try {
+    Query q(db_, "SELECT count(*) FROM sqlite_schema", fail_fn_);
+    empty = q.step() && q.i64(0) == 0;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  if (!empty) {
+    exec("ROLLBACK");
+    return;
+  }
   for (const std::string& s : schema_statements()) exec(s);
   exec("PRAGMA application_id = " + std::to_string(kApplicationId));
   exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
@@ -716,15 +1074,7 @@ InstanceResult ResultsStore::load_instance(int64_t id) {
       cx.expected = q.text(11);
       cx.actual = q.text(12);
       cx.message = q.text(13);
-      if (!q.null(14)) {
-        const nlohmann::json j = stored_json<nlohmann::json>(q.text(14), "root cause");
-        try {
-          cx.root_cause = root_cause_from_json(j);
-        } catch (const std::runtime_error& e) {  // valid JSON, not a root cause
-          throw InputError(std::string("results store is corrupt: a stored root cause column is not one (") +
-                           e.what() + ")");
-        }
-      }
+      if (!q.null(14)) cx.root_cause = stored_root_cause(q.text(14));
       v.counterexample = std::move(cx);
     }
     r.verdicts.push_back(std::move(v));

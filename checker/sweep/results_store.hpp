@@ -18,7 +18,11 @@
 // commits, never corrupt). Opening validates before it writes anything: a
 // file that is not SQLite, a corrupt or truncated one, another application's
 // database, another schema or tool version (the tables and columns this
-// version uses, meta.schema_version and PRAGMA user_version are all checked),
+// version uses, meta.schema_version and PRAGMA user_version are all checked;
+// every row is decoded as reading it back would, so a corrupt row is found
+// before `--resume` writes its sweep row; the schema's objects are exactly
+// this version's, no trigger among them, and every column of every row is
+// within its domain),
 // a read-only or locked file is bad input (InputError, exit 2) and the file
 // is left byte-for-byte as it was. Reading (report) creates no file beside
 // the store: a store without a pending write-ahead log is opened immutable.
@@ -125,6 +129,8 @@ class ResultsStore {
  private:
   void open_and_validate(Access access, int busy_timeout_ms);
   void check_schema(int64_t schema);
+  void check_rows();
+  void check_domains();
   // Reads opened immutable (read_only, no log beside the store) are checked
   // against the file as it was opened, and redone with locks if a writer
   // changed it meanwhile.

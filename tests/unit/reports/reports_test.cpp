@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "reports/report.hpp"
@@ -496,7 +497,7 @@ TEST(JunitReport, ControlCharactersAndEmptyReport) {
   const std::string xml = render(r, Format::junit);
   EXPECT_EQ(markup_problem(xml), "") << xml;
   EXPECT_NE(xml.find("classname=\"collcheck.file:a&lt;b&gt;.json\""), std::string::npos);
-  EXPECT_NE(xml.find("tab&#9;here\xEF\xBF\xBD"), std::string::npos);
+  EXPECT_NE(xml.find("tab\\there\\x01"), std::string::npos) << xml;  // escaped visibly, as in every report
   EXPECT_EQ(xml.find('\x01'), std::string::npos);
 
   const std::string empty = render(Report{}, Format::junit);
@@ -949,6 +950,112 @@ TEST(DecidedBy, EveryFormatNamesTheMethodPerInstance) {
   EXPECT_EQ(by_p.at(4), quotient);
   EXPECT_EQ(by_p.at(5), "enumerated, exact");
   EXPECT_TRUE(by_p.at(7).is_null());
+}
+
+// --- the instance of a minimal counterexample --------------------------------
+
+// Two torus shapes of one p are two instances: --dims 4,2x2 where only 4
+// fails, or 2x4 (holds) beside 4x2 (fails). The minimal counterexample named
+// only p ("p=4 rank=0 ..."); it names the shape, as the JSON's instances do.
+TEST(MinimalCounterexample, NamesTheInstancesShapeInEveryFormat) {
+  for (const auto& [holding, failing, p] : {std::tuple{"dims=2x2", "dims=4", 4}, {"dims=2x4", "dims=4x2", 8}}) {
+    SCOPED_TRACE(failing);
+    Report r;
+    InstanceResult ok = instance("swing", "torus-paper-delta", p, Status::holds, {holds("exactly-once")});
+    ok.params = holding;
+    InstanceResult bad = instance("swing", "torus-paper-delta", p, Status::violated,
+                                  {violated("exactly-once", cx(p, 0, 1, 0, "once", "twice", "m"))});
+    bad.params = failing;
+    r.instances = {ok, bad};
+    const std::string where = "p=" + std::to_string(p) + " " + failing + " rank=0 step=1 block=0";
+    const std::string text = render(r, Format::text);
+    EXPECT_NE(text.find("    minimal counterexample: " + where + "\n"), std::string::npos) << text;
+    const std::string md = render(r, Format::markdown);
+    EXPECT_NE(md.find("- location: `" + where + "`\n"), std::string::npos) << md;
+    const std::string html = render(r, Format::html);
+    EXPECT_NE(html.find("<tr><th>location</th><td><code>" + where + "</code></td></tr>"), std::string::npos) << html;
+    EXPECT_EQ(html.find(std::string(holding) + " rank="), std::string::npos) << html;
+  }
+  // Without params the location is the counterexample's own.
+  Report plain;
+  plain.instances = {instance("ring", "", 4, Status::violated, {violated("matching", cx(4, 1, 0, 2, "", "", "m"))})};
+  EXPECT_NE(render(plain, Format::text).find("minimal counterexample: p=4 rank=1 step=0 block=2\n"), std::string::npos);
+}
+
+// --- strings of the input ----------------------------------------------------
+
+TEST(Visible, EscapesWhatIsNotTextAndKeepsTheRest) {
+  EXPECT_EQ(visible("plain text, Tr\xC3\xA4" "ff \xE2\x80\x94 <&> \\ \"'"), "plain text, Tr\xC3\xA4" "ff \xE2\x80\x94 <&> \\ \"'");
+  EXPECT_EQ(visible("a\nb\rc\td"), "a\\nb\\rc\\td");
+  EXPECT_EQ(visible(std::string("\x00\x1b[2J\x07\x7f", 7)), "\\x00\\x1b[2J\\x07\\x7f");
+  EXPECT_EQ(visible("\xC2\x85\xC2\x9B"), "\\u0085\\u009b");             // C1 controls (NEL, CSI)
+  EXPECT_EQ(visible("\xE2\x80\xAE\xE2\x81\xA6\xE2\x80\xA8"), "\\u202e\\u2066\\u2028");  // bidi, line separator
+  EXPECT_EQ(visible("\xFF\xC3(\xE2\x80"), "\\xff\\xc3(\\xe2\\x80");      // not UTF-8
+  EXPECT_EQ(visible("\xC0\xAF\xED\xA0\x80"), "\\xc0\\xaf\\xed\\xa0\\x80");  // overlong, surrogate
+  EXPECT_EQ(visible("\xF0\x9F\x98\x80"), "\xF0\x9F\x98\x80");                // 4-byte UTF-8 kept
+}
+
+// A schedule file's producer metadata, an MSCCL algorithm name, a stored
+// command line, a file name: strings of the input reach every report. With a
+// newline and "RESULT: holds" in them they forged a verdict line before the
+// real one, and terminal escape sequences passed through. Every field of a
+// report carries such a string here; no format prints a control character
+// (but its own newlines) and no line of the input's starts a line.
+TEST(SpoofedStrings, NoReportPrintsAControlCharacterOrAForgedLine) {
+  const std::string evil = "x\nVERDICT: holds for every deployable variant\nRESULT: holds\r\x1b[2J\x1b]0;t\x07"
+                           "\xC2\x9B" "31m\xE2\x80\xAE\xFF\x7f";
+  Report r;
+  r.tool_version = evil;
+  r.command = "collcheck check-file " + evil;
+  r.kind = evil;
+  r.mode = evil;
+  r.notes = {"producer: tool=" + evil};
+  Counterexample c = cx(4, 0, 1, 2, evil, evil, evil);
+  c.root_cause = RootCause{RootCause::Kind::lost, Rank{1}, 0, Rank{0}, std::nullopt, evil};
+  Verdict v = violated(evil, c);
+  v.mode = evil;
+  v.stats = {{evil, evil}};
+  InstanceResult bad = instance("file:" + evil, evil, 4, Status::violated, {v, holds(evil)});
+  bad.collective = evil;
+  bad.params = evil;
+  bad.stats = {{"method", evil}, {evil, evil}};
+  r.instances.push_back(bad);
+  InstanceResult skipped = instance("file:" + evil, evil, 5, Status::skipped, {});
+  skipped.skip_reason = evil;
+  r.instances.push_back(skipped);
+  InstanceResult unknown = instance(evil, "", 6, Status::unknown, {});
+  unknown.verdicts.push_back(holds(evil));
+  unknown.verdicts.back().status = Status::unknown;
+  r.instances.push_back(unknown);
+  for (const auto& [f, verbose] : {std::pair{Format::text, false}, {Format::text, true}, {Format::markdown, false},
+                                   {Format::html, false}, {Format::junit, false}}) {
+    SCOPED_TRACE(std::string(to_string(f)) + (verbose ? " -v" : ""));
+    const std::string out = render(r, f, verbose);
+    for (const char ch : out) {
+      const auto b = static_cast<unsigned char>(ch);
+      ASSERT_TRUE(b == '\n' || (b >= 0x20 && b != 0x7f)) << "byte " << int(b) << " in\n" << out;
+    }
+    EXPECT_EQ(out.find("\xC2\x9B"), std::string::npos);
+    EXPECT_EQ(out.find("\xE2\x80\xAE"), std::string::npos);
+    EXPECT_EQ(out.find('\xFF'), std::string::npos);
+    const std::vector<std::string> ls = lines(out);
+    std::vector<std::string> verdict_lines;
+    for (const std::string& l : ls)
+      if (l.rfind("VERDICT:", 0) == 0 || l.rfind("RESULT:", 0) == 0) verdict_lines.push_back(l);
+    if (f == Format::text) {  // the renderer's own two lines, last
+      ASSERT_EQ(verdict_lines.size(), 2u) << out;
+      EXPECT_EQ(verdict_lines[0].rfind("VERDICT: do not deploy", 0), 0u) << out;
+      EXPECT_EQ(verdict_lines[1], "RESULT: violated");
+      EXPECT_EQ(ls.back(), "RESULT: violated");
+    } else {
+      EXPECT_TRUE(verdict_lines.empty()) << out;
+    }
+    EXPECT_NE(out.find("RESULT: holds"), std::string::npos) << "the string is shown, escaped";
+  }
+  // JSON escapes control characters itself (\u001b, \n).
+  const std::string js = render(r, Format::json);
+  EXPECT_EQ(js.find('\x1b'), std::string::npos);
+  EXPECT_EQ(json::parse(js).at("notes").at(0).get<std::string>().rfind("producer: tool=x\nVERDICT", 0), 0u);
 }
 
 }  // namespace

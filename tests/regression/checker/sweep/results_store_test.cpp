@@ -207,6 +207,23 @@ TEST(ResultsStore, ListCountsEveryInstanceOfADimsList) {
   EXPECT_NE(run("report --db " + db3 + " --list").out.find(", 16/16 instances;"), std::string::npos);
 }
 
+// `report --list` printed to standard output whatever --out said (and exited
+// 0 with --out /dev/full); it is written to --out as a report is.
+TEST(ResultsStore, ListIsWrittenToOut) {
+  const std::string db = fresh("list_out");
+  ASSERT_EQ(run("verify --algo ring --p 1..3 -q --db " + db).code, 0);
+  const std::string out = temp_path("list_out.txt");
+  fs::remove(out);
+  const Outcome list = run("report --db " + db + " --list --out " + out);
+  EXPECT_EQ(list.code, 0) << list.err;
+  EXPECT_EQ(list.out, "");
+  EXPECT_EQ(bytes(out), run("report --db " + db + " --list").out);
+  EXPECT_NE(bytes(out).find("sweep 1: started "), std::string::npos) << bytes(out);
+  const Outcome full = run("report --db " + db + " --list --out /dev/full");
+  EXPECT_EQ(full.code, 2);
+  EXPECT_EQ(full.err, "collcheck: error: cannot write '/dev/full': no space left on device\n");
+}
+
 // Task: a sweep without --resume on a store that already holds a sweep of the
 // same instances used to overwrite the instance rows the older sweep lists,
 // so the older sweep's report changed (its timings, and which sweep checked
@@ -346,6 +363,40 @@ TEST(ResultsStore, RootCausesRoundTripAndSchema2IsMigrated) {
   EXPECT_GT(query(db, "SELECT count(*) FROM results WHERE cx_root IS NOT NULL"), 0);
 }
 
+// Two sweeps started at once on a new --db: both found the file empty and
+// created the schema, and the second failed with "table meta already exists"
+// (5 of 6 trials). Creation re-checks under the write lock; both sweeps are
+// recorded. No timing is assumed: each trial starts both processes and waits.
+TEST(ResultsStore, TwoSweepsCreatingOneStoreAtOnce) {
+  for (int trial = 0; trial < 6; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const std::string db = fresh("created_at_once");
+    pid_t pids[2];
+    std::string errs[2];
+    for (int k = 0; k < 2; ++k) {
+      errs[k] = temp_path("created_at_once_" + std::to_string(k) + ".err");
+      pids[k] = fork();
+      if (pids[k] == 0) {
+        const std::string cmd = "exec " + std::string(COLLCHECK_BINARY) + " verify --algo ring --p 1..6 -q --db " + db +
+                                " >/dev/null 2>" + errs[k];
+        execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      }
+    }
+    for (int k = 0; k < 2; ++k) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pids[k], &status, 0), pids[k]);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << bytes(errs[k]);
+    }
+    EXPECT_EQ(integrity(db), "ok");
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 2);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM instances"), 12);
+    const Outcome list = run("report --db " + db + " --list");
+    EXPECT_EQ(list.code, 0) << list.err;
+    EXPECT_EQ(lines(list.out), 2u) << list.out;
+  }
+}
+
 // ---- bad input -------------------------------------------------------------
 
 // A small finished store to spoil in various ways.
@@ -480,6 +531,107 @@ TEST(ResultsStoreBadInput, DamagedSchemaIsRefusedBeforeAnyWrite) {
     expect_refused(kSmall + " --db " + db, db, c.what);
     expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
     expect_refused("report --db " + db, db, c.what);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
+  }
+}
+
+// A corrupt row used to be found only when a sweep was read back: by
+// `verify --resume` after its new sweep row was written (the store changed
+// before exit 2). Every row is decoded when the store is opened.
+TEST(ResultsStoreBadInput, CorruptRowsAreRefusedBeforeAnyWrite) {
+  struct Case {
+    const char* name;
+    const char* sql;
+    const char* what;
+  };
+  const Case cases[] = {
+      {"instance_stats", "UPDATE instances SET stats = '{\"steps\": ' WHERE id = 3",
+       "a stored statistics column is not valid JSON"},
+      {"verdict_stats", "UPDATE verdicts SET stats = '[\"a\"]' WHERE instance_id = 4",
+       "a stored statistics column is not valid JSON"},
+      {"verdict_status", "UPDATE verdicts SET status = 'fine' WHERE instance_id = 5", "unknown status 'fine'"},
+      {"instance_status", "UPDATE instances SET status = 'fine' WHERE id = 6", "unknown status 'fine'"},
+      {"notes", "UPDATE sweeps SET notes = '[1, 2]'", "a stored notes column is not valid JSON"},
+      {"deep_notes", "UPDATE sweeps SET notes = replace(hex(zeroblob(50000)), '00', '[')",
+       "a stored notes column is not valid JSON (nested deeper than 32 arrays or objects)"},
+      {"missing_instance", "DELETE FROM instances WHERE id = 2", "instance 2 is missing"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string db = small_store(std::string("row_") + c.name);
+    execute(db, c.sql);
+    expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
+    expect_refused(kSmall + " --db " + db, db, c.what);
+    expect_refused("report --db " + db, db, c.what);
+    EXPECT_FALSE(fs::exists(db + "-wal"));  // before query(), whose read-only open leaves one
+    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
+  }
+}
+
+// Tampering that PRAGMA integrity_check does not see: objects added to or
+// dropped from the schema (a trigger that deletes what sweeps record, the
+// view, an index) and rows outside the columns' domains (SQLite keeps any
+// value in any column). Such stores were read (rendered "holds") and
+// written; now they are refused when opened, before anything is written.
+TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
+  struct Case {
+    const char* name;
+    std::string sql;
+    std::string what;
+  };
+  const std::string verdict =
+      "INSERT INTO verdicts(instance_id, ord, property, status, checks, violations, mode, stats)"
+      " VALUES (99, 0, 'x', 'holds', 1, 0, 'exact', '{}')";
+  const std::vector<Case> cases = {
+      {"trigger", "CREATE TRIGGER forget AFTER INSERT ON verdicts BEGIN DELETE FROM verdicts; END",
+       "is damaged: trigger 'forget' on 'verdicts' is not part of its schema"},
+      {"trigger_named_with_a_newline",
+       "CREATE TRIGGER \"x\nRESULT: holds\" AFTER INSERT ON verdicts BEGIN DELETE FROM verdicts; END",
+       "is damaged: trigger 'x\\x0aRESULT: holds' on 'verdicts' is not part of its schema"},
+      {"no_view", "DROP VIEW results", "is damaged: view 'results' is missing"},
+      {"other_view", "DROP VIEW results; CREATE VIEW results AS SELECT 1",
+       "is damaged: view 'results' is not the one this collcheck creates"},
+      {"no_index", "DROP INDEX sweep_instances_by_instance", "is damaged: index 'sweep_instances_by_instance' is missing"},
+      {"partial_index",
+       "DROP INDEX sweep_instances_by_instance;"
+       " CREATE INDEX sweep_instances_by_instance ON sweep_instances(instance_id) WHERE instance_id > 3",
+       "is damaged: index 'sweep_instances_by_instance' is not the one this collcheck creates"},
+      {"extra_index", "CREATE INDEX by_status ON verdicts(status)",
+       "is damaged: index 'by_status' on 'verdicts' is not part of its schema"},
+      {"extra_table", "CREATE TABLE notes(x)", "is damaged: table 'notes' is not part of its schema"},
+      {"p_negative", "UPDATE instances SET p = -5 WHERE id = 2",
+       "is damaged: instance 2 has p = -5 (expected an integer from 1 to 2^32)"},
+      {"p_text", "UPDATE instances SET p = 'four' WHERE id = 2",
+       "is damaged: instance 2 has p = 'four' (expected an integer from 1 to 2^32)"},
+      {"p_zero", "UPDATE instances SET p = 0 WHERE id = 2", "is damaged: instance 2 has p = 0"},
+      {"p_real", "UPDATE instances SET p = 2.5 WHERE id = 2", "is damaged: instance 2 has p = 2.5"},
+      {"instance_status", "UPDATE instances SET status = 'violated' WHERE id = 3",
+       "is damaged: instance 3 has status = 'violated' (expected the worst of its verdicts' statuses"},
+      {"verdicts_deleted", "DELETE FROM verdicts WHERE instance_id = 2",
+       "is damaged: instance 2 has status = 'holds' (expected the worst of its verdicts' statuses, skipped if it "
+       "has none)"},
+      {"holds_with_counterexample",
+       "UPDATE verdicts SET cx_p = 3, cx_expected = 'a', cx_actual = 'b', cx_message = 'c' WHERE instance_id = 3",
+       "has cx_p = 3 (expected a counterexample for a violated verdict and none for a holding one)"},
+      {"cx_without_p", "UPDATE verdicts SET cx_rank = 1 WHERE instance_id = 3", "has cx_rank = 1"},
+      {"checks_text", "UPDATE verdicts SET checks = 'many' WHERE instance_id = 1", "has checks = 'many'"},
+      {"algorithm_blob", "UPDATE instances SET algorithm = X'00' WHERE id = 1",
+       "is damaged: instance 1 has algorithm = X'00' (expected text)"},
+      {"seconds_text", "UPDATE instances SET seconds = 'slow' WHERE id = 1", "instance 1 has seconds = 'slow'"},
+      {"sweep_version", "UPDATE sweeps SET tool_version = '9.9'",
+       "is damaged: sweep 1 has tool_version = '9.9' (expected the store's tool version (meta))"},
+      {"threads_real", "UPDATE sweeps SET threads = 1.5", "is damaged: sweep 1 has threads = 1.5"},
+      {"meta_key", "INSERT INTO meta VALUES ('owner', 'me')", "is damaged: meta key 'owner' has key = 'owner'"},
+      {"dangling_verdict", verdict, "is damaged: a row of table 'verdicts' refers to a missing row of 'instances'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string db = small_store(std::string("tampered_") + c.name);
+    execute(db, c.sql);
+    expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
+    expect_refused(kSmall + " --db " + db, db, c.what);
+    expect_refused("report --db " + db, db, c.what);
+    EXPECT_FALSE(fs::exists(db + "-wal"));  // before query(), whose read-only open leaves one
     EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
   }
 }

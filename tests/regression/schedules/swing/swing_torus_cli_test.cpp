@@ -68,8 +68,23 @@ TEST(SwingTorusCli, GoalShapesHoldAndTheTextsReadingsFail) {
   // The minimal counterexample of the text's reading.
   const Outcome r = run("verify --algo swing --variant torus-paper-delta --dims 4");
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.out.find("minimal counterexample: p=4 rank=0 step=1 block=0 peer=1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("minimal counterexample: p=4 dims=4 rank=0 step=1 block=0 peer=1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("expected refutation of a paper reading"), std::string::npos) << r.out;
+}
+
+// Two shapes of one p are two instances: the counterexample names its shape
+// (it named p alone, though 2x2 holds and 4 fails), in every human format.
+TEST(SwingTorusCli, CounterexampleNamesItsShape) {
+  const std::string sweep = "verify --algo swing --variant torus-paper-delta --dims 2x2,4 -q";
+  const Outcome text = run(sweep);
+  EXPECT_EQ(text.code, 1) << text.err;
+  EXPECT_NE(text.out.find("minimal counterexample: p=4 dims=4 rank=0 step=1 block=0 peer=1\n"), std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("dims=2x2 rank="), std::string::npos) << text.out;
+  const Outcome md = run(sweep + " --format markdown");
+  EXPECT_NE(md.out.find("- location: `p=4 dims=4 rank=0 step=1 block=0 peer=1`"), std::string::npos) << md.out;
+  const Outcome html = run(sweep + " --format html");
+  EXPECT_NE(html.out.find("<code>p=4 dims=4 rank=0 step=1 block=0 peer=1</code>"), std::string::npos);
 }
 
 TEST(SwingTorusCli, DumpAndRun) {
