@@ -34,8 +34,9 @@ std::vector<std::vector<uint32_t>> parse_dims_list(const std::string& text) {
         throw InputError("--dims: malformed shape '" + shape + "' (sides are positive integers joined by 'x', e.g. 3x3)");
       const uint64_t n = std::stoull(side);
       if (n < 1) throw InputError("--dims: a torus dimension must be >= 1, got 0 in '" + shape + "'");
-      if (n > (uint64_t{1} << 31) || p * n > (uint64_t{1} << 31))
-        throw InputError("--dims: the torus " + shape + " has more than 2^31 nodes");
+      // p = the product is a process count like --p's: the same limit (p_range.hpp).
+      if (n > kMaxP || p * n > kMaxP)
+        throw InputError("--dims: the torus " + shape + " has more than 2^24 nodes (the maximum p)");
       p *= n;
       sides.push_back(static_cast<uint32_t>(n));
       if (sides.size() > 16) throw InputError("--dims: at most 16 dimensions, '" + shape + "' has more");
