@@ -6,8 +6,8 @@
 // (properties/topology/torus_analysis.hpp, reports/topology/).
 #include <boost/program_options.hpp>
 #include <cmath>
-#include <cstdlib>
 #include <iostream>
+#include <limits>
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/dims_option.hpp"
@@ -28,12 +28,7 @@ namespace collcheck {
 namespace {
 
 double parse_nonneg(const std::string& name, const std::string& text) {
-  const char* s = text.c_str();
-  char* end = nullptr;
-  const double v = std::strtod(s, &end);
-  if (text.empty() || end != s + text.size() || !std::isfinite(v) || v < 0)
-    throw InputError("--" + name + " must be a finite number >= 0, not '" + text + "'");
-  return v;
+  return parse_real_option(name, text, 0, std::numeric_limits<double>::max(), "a finite number >= 0");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checker/cli/cli_support.hpp"
 #include "checker/cli/p_range.hpp"
 #include "schedules/input_error.hpp"
 
@@ -32,7 +33,7 @@ std::vector<std::vector<uint32_t>> parse_dims_list(const std::string& text) {
                           std::all_of(side.begin(), side.end(), [](char c) { return c >= '0' && c <= '9'; });
       if (!digits)
         throw InputError("--dims: malformed shape '" + shape + "' (sides are positive integers joined by 'x', e.g. 3x3)");
-      const uint64_t n = std::stoull(side);
+      const uint64_t n = *parse_integer(side);  // the integer grammar of every option (cli_support.hpp)
       if (n < 1) throw InputError("--dims: a torus dimension must be >= 1, got 0 in '" + shape + "'");
       // p = the product is a process count like --p's: the same limit (p_range.hpp).
       if (n > kMaxP || p * n > kMaxP)

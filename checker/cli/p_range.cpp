@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "checker/cli/cli_support.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -24,7 +25,7 @@ uint64_t parse_value(const std::string& t, const std::string& whole) {
     const size_t nz = s.find_first_not_of('0');
     const std::string sig = nz == std::string::npos ? "0" : s.substr(nz);
     if (sig.size() > 12) bad(whole, t + " exceeds the maximum p = 2^24");
-    return std::stoull(sig);
+    return *parse_integer(sig);  // the integer grammar of every option (cli_support.hpp)
   };
   uint64_t v;
   auto caret = t.find('^');
@@ -75,7 +76,7 @@ std::vector<uint64_t> parse_p_range(const std::string& text, uint64_t max_values
           if (step.empty() || !std::all_of(step.begin(), step.end(), [](unsigned char c) { return std::isdigit(c); }) ||
               step.size() > 9)
             bad(text, "step must be a positive integer or 'pow2' ('" + step + "')");
-          st = std::stoull(step);
+          st = *parse_integer(step);
           if (st == 0) bad(text, "step must be >= 1");
         }
         if ((hi - lo) / st + 1 + out.size() > max_values) bad(text, "more than 2^20 values");

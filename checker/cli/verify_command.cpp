@@ -91,14 +91,14 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   AttachStore attach;  // opens the store and installs its hooks into a request
   if (!db.empty())
     attach = [&, db](SweepRequest& r) {
-      store = attach_results_store(db, vm.count("resume") > 0, r, cmdline, vm["threads"].as<int>());
+      store = attach_results_store(db, vm.count("resume") > 0, r, cmdline, req.threads);
     };
   else
-    attach_results_store("", vm.count("resume") > 0, req, cmdline, vm["threads"].as<int>());  // --resume alone: bad input
+    attach_results_store("", vm.count("resume") > 0, req, cmdline, req.threads);  // --resume alone: bad input
   auto finish = [&](Report r) {
     r.tool_version = COLLCHECK_VERSION;
     r.command = cmdline;
-    r.threads = vm["threads"].as<int>();
+    r.threads = req.threads;
     if (store) store->finish_sweep(r);
     emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
     return exit_code(r);

@@ -228,7 +228,7 @@ TEST(NoSilentClamping, ThreadsAreHonouredOrRefused) {
   expect_refused("verify --algo ring --p 4 -q --threads 1000000",
                  "error: --threads must be in 0..1024 (0: one per core), not 1000000");
   expect_refused("verify --algo ring --p 4 -q --threads -1",
-                 "error: --threads must be in 0..1024 (0: one per core), not -1");
+                 "error: --threads must be a non-negative integer, not '-1'");
   // --estimate projects the wall time on this machine: more threads than its cores would not run faster.
   const int cores = tbb::info::default_concurrency();
   expect_refused("verify --algo ring --p 4 --estimate --threads " + std::to_string(cores + 1),
