@@ -58,12 +58,12 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
   const std::string algo = vm["algo"].as<std::string>();
   const std::string format = vm["format"].as<std::string>();
   if (format != "text" && format != "json" && format != "html")
-    throw InputError("analyze: unknown format '" + format + "' (known: text, json, html)");
+    throw InputError("analyze: unknown format " + quote_input(format) + " (known: text, json, html)");
   if (vm.count("dims")) {
     if (vm.count("p")) throw InputError("analyze: give --dims or --p, not both (--dims fixes p)");
     const std::vector<std::vector<uint32_t>> shapes = parse_dims_list(vm["dims"].as<std::string>());
     if (shapes.size() != 1)
-      throw InputError("analyze: --dims must be one shape, not '" + vm["dims"].as<std::string>() + "'");
+      throw InputError("analyze: --dims must be one shape, not " + quote_input(vm["dims"].as<std::string>()));
     const TorusAnalysis a = analyze_torus(algo, shapes.front(), vm["topology"].as<std::string>());
     const std::string text = format == "json"   ? torus_analysis_json(a, inv.cmdline)
                              : format == "html" ? torus_analysis_html(a, inv.cmdline)
@@ -78,11 +78,11 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
     if (a.capabilities.analysis) known += (known.empty() ? "" : ", ") + a.name;
   const AlgorithmInfo* info = find_algorithm(algo);
   if (!info || !info->capabilities.analysis)
-    throw InputError("analyze: unknown algorithm '" + algo + "' for --p (known: " + known +
+    throw InputError("analyze: unknown algorithm " + quote_input(algo) + " for --p (known: " + known +
                      "; the torus algorithms take --dims)");
   if (!vm.count("p")) throw InputError("analyze needs --p P");
   const std::vector<uint64_t> ps = parse_p_range(vm["p"].as<std::string>());
-  if (ps.size() != 1) throw InputError("analyze: --p must be one value, not '" + vm["p"].as<std::string>() + "'");
+  if (ps.size() != 1) throw InputError("analyze: --p must be one value, not " + quote_input(vm["p"].as<std::string>()));
   const double alpha = parse_nonneg("alpha", vm["alpha"].as<std::string>());
   const double beta = parse_nonneg("beta", vm["beta"].as<std::string>());
   const double bytes = parse_nonneg("block-bytes", vm["block-bytes"].as<std::string>());

@@ -137,7 +137,7 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   if (!vm.count("file")) throw InputError("check-file needs a FILE");
   const std::string sfmt = vm["schedule-format"].as<std::string>();
   if (sfmt != "auto" && sfmt != "json" && sfmt != "jsonl" && sfmt != "traff-table" && sfmt != "msccl")
-    throw InputError("unknown --schedule-format '" + sfmt + "' (known: auto, json, jsonl, traff-table, msccl)");
+    throw InputError("unknown --schedule-format " + quote_input(sfmt) + " (known: auto, json, jsonl, traff-table, msccl)");
   if (sfmt != "traff-table" && (vm.count("n") || vm.count("root")))
     throw InputError("--n and --root apply only to --schedule-format traff-table");
   for (const char* o : {"dims", "radix", "radix2", "ppn"})  // the file fixes the instance
@@ -151,15 +151,15 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   const unsigned tv_timeout = static_cast<unsigned>(
       vm.count("timeout-ms") ? parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000) : 60000);
   if (!format_from_string(vm["format"].as<std::string>()))
-    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
+    throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
   std::string path = vm["file"].as<std::string>();
   require_regular_file(path);
   refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);
   std::error_code ec;
   if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
-    throw InputError("'" + path + "' is larger than 1 GiB; not a schedule collcheck can check densely");
+    throw InputError(quote_input(path) + " is larger than 1 GiB; not a schedule collcheck can check densely");
   std::ifstream f(path);
-  if (!f) throw InputError("cannot read '" + path + "'");
+  if (!f) throw InputError("cannot read " + quote_input(path));
   // Only the whole-text formats are read whole; collcheck's own is streamed.
   std::string head(64 * 1024, '\0');
   f.read(head.data(), static_cast<std::streamsize>(head.size()));

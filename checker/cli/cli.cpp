@@ -65,7 +65,8 @@ std::string command_line(int argc, char** argv) {
 
 const std::vector<Subcommand>& subcommands() { return kSubcommands; }
 
-Failure describe_failure(const std::exception_ptr& e) {
+namespace {
+Failure describe(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
   } catch (const InputError& x) {
@@ -94,6 +95,15 @@ Failure describe_failure(const std::exception_ptr& e) {
     return {3, "internal error: an exception of unknown type"};
   }
 }
+}  // namespace
+
+Failure describe_failure(const std::exception_ptr& e) {
+  Failure f = describe(e);
+  // One line whatever the message quotes (an option value, a path, file
+  // content): control characters escaped (schedules/input_error.hpp).
+  f.message = escape_controls(f.message);
+  return f;
+}
 
 namespace {
 
@@ -120,13 +130,10 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args, co
   }
   for (const Subcommand& c : kSubcommands)
     if (cmd == c.name) return c.run(args, inv);
-  if (cmd.empty()) {
-    std::cerr << usage();
-    return 2;
-  }
+  if (cmd.empty()) throw InputError("no command given; try 'collcheck --help'");
   std::string known;
   for (const Subcommand& c : kSubcommands) known += (known.empty() ? "" : ", ") + std::string(c.name);
-  throw InputError("unknown command '" + cmd + "' (known: " + known + ")");
+  throw InputError("unknown command " + quote_input(cmd) + " (known: " + known + ")");
 }
 
 }  // namespace

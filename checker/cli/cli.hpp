@@ -29,7 +29,8 @@ const std::vector<Subcommand>& subcommands();
 // sweep runs in this process.
 int cli_main(int argc, char** argv, SweepRunner sweep_runner = {});
 
-// What cli_main prints (one line on stderr, after "collcheck: ") and returns
+// What cli_main prints (one line on stderr, after "collcheck: "; control
+// characters escaped, schedules/input_error.hpp) and returns
 // for an exception escaping a command: bad input (InputError, an option
 // Boost rejects, a failed write) 2; resources exhausted (ResourceRefusal,
 // std::bad_alloc, std::system_error for lack of threads or memory) 3; any

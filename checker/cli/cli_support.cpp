@@ -36,11 +36,11 @@ bool print_help(const po::options_description& desc, const po::variables_map& vm
 
 std::string read_whole_file(const std::string& path, uint64_t max_memory) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("cannot read '" + path + "'");
+  if (!f) throw InputError("cannot read " + quote_input(path));
   f.seekg(0, std::ios::end);
   const auto end = f.tellg();
   f.seekg(0);
-  if (end < 0) throw InputError("cannot read '" + path + "'");
+  if (end < 0) throw InputError("cannot read " + quote_input(path));
   const uint64_t size = static_cast<uint64_t>(end);
   if (max_memory && size > max_memory) throw refused_while_reading(path, "its text", size, max_memory);
   std::string text;
@@ -50,7 +50,7 @@ std::string read_whole_file(const std::string& path, uint64_t max_memory) {
     throw out_of_memory_while_reading(path, "its text", size);
   }
   f.read(text.data(), static_cast<std::streamsize>(size));
-  if (static_cast<uint64_t>(f.gcount()) != size) throw InputError("cannot read '" + path + "'");
+  if (static_cast<uint64_t>(f.gcount()) != size) throw InputError("cannot read " + quote_input(path));
   return text;
 }
 
@@ -176,7 +176,7 @@ void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget
 
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose) {
   auto fmt = format_from_string(format);
-  if (!fmt) throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
+  if (!fmt) throw InputError("unknown format " + quote_input(format) + " (known: text, json, markdown, junit, html)");
   std::string text = render(r, *fmt, verbose);
   if (out == "-" && !text.empty() && text.back() != '\n') text += '\n';
   write_output(out, text);
@@ -225,13 +225,13 @@ CheckOptions check_options(const po::variables_map& vm) {
   if (mode == "auto") o.exactness = Exactness::automatic;
   else if (mode == "exact") o.exactness = Exactness::exact;
   else if (mode == "fingerprint") o.exactness = Exactness::fingerprint;
-  else throw InputError("unknown --mode '" + mode + "' (known: auto, exact, fingerprint)");
+  else throw InputError("unknown --mode " + quote_input(mode) + " (known: auto, exact, fingerprint)");
   o.exact_max_p = parse_uint_option("exact-max-p", vm["exact-max-p"].as<std::string>(), 1, kMaxP);
   const std::string state = vm["state"].as<std::string>();
   if (state == "auto") o.bookkeeping = Bookkeeping::automatic;
   else if (state == "dense") o.bookkeeping = Bookkeeping::dense;
   else if (state == "intervals") o.bookkeeping = Bookkeeping::intervals;
-  else throw InputError("unknown --state '" + state + "' (known: auto, dense, intervals)");
+  else throw InputError("unknown --state " + quote_input(state) + " (known: auto, dense, intervals)");
   // Interval state holds fingerprints: --state intervals means fingerprint
   // mode at every p (auto would run exact sets up to --exact-max-p and
   // silently ignore it there); with --mode exact it is a contradiction.

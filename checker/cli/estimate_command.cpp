@@ -28,7 +28,7 @@ int cmd_estimate(const po::variables_map& vm, const SweepRequest& req) {
     eo.cores = static_cast<unsigned>(t);
   }
   const std::string f = vm["format"].as<std::string>();
-  if (f != "text" && f != "json") throw InputError("--estimate prints text or json, not '" + f + "'");
+  if (f != "text" && f != "json") throw InputError("--estimate prints text or json, not " + quote_input(f));
   const Estimate e = estimate_sweep(req, eo);
   write_output(vm["out"].as<std::string>(), f == "json" ? render_estimate_json(e) : render_estimate_text(e, req));
   return 0;

@@ -85,12 +85,12 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--schedule", vm["schedule"].as<std::string>());
   runtime::ExecOptions eo;
   auto dt = runtime::dtype_from_string(vm["dtype"].as<std::string>());
-  if (!dt) throw InputError("unknown --dtype '" + vm["dtype"].as<std::string>() + "' (known: int64, float, double)");
+  if (!dt) throw InputError("unknown --dtype " + quote_input(vm["dtype"].as<std::string>()) + " (known: int64, float, double)");
   eo.dtype = *dt;
   std::string op = vm["op"].as<std::string>();
   if (op == "sum") eo.op = runtime::ReduceOp::sum;
   else if (op == "permutation") eo.op = runtime::ReduceOp::permutation;
-  else throw InputError("unknown --op '" + op + "' (known: sum, permutation)");
+  else throw InputError("unknown --op " + quote_input(op) + " (known: sum, permutation)");
   eo.elems_per_block = static_cast<uint32_t>(parse_uint_option("elems", vm["elems"].as<std::string>(), 1, 4096));
   eo.in_place = !vm.count("out-of-place");
   eo.deadlock_timeout =

@@ -29,10 +29,10 @@ std::vector<std::string> split_list(const std::string& option, const std::string
   std::string item;
   std::istringstream in(text);
   while (std::getline(in, item, ',')) {
-    if (item.empty()) throw InputError("--" + option + ": empty item in '" + text + "'");
+    if (item.empty()) throw InputError("--" + option + ": empty item in " + quote_input(text));
     out.push_back(item);
   }
-  if (out.empty() || text.back() == ',') throw InputError("--" + option + ": empty item in '" + text + "'");
+  if (out.empty() || text.back() == ',') throw InputError("--" + option + ": empty item in " + quote_input(text));
   return out;
 }
 
@@ -62,7 +62,7 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
   if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
   if (!format_from_string(vm["format"].as<std::string>()))
-    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
+    throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
   if (vm.count("db"))
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
   SweepRequest req;

@@ -28,7 +28,7 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
     if (!a) {
       std::string names;
       for (const auto& x : registry()) names += (names.empty() ? "" : ", ") + x.name;
-      throw InputError("unknown algorithm '" + algo + "' (known: " + names + ", all)");
+      throw InputError("unknown algorithm " + quote_input(algo) + " (known: " + names + ", all)");
     }
     algos.push_back(a);
   }
@@ -52,12 +52,12 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
         if (algos.size() > 1) continue;  // --algo all --variant latency: those that have it
         std::string names;
         for (const auto& x : a->variants) names += (names.empty() ? "" : ", ") + x.name;
-        throw InputError("unknown variant '" + variant + "' of " + a->name + " (known: " + names + ", all)");
+        throw InputError("unknown variant " + quote_input(variant) + " of " + a->name + " (known: " + names + ", all)");
       }
       out.push_back({a, v});
     }
   }
-  if (out.empty()) throw InputError("no algorithm has a variant named '" + variant + "'");
+  if (out.empty()) throw InputError("no algorithm has a variant named " + quote_input(variant));
   return out;
 }
 
@@ -68,7 +68,7 @@ void check_property_selection(const SweepRequest& req) {
     if (it == cat.end()) {
       std::string names;
       for (const auto& i : cat) names += (names.empty() ? "" : ", ") + i.name;
-      throw InputError("unknown property '" + name + "' (known: " + names + ")");
+      throw InputError("unknown property " + quote_input(name) + " (known: " + names + ")");
     }
     if (it->generic) continue;
     bool applies = false;
@@ -76,7 +76,7 @@ void check_property_selection(const SweepRequest& req) {
       const auto& own = t.variant->family_properties;
       applies = applies || std::find(own.begin(), own.end(), name) != own.end();
     }
-    if (!applies) throw InputError("property '" + name + "' applies to none of the requested algorithms");
+    if (!applies) throw InputError("property " + quote_input(name) + " applies to none of the requested algorithms");
   }
 }
 
