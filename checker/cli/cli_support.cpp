@@ -253,7 +253,8 @@ int worker_threads(const po::variables_map& vm) {
 }
 
 SweepTarget single_target(const std::string& algo, const std::string& variant, bool torus) {
-  if (algo == "all" || variant == "all") throw InputError("this command takes one algorithm and one variant");
+  if (algo == "all" || variant == "all" || algo.find(',') != std::string::npos || variant.find(',') != std::string::npos)
+    throw InputError("this command takes one algorithm and one variant, not 'all' or a list");
   return resolve_targets(algo, variant, torus).front();
 }
 

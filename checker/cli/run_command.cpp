@@ -59,8 +59,8 @@ InstanceResult run_schedule_file(const po::variables_map& vm, const runtime::Exe
 int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   po::options_description desc("collcheck run");
   desc.add_options()("help,h", "this help")
-      ("algo", po::value<std::string>(), "algorithm, or 'all'")
-      ("variant", po::value<std::string>()->default_value("default"), "variant, 'default' or 'all'")
+      ("algo", po::value<std::string>(), "algorithm, 'all', or a comma list of them")
+      ("variant", po::value<std::string>()->default_value("default"), "variant, 'default', 'all', or a comma list of them")
       ("p", po::value<std::string>(), "p-range (each p runs p threads; max 1024)")
       ("dtype", po::value<std::string>()->default_value("int64"), "int64 | float | double")
       ("op", po::value<std::string>()->default_value("sum"), "sum | permutation (non-commutative)")
@@ -110,7 +110,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   }
 
   SweepRequest req;
-  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
+  req.targets = resolve_target_list(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, req.targets);
   req.ps = instance_ps(vm, "run needs --algo and --p");
   req.skip_restricted = vm.count("skip-restricted") > 0;

@@ -61,6 +61,50 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
   return out;
 }
 
+std::vector<std::string> split_name_list(const std::string& option, const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) throw InputError("--" + option + ": empty item in " + quote_input(text) + " (a comma list of names)");
+    out.push_back(std::move(item));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::vector<SweepTarget> resolve_target_list(const std::string& algos, const std::string& variants, bool torus) {
+  const std::vector<std::string> as = split_name_list("algo", algos), vs = split_name_list("variant", variants);
+  for (const std::string& a : as)
+    if (a != "all" && !find_algorithm(a)) resolve_targets(a, "default", torus);  // throws: unknown algorithm
+  std::vector<SweepTarget> out;
+  for (const std::string& v : vs) {
+    bool found = false;
+    for (const std::string& a : as) {
+      // With several algorithms, one that lacks a named variant is passed over (as --algo all does).
+      const AlgorithmInfo* info = find_algorithm(a);
+      if (as.size() > 1 && info && v != "default" && v != "all" && !info->find_variant(v)) continue;
+      std::vector<SweepTarget> ts;
+      try {
+        ts = resolve_targets(a, v, torus);
+      } catch (const InputError&) {
+        if (as.size() == 1) throw;  // the single algorithm's own message (unknown variant, known ones listed)
+        continue;                   // --algo all,... without that variant
+      }
+      found = true;
+      for (SweepTarget& t : ts)
+        if (std::none_of(out.begin(), out.end(), [&](const SweepTarget& o) {
+              return o.algorithm == t.algorithm && o.variant == t.variant;
+            }))
+          out.push_back(std::move(t));
+    }
+    if (!found)
+      throw InputError("no algorithm of --algo " + quote_input(algos) + " has a variant named " + quote_input(v));
+  }
+  return out;
+}
+
 void check_property_selection(const SweepRequest& req) {
   for (const std::string& name : req.check.properties) {
     const auto& cat = property_catalog();
