@@ -39,7 +39,12 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
       "Propositions 1-4 next to them, the cost alpha*K + beta*D*S, its minimising radix and where sqrt(P) "
       "falls (Fan et al. Sec. III-A/B, Fig. 4).\nK and D are measured: counted from the blocks each round (x, z) "
       "sends (every radix for P <= 65536; above, the radices shown, the optimum and r <= 64, the rest from the "
-      "propositions); 'Prop.' columns are the closed formulas as printed.\noptions");
+      "propositions); 'Prop.' columns are the closed formulas as printed.\n"
+      "With --dims: Lambda, Psi, Xi and Theta of the torus allreduces, each printed row judged, and the Swing "
+      "paper's comparative claims.\n"
+      "Exit codes (every analyze): 0 every judged statement holds, 1 one does not (tra: a Sec. III-B statement "
+      "[differs] or a measured K or D disagrees with its proposition; at every P Sec. III-B's 'K = P at r = P' "
+      "differs, K(P) = P - 1; --dims: a printed row or a claim is violated), 2 bad input, 3 out of memory.\noptions");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm: tra (with --p), or one with a torus form (with --dims)")
       ("dims", po::value<std::string>(), "torus shape, e.g. 64x64: Lambda, Psi, Xi, Theta of the algorithm's torus "
@@ -91,7 +96,7 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
                            : format == "html" ? analysis_html(a, inv.cmdline)
                                               : analysis_text(a);
   write_output(vm["out"].as<std::string>(), text);
-  return 0;
+  return a.holds() ? 0 : 1;  // the rule of every analyze (--help): 1 when a judged statement does not hold
 }
 
 }  // namespace collcheck

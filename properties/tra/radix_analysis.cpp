@@ -127,6 +127,11 @@ void paper_statements(Analysis& a) {
 
 }  // namespace
 
+bool Analysis::holds() const {
+  return disagreements.empty() &&
+         std::all_of(statements.begin(), statements.end(), [](const PaperStatement& s) { return s.holds; });
+}
+
 std::vector<uint64_t> table_radices(const Analysis& a, uint64_t all_up_to) {
   std::set<uint64_t> s;
   const uint64_t P = a.p;

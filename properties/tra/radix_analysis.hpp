@@ -55,6 +55,10 @@ struct Analysis {
   std::vector<std::string> disagreements;  // measured != proposition
   std::vector<PaperStatement> statements;
   const RadixRow& row(uint64_t r) const { return rows[r - 2]; }
+  // Every judged statement holds: each of Sec. III-B's statements, and every
+  // measured K and D equals its proposition (no disagreement). `analyze`
+  // exits 1 otherwise, as for a torus analysis (TorusAnalysis::holds).
+  bool holds() const;
 };
 
 // Throws InputError for p outside 2..kAnalyzeMaxP, negative or non-finite
