@@ -19,6 +19,7 @@
 #include "reports/tra/radix_analysis_report.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/registry.hpp"
 
 namespace po = boost::program_options;
@@ -44,7 +45,8 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
       "paper's comparative claims.\n"
       "Exit codes (every analyze): 0 every judged statement holds, 1 one does not (tra: a Sec. III-B statement "
       "[differs] or a measured K or D disagrees with its proposition; at every P Sec. III-B's 'K = P at r = P' "
-      "differs, K(P) = P - 1; --dims: a printed row or a claim is violated), 2 bad input, 3 out of memory.\noptions");
+      "differs, K(P) = P - 1; --dims: a printed row or a claim is violated), 2 bad input, 3 refused by the memory guard "
+      "(--max-memory) or out of memory.\noptions");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm: tra (with --p), or one with a torus form (with --dims)")
       ("dims", po::value<std::string>(), "torus shape, e.g. 64x64: Lambda, Psi, Xi, Theta of the algorithm's torus "
@@ -56,7 +58,10 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
       ("beta", po::value<std::string>()->default_value("1e-10"), "time per byte, seconds (default 1e-10 s/byte)")
       ("block-bytes", po::value<std::string>()->default_value("1024"), "block size S in bytes (default 1024)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | html")
-      ("out", po::value<std::string>()->default_value("-"), "output file ('-' = stdout)");
+      ("out", po::value<std::string>()->default_value("-"), "output file ('-' = stdout)")
+      ("max-memory", po::value<std::string>(),
+       "memory guard, as verify's: refuse (before allocating) an analysis whose estimated memory exceeds SIZE "
+       "(e.g. 6G, 512MiB, 1.5G; 'none': no guard; default 75% of physical memory); a refusal exits 3");
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (!vm.count("algo")) throw InputError("analyze needs --algo tra (with --p) or --algo A --dims SHAPE");
@@ -64,12 +69,14 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
   const std::string format = vm["format"].as<std::string>();
   if (format != "text" && format != "json" && format != "html")
     throw InputError("analyze: unknown format " + quote_input(format) + " (known: text, json, html)");
+  const uint64_t max_memory =
+      vm.count("max-memory") ? parse_memory_size("max-memory", vm["max-memory"].as<std::string>()) : default_max_memory();
   if (vm.count("dims")) {
     if (vm.count("p")) throw InputError("analyze: give --dims or --p, not both (--dims fixes p)");
     const std::vector<std::vector<uint32_t>> shapes = parse_dims_list(vm["dims"].as<std::string>());
     if (shapes.size() != 1)
       throw InputError("analyze: --dims must be one shape, not " + quote_input(vm["dims"].as<std::string>()));
-    const TorusAnalysis a = analyze_torus(algo, shapes.front(), vm["topology"].as<std::string>());
+    const TorusAnalysis a = analyze_torus(algo, shapes.front(), vm["topology"].as<std::string>(), max_memory);
     const std::string text = format == "json"   ? torus_analysis_json(a, inv.cmdline)
                              : format == "html" ? torus_analysis_html(a, inv.cmdline)
                                                 : torus_analysis_text(a);
@@ -91,6 +98,10 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
   const double alpha = parse_nonneg("alpha", vm["alpha"].as<std::string>());
   const double beta = parse_nonneg("beta", vm["beta"].as<std::string>());
   const double bytes = parse_nonneg("block-bytes", vm["block-bytes"].as<std::string>());
+  // The memory guard, before anything is built (a P outside 2..2^20 is bad input, from analyze_tra).
+  if (const MemoryEstimate m = tra_analysis_memory(ps.front(), format);
+      max_memory && m.bytes > max_memory && ps.front() >= 2 && ps.front() <= kAnalyzeMaxP)
+    throw ResourceRefusal(refusal(m, max_memory));
   const Analysis a = analyze_tra(ps.front(), alpha, beta, bytes);
   const std::string text = format == "json"   ? analysis_json(a, inv.cmdline)
                            : format == "html" ? analysis_html(a, inv.cmdline)
