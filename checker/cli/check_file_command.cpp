@@ -122,7 +122,8 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
       ("schedule-format", po::value<std::string>()->default_value("auto"),
        "input format: auto (by content: collcheck's JSON, JSON lines or MSCCL XML) | json | jsonl | traff-table "
        "(the layout of 'dump --algo traff --format traff-table') | msccl "
-       "(MSCCL algorithm XML; also detected by its <algo> root element)")
+       "(MSCCL algorithm XML; auto also detects it by its <algo> root element). A format given is obeyed: a file "
+       "not in it is malformed in it")
       ("translation-validation", "also prove with Z3 that the schedule computes the postcondition with exact "
        "multiplicity for all input values (p * blocks <= 2^18; a violation's witness is replayed on the "
        "threaded executor)")
@@ -164,7 +165,9 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   std::string head(64 * 1024, '\0');
   f.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(f.gcount()));
-  const bool xml = sfmt == "msccl" || ((sfmt == "auto" || sfmt == "json") && msccl::looks_like_msccl(head));
+  // An explicit --schedule-format is obeyed: only auto looks at the content
+  // (a file that is not in the format given is malformed in that format).
+  const bool xml = sfmt == "msccl" || (sfmt == "auto" && msccl::looks_like_msccl(head));
   if (sfmt == "traff-table" || xml) {
     if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
     f.close();
