@@ -43,7 +43,7 @@ constexpr uint64_t kMaxBlocks = uint64_t{1} << 30;
 constexpr uint64_t kMaxPorts = 1024;
 constexpr uint64_t kMaxSteps = uint64_t{1} << 24;
 constexpr uint64_t kMaxEntries = uint64_t{1} << 25;  // (step, rank) entries in one file
-constexpr size_t kMaxString = 1 << 16;                // claims and producer strings
+constexpr size_t kMaxString = 1 << 16;                // claims and producer strings, and every key
 // The longest string token a valid file has: kMaxString characters, each at
 // most 6 bytes (\uXXXX), and its quotes; and the longest number token.
 constexpr uint64_t kMaxStringToken = 6 * kMaxString + 2;
@@ -554,6 +554,12 @@ struct LinesReader::State {
 
   bool key(std::string& k) {
     Frame& f = frames.back();
+    // Keys are strings: the same limit (the token filter alone let up to
+    // kMaxStringToken bytes through as a key).
+    if (k.size() > kMaxString) {
+      f.key_id = -1;
+      fail("a key longer than 64 KiB", true);
+    }
     f.key = k;
     if (f.ctx == Ctx::producer) {
       f.key_id = -2;
