@@ -19,6 +19,7 @@
 #include "schedules/formats/schedule_json.hpp"
 #include "schedules/formats/traff_table.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/traff/traff_broadcast.hpp"
 #include "smt/translation_validation.hpp"
 
@@ -26,6 +27,18 @@ namespace po = boost::program_options;
 
 namespace collcheck {
 namespace {
+
+// Runs `read`, which reads `path`: std::bad_alloc becomes "out of memory while
+// reading PATH" (ResourceRefusal, exit 3; the readers' own messages say how
+// far they got), made after what `read` built is released.
+template <class F>
+auto reading(const std::string& path, F&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+  }
+  throw out_of_memory_while_reading(path);
+}
 
 // The one-instance report of check-file, shared by both schedule formats.
 Report file_report(const std::string& cmdline, const std::string& path, const std::string& variant, Collective kind,
@@ -59,7 +72,7 @@ Report file_report(const std::string& cmdline, const std::string& path, const st
 int check_traff_table_file(const po::variables_map& vm, const std::string& path, const std::string& text,
                            const std::string& cmdline) {
   CheckOptions o = check_options(vm);
-  std::vector<traff::RankSchedule> tables = parse_traff_table(text, path, o.max_memory);
+  std::vector<traff::RankSchedule> tables = reading(path, [&] { return parse_traff_table(text, path, o.max_memory); });
   const uint64_t p = tables.size();
   const uint32_t n = vm.count("n") ? static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20))
                                    : 8;
@@ -159,23 +172,24 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   std::error_code ec;
   if (std::filesystem::file_size(path, ec) > (uint64_t{1} << 30))
     throw InputError(quote_input(path) + " is larger than 1 GiB; not a schedule collcheck can check densely");
-  std::ifstream f(path);
-  if (!f) throw InputError("cannot read " + quote_input(path));
-  // Only the whole-text formats are read whole; collcheck's own is streamed.
-  std::string head(64 * 1024, '\0');
-  f.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(f.gcount()));
   // An explicit --schedule-format is obeyed: only auto looks at the content
   // (a file that is not in the format given is malformed in that format).
-  const bool xml = sfmt == "msccl" || (sfmt == "auto" && msccl::looks_like_msccl(head));
+  const bool msccl_head = reading(path, [&] {
+    std::ifstream f(path);
+    if (!f) throw InputError("cannot read " + quote_input(path));
+    std::string head(64 * 1024, '\0');
+    f.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(f.gcount()));
+    return msccl::looks_like_msccl(head);
+  });
+  const bool xml = sfmt == "msccl" || (sfmt == "auto" && msccl_head);
+  // Only the whole-text formats are read whole; collcheck's own is streamed.
   if (sfmt == "traff-table" || xml) {
     if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
-    f.close();
-    const std::string text = read_whole_file(path, check_options(vm).max_memory);
+    const std::string text = reading(path, [&] { return read_whole_file(path, check_options(vm).max_memory); });
     if (xml) return check_msccl_file(vm, path, text, inv.cmdline);
     return check_traff_table_file(vm, path, text, inv.cmdline);
   }
-  f.close();
   CheckOptions o = check_options(vm);  // --max-memory guards the reading too
   ScheduleDocument doc = load_schedule_file(path, sfmt, o.max_memory);
   MaterializedView view(std::move(doc.schedule));

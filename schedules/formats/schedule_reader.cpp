@@ -209,7 +209,21 @@ struct LinesReader::State {
     throw refused_while_reading(where_now(), read_so_far() + (transient ? " with the line being read" : ""),
                                 used + transient, max_memory);
   }
-  [[noreturn]] void out_of_memory() const { throw out_of_memory_while_reading(where_now(), read_so_far(), used); }
+  // std::bad_alloc while reading. The message needs memory too, which a
+  // process out of it may not have: what was built is dropped first (the
+  // outside audit: under ulimit -v the message itself failed to allocate and
+  // "the instance is too large" was printed instead).
+  [[noreturn]] void out_of_memory() {
+    { const ScheduleDocument dropped = std::move(doc); }
+    { const FileClaims dropped = std::move(claims); }
+    { const NameSet a = std::move(producer_keys), b = std::move(claimed_properties); }
+    { const RankStep dropped = std::move(line_entry); }
+    { const std::vector<RawRange> dropped = std::move(ranges); }
+    { const std::vector<Frame> dropped = std::move(frames); }
+    entry = nullptr;
+    list = nullptr;
+    throw out_of_memory_while_reading(where_now(), read_so_far(), used);
+  }
   void charge(uint64_t bytes) {
     used += bytes;
     check_memory();
@@ -1086,7 +1100,7 @@ void LinesReader::check_line(uint64_t bytes, uint64_t lineno) const {
   st_->check_memory(bytes);
 }
 
-void LinesReader::out_of_memory(uint64_t lineno) const {
+void LinesReader::out_of_memory(uint64_t lineno) {
   st_->line_no = lineno;
   st_->out_of_memory();
 }
