@@ -4,7 +4,6 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/commands.hpp"
