@@ -3,6 +3,8 @@
 // share the grouping helpers of summary.cpp.
 #include "reports/report.hpp"
 
+#include "schedules/input_error.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -50,53 +52,7 @@ const char* to_string(Format f) {
   return "?";
 }
 
-std::string visible(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  auto hex = [&](const char* fmt, unsigned v) {
-    char b[12];
-    std::snprintf(b, sizeof b, fmt, v);
-    out += b;
-  };
-  const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto continuation = [&](size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
-  for (size_t i = 0; i < s.size();) {
-    const unsigned char c = byte(i);
-    if (c < 0x80) {
-      switch (c) {
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          if (c < 0x20 || c == 0x7f) hex("\\x%02x", c);
-          else out += static_cast<char>(c);
-      }
-      ++i;
-      continue;
-    }
-    // A well-formed UTF-8 sequence (no overlong form, no surrogate, at most U+10FFFF).
-    const size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-    uint32_t cp = n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
-    bool ok = n > 0;
-    for (size_t k = 1; ok && k < n; ++k) {
-      ok = continuation(i + k);
-      if (ok) cp = (cp << 6) | (byte(i + k) & 0x3F);
-    }
-    ok = ok && !(n == 3 && cp < 0x800) && !(n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
-         !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (!ok) {
-      hex("\\x%02x", c);
-      ++i;
-      continue;
-    }
-    const bool control = (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
-                         (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-    if (control) hex("\\u%04x", cp);
-    else out.append(s.substr(i, n));
-    i += n;
-  }
-  return out;
-}
+std::string visible(std::string_view s) { return escape_controls(s); }
 
 std::string render(const Report& r, Format f, bool verbose) {
   using namespace reports_detail;

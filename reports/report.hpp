@@ -65,10 +65,8 @@ const char* to_string(Format f);  // the canonical name: "text", "json", "markdo
 // MSCCL algorithm name, a results store's command line): every character
 // that is not text a reader sees is escaped visibly, so no string can start a
 // line of its own (a forged "RESULT: holds") or reach a terminal as a control
-// sequence. "\n", "\r", "\t", "\x1b" for the other C0 controls, DEL and bytes
-// that are not UTF-8; "\u0085" for the C1 controls, the line and paragraph
-// separators and the bidirectional controls (which reorder what is shown).
-// Anything else, backslashes included, is kept as it is.
+// sequence: schedules/input_error.hpp's escape_controls, the one escaping
+// the error messages use too ("\x1b", "\u0085", ...).
 std::string visible(std::string_view s);
 
 // Renders the report. `verbose` (text only) lists every instance, not only

@@ -51,6 +51,12 @@ inline ResourceRefusal refused_while_reading(const std::string& where, const std
   return ResourceRefusal(std::string(kRefusedPrefix) + " while reading " + where + ": " + what + " takes an estimated " +
                          b + ", more than --max-memory " + l);
 }
+// Out of memory before the reader could say what it had built (opening the
+// file, its first buffers).
+inline ResourceRefusal out_of_memory_while_reading(const std::string& where) {
+  return ResourceRefusal("out of memory while reading " + where +
+                         ": the process could not allocate more (ulimit -v, or the machine's memory)");
+}
 inline ResourceRefusal out_of_memory_while_reading(const std::string& where, const std::string& what, uint64_t bytes) {
   return ResourceRefusal("out of memory while reading " + where + ": " + what + " takes an estimated " +
                          mib_or_gib(bytes) + " and the process could not allocate more (ulimit -v, or the machine's memory)");

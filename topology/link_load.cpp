@@ -21,9 +21,15 @@ std::string fixed_decimals(double x, int digits) {
   return buf;
 }
 
-uint64_t torus_link_cost_memory(uint64_t p, size_t dimensions) {
+uint64_t enumerated_link_cost_memory(uint64_t p, uint64_t links, bool torus) {
   const uint64_t workers = static_cast<uint64_t>(tbb::this_task_arena::max_concurrency()) + 1;
-  return (2 * dimensions * p * workers + 2 * p) * sizeof(double);
+  // sent(p) and total(links), blocks_on(links) on a torus, and one scratch
+  // array per link per thread (measure_link_cost); 8 bytes each.
+  return (p + links * (1 + (torus ? 1 : 0) + workers)) * sizeof(double);
+}
+
+uint64_t torus_link_cost_memory(uint64_t p, size_t dimensions) {
+  return enumerated_link_cost_memory(p, 2 * dimensions * p, true);
 }
 
 namespace {

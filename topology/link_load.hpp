@@ -45,8 +45,13 @@ LinkCost measure_link_cost(const Schedule& s, const Topology& t, const Schedule*
 // A cost as reports and statistics print it: `digits` decimals ("1.1846").
 std::string fixed_decimals(double x, int digits = 4);
 
-// Bytes measure_link_cost allocates on a torus of p nodes and D dimensions
-// (for the memory guard): a load per directed link, per worker thread.
+// Bytes measure_link_cost allocates when it enumerates every rank of a
+// schedule on p nodes and `links` directed links (for the memory guard): a
+// volume per node, the totals per link and (torus) the blocks per link, and
+// each worker thread's per-link scratch (`torus`: difference arrays). The
+// quotient of an equivariant torus schedule allocates none of it.
+uint64_t enumerated_link_cost_memory(uint64_t p, uint64_t links, bool torus);
+// The same on a torus of p nodes and D dimensions (2 D p directed links).
 uint64_t torus_link_cost_memory(uint64_t p, size_t dimensions);
 
 }  // namespace collcheck

@@ -19,6 +19,7 @@
 #include "schedules/formats/schedule_json.hpp"
 #include "schedules/formats/traff_table.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/traff/traff_broadcast.hpp"
 #include "smt/translation_validation.hpp"
 
@@ -26,6 +27,18 @@ namespace po = boost::program_options;
 
 namespace collcheck {
 namespace {
+
+// Runs `read`, which reads `path`: std::bad_alloc becomes "out of memory while
+// reading PATH" (ResourceRefusal, exit 3; the readers' own messages say how
+// far they got), made after what `read` built is released.
+template <class F>
+auto reading(const std::string& path, F&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+  }
+  throw out_of_memory_while_reading(path);
+}
 
 // The one-instance report of check-file, shared by both schedule formats.
 Report file_report(const std::string& cmdline, const std::string& path, const std::string& variant, Collective kind,
@@ -59,7 +72,7 @@ Report file_report(const std::string& cmdline, const std::string& path, const st
 int check_traff_table_file(const po::variables_map& vm, const std::string& path, const std::string& text,
                            const std::string& cmdline) {
   CheckOptions o = check_options(vm);
-  std::vector<traff::RankSchedule> tables = parse_traff_table(text, path, o.max_memory);
+  std::vector<traff::RankSchedule> tables = reading(path, [&] { return parse_traff_table(text, path, o.max_memory); });
   const uint64_t p = tables.size();
   const uint32_t n = vm.count("n") ? static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20))
                                    : 8;
@@ -122,7 +135,8 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
       ("schedule-format", po::value<std::string>()->default_value("auto"),
        "input format: auto (by content: collcheck's JSON, JSON lines or MSCCL XML) | json | jsonl | traff-table "
        "(the layout of 'dump --algo traff --format traff-table') | msccl "
-       "(MSCCL algorithm XML; also detected by its <algo> root element)")
+       "(MSCCL algorithm XML; auto also detects it by its <algo> root element). A format given is obeyed: a file "
+       "not in it is malformed in it")
       ("translation-validation", "also prove with Z3 that the schedule computes the postcondition with exact "
        "multiplicity for all input values (p * blocks <= 2^18; a violation's witness is replayed on the "
        "threaded executor)")
@@ -137,7 +151,7 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   if (!vm.count("file")) throw InputError("check-file needs a FILE");
   const std::string sfmt = vm["schedule-format"].as<std::string>();
   if (sfmt != "auto" && sfmt != "json" && sfmt != "jsonl" && sfmt != "traff-table" && sfmt != "msccl")
-    throw InputError("unknown --schedule-format '" + sfmt + "' (known: auto, json, jsonl, traff-table, msccl)");
+    throw InputError("unknown --schedule-format " + quote_input(sfmt) + " (known: auto, json, jsonl, traff-table, msccl)");
   if (sfmt != "traff-table" && (vm.count("n") || vm.count("root")))
     throw InputError("--n and --root apply only to --schedule-format traff-table");
   for (const char* o : {"dims", "radix", "radix2", "ppn"})  // the file fixes the instance
@@ -151,28 +165,31 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   const unsigned tv_timeout = static_cast<unsigned>(
       vm.count("timeout-ms") ? parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000) : 60000);
   if (!format_from_string(vm["format"].as<std::string>()))
-    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
+    throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
   std::string path = vm["file"].as<std::string>();
   require_regular_file(path);
   refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);
   std::error_code ec;
   if (std::filesystem::file_size(path, ec) > kMaxScheduleFileBytes)
-    throw InputError("'" + path + "' is larger than 1 GiB; not a schedule collcheck can check densely");
-  std::ifstream f(path);
-  if (!f) throw InputError("cannot read '" + path + "'");
+    throw InputError(quote_input(path) + " is larger than 1 GiB; not a schedule collcheck can check densely");
+  // An explicit --schedule-format is obeyed: only auto looks at the content
+  // (a file that is not in the format given is malformed in that format).
+  const bool msccl_head = reading(path, [&] {
+    std::ifstream f(path);
+    if (!f) throw InputError("cannot read " + quote_input(path));
+    std::string head(64 * 1024, '\0');
+    f.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(f.gcount()));
+    return msccl::looks_like_msccl(head);
+  });
+  const bool xml = sfmt == "msccl" || (sfmt == "auto" && msccl_head);
   // Only the whole-text formats are read whole; collcheck's own is streamed.
-  std::string head(64 * 1024, '\0');
-  f.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(f.gcount()));
-  const bool xml = sfmt == "msccl" || ((sfmt == "auto" || sfmt == "json") && msccl::looks_like_msccl(head));
   if (sfmt == "traff-table" || xml) {
     if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
-    f.close();
-    const std::string text = read_whole_file(path, check_options(vm).max_memory);
+    const std::string text = reading(path, [&] { return read_whole_file(path, check_options(vm).max_memory); });
     if (xml) return check_msccl_file(vm, path, text, inv.cmdline);
     return check_traff_table_file(vm, path, text, inv.cmdline);
   }
-  f.close();
   CheckOptions o = check_options(vm);  // --max-memory guards the reading too
   ScheduleDocument doc = load_schedule_file(path, sfmt, o.max_memory);
   MaterializedView view(std::move(doc.schedule));

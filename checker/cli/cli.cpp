@@ -68,7 +68,24 @@ const std::vector<Subcommand>& subcommands() { return kSubcommands; }
 
 namespace {
 
-Failure describe(const std::exception_ptr& e) {
+// What an out-of-memory message advises, per command: only options that
+// command has (the outside audit: analyze was told to use --max-memory, which
+// it did not take).
+std::string out_of_memory(const std::string& command) {
+  if (command == "verify")
+    return "the instance is too large for this machine (use a smaller p, --mode fingerprint, a smaller "
+           "--memory-gib, or --max-memory to refuse such instances before allocating)";
+  if (command == "check-file")
+    return "the schedule is too large to check on this machine (use --mode fingerprint, a smaller --memory-gib, or "
+           "--max-memory to refuse such a check before allocating)";
+  if (command == "analyze")
+    return "the analysis is too large for this machine (use a smaller --p or --dims shape, or a --max-memory below "
+           "the memory available to refuse it before allocating)";
+  if (command == "run" || command == "dump") return "the instance is too large for this machine (use a smaller p)";
+  return "the process could not allocate more (ulimit -v, or the machine's memory)";
+}
+
+Failure describe(const std::exception_ptr& e, const std::string& command) {
   try {
     std::rethrow_exception(e);
   } catch (const InputError& x) {
@@ -78,9 +95,7 @@ Failure describe(const std::exception_ptr& e) {
   } catch (const ResourceRefusal& x) {  // schedules/memory_guard.hpp: a reader, or the executor's threads
     return {3, x.what()};
   } catch (const std::bad_alloc&) {
-    return {3, "error: out of memory: the instance is too large for this machine (use a smaller p, "
-               "--mode fingerprint, a smaller --memory-gib, or --max-memory to refuse such instances before "
-               "allocating)"};
+    return {3, "error: out of memory: " + out_of_memory(command)};
   } catch (const std::system_error& x) {
     const std::error_code c = x.code();
     if (c == std::errc::resource_unavailable_try_again || c == std::errc::not_enough_memory)
@@ -97,24 +112,26 @@ Failure describe(const std::exception_ptr& e) {
     return {3, "internal error: an exception of unknown type"};
   }
 }
-
 }  // namespace
 
-// One line whatever a message quotes (a path, a name from a file): its
-// control characters escaped visibly (reports/report.hpp's visible()).
-Failure describe_failure(const std::exception_ptr& e) {
-  Failure f = describe(e);
-  f.message = visible(f.message);
+Failure describe_failure(const std::exception_ptr& e, const std::string& command) {
+  Failure f = describe(e, command);
+  // One line whatever the message quotes (an option value, a path, file
+  // content): control characters escaped visibly (schedules/input_error.hpp's
+  // escape_controls, which reports' visible() is).
+  f.message = escape_controls(f.message);
   return f;
 }
 
 namespace {
 
+std::string g_command;  // the running command, for on_terminate's message
+
 // The last resort: an exception that escapes a thread (or anything else that
 // ends in std::terminate) is one line and exit 3 (or 2), never an abort.
 [[noreturn]] void on_terminate() {
   Failure f{3, "internal error: terminate called without an active exception"};
-  if (std::exception_ptr e = std::current_exception()) f = describe_failure(e);
+  if (std::exception_ptr e = std::current_exception()) f = describe_failure(e, g_command);
   std::cout.flush();
   std::fflush(stdout);
   std::fprintf(stderr, "collcheck: %s\n", f.message.c_str());
@@ -133,13 +150,10 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args, co
   }
   for (const Subcommand& c : kSubcommands)
     if (cmd == c.name) return c.run(args, inv);
-  if (cmd.empty()) {
-    std::cerr << usage();
-    return 2;
-  }
+  if (cmd.empty()) throw InputError("no command given; try 'collcheck --help'");
   std::string known;
   for (const Subcommand& c : kSubcommands) known += (known.empty() ? "" : ", ") + std::string(c.name);
-  throw InputError("unknown command '" + cmd + "' (known: " + known + ")");
+  throw InputError("unknown command " + quote_input(cmd) + " (known: " + known + ")");
 }
 
 }  // namespace
@@ -148,13 +162,14 @@ int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
   std::set_terminate(on_terminate);
   std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
   const std::string cmd = argc > 1 ? argv[1] : "";
+  g_command = cmd;
   StdoutCapture capture;  // flush_stdout names the reason a write to stdout failed
   try {
     const int code = run_command(cmd, args, Invocation{command_line(argc, argv), std::move(sweep_runner)});
     flush_stdout();  // a report or listing that did not reach stdout is an error (issue 14 item 11)
     return code;
   } catch (...) {
-    const Failure f = describe_failure(std::current_exception());
+    const Failure f = describe_failure(std::current_exception(), cmd);
     std::cerr << "collcheck: " << f.message << "\n";
     return f.code;
   }

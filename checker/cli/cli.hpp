@@ -29,15 +29,17 @@ const std::vector<Subcommand>& subcommands();
 // sweep runs in this process.
 int cli_main(int argc, char** argv, SweepRunner sweep_runner = {});
 
-// What cli_main prints (one line on stderr, after "collcheck: ") and returns
+// What cli_main prints (one line on stderr, after "collcheck: "; control
+// characters escaped, schedules/input_error.hpp) and returns
 // for an exception escaping a command: bad input (InputError, an option
 // Boost rejects, a failed write) 2; resources exhausted (ResourceRefusal,
 // std::bad_alloc, std::system_error for lack of threads or memory) 3; any
-// other exception an internal error, 3.
+// other exception an internal error, 3. Out of memory advises what
+// `command` (the subcommand's name; "": none) can do about it.
 struct Failure {
   int code = 3;
   std::string message;
 };
-Failure describe_failure(const std::exception_ptr& e);
+Failure describe_failure(const std::exception_ptr& e, const std::string& command = "");
 
 }  // namespace collcheck

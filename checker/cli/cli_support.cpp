@@ -1,6 +1,7 @@
 #include "checker/cli/cli_support.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -35,11 +36,11 @@ bool print_help(const po::options_description& desc, const po::variables_map& vm
 
 std::string read_whole_file(const std::string& path, uint64_t max_memory) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("cannot read '" + path + "'");
+  if (!f) throw InputError("cannot read " + quote_input(path));
   f.seekg(0, std::ios::end);
   const auto end = f.tellg();
   f.seekg(0);
-  if (end < 0) throw InputError("cannot read '" + path + "'");
+  if (end < 0) throw InputError("cannot read " + quote_input(path));
   const uint64_t size = static_cast<uint64_t>(end);
   if (max_memory && size > max_memory) throw refused_while_reading(path, "its text", size, max_memory);
   std::string text;
@@ -49,7 +50,7 @@ std::string read_whole_file(const std::string& path, uint64_t max_memory) {
     throw out_of_memory_while_reading(path, "its text", size);
   }
   f.read(text.data(), static_cast<std::streamsize>(size));
-  if (static_cast<uint64_t>(f.gcount()) != size) throw InputError("cannot read '" + path + "'");
+  if (static_cast<uint64_t>(f.gcount()) != size) throw InputError("cannot read " + quote_input(path));
   return text;
 }
 
@@ -62,14 +63,70 @@ void reject_empty_values(const po::options_description& desc, const po::variable
   }
 }
 
-uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {
-  bool digits = !text.empty() && text.size() <= 19;
-  for (char c : text) digits = digits && c >= '0' && c <= '9';
-  if (!digits) throw InputError("--" + name + " must be a non-negative integer, not '" + text + "'");
-  uint64_t v = std::stoull(text);
-  if (v < lo || v > hi)
-    throw InputError("--" + name + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", not " + text);
+namespace {
+bool digit(char c) { return c >= '0' && c <= '9'; }
+// The length of the run of digits at text[i..].
+size_t digits_at(std::string_view text, size_t i) {
+  size_t n = 0;
+  while (i + n < text.size() && digit(text[i + n])) ++n;
+  return n;
+}
+// The length of the longest prefix of `text` in the decimal grammar (0: none).
+size_t decimal_prefix(std::string_view text) {
+  size_t i = digits_at(text, 0);
+  if (i == 0) return 0;
+  if (i < text.size() && text[i] == '.') {
+    const size_t f = digits_at(text, i + 1);
+    if (f == 0) return 0;  // "1." is not a decimal
+    i += 1 + f;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < text.size() && (text[j] == '+' || text[j] == '-')) ++j;
+    const size_t x = digits_at(text, j);
+    if (x == 0) return 0;  // "1e" is not a decimal
+    i = j + x;
+  }
+  return i;
+}
+}  // namespace
+
+std::optional<uint64_t> parse_integer(std::string_view text, bool* too_large) {
+  if (too_large) *too_large = false;
+  if (text.empty() || digits_at(text, 0) != text.size()) return std::nullopt;
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    if (too_large) *too_large = true;  // all digits: only the range can fail
+    return std::nullopt;
+  }
   return v;
+}
+
+std::optional<double> parse_decimal(std::string_view text) {
+  if (text.empty() || decimal_prefix(text) != text.size()) return std::nullopt;
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, std::chars_format::general);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi,
+                           const std::string& range_note) {
+  bool too_large = false;
+  const std::optional<uint64_t> v = parse_integer(text, &too_large);
+  if (!v && !too_large) throw InputError("--" + name + " must be a non-negative integer, not " + quote_input(text));
+  if (!v || *v < lo || *v > hi)  // `text` is all digits here
+    throw InputError("--" + name + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + range_note +
+                     ", not " + text);
+  return *v;
+}
+
+double parse_real_option(const std::string& name, const std::string& text, double lo, double hi,
+                         const std::string& expected) {
+  const std::optional<double> v = parse_decimal(text);
+  if (!v || !(*v >= lo && *v <= hi)) throw InputError("--" + name + " must be " + expected + ", not " + quote_input(text));
+  return *v;
 }
 
 void add_instance_options(po::options_description& desc) {
@@ -119,7 +176,7 @@ void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget
 
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose) {
   auto fmt = format_from_string(format);
-  if (!fmt) throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
+  if (!fmt) throw InputError("unknown format " + quote_input(format) + " (known: text, json, markdown, junit, html)");
   std::string text = render(r, *fmt, verbose);
   if (out == "-" && !text.empty() && text.back() != '\n') text += '\n';
   write_output(out, text);
@@ -132,12 +189,12 @@ void add_check_options(po::options_description& desc) {
       ("state", po::value<std::string>()->default_value("auto"),
        "fingerprint state: auto | dense (a cell per rank and block) | intervals (per-rank block ranges; implies "
        "--mode fingerprint)")
-      ("memory-gib", po::value<double>()->default_value(4.0), "contribution-state budget per instance (GiB)")
+      ("memory-gib", po::value<std::string>()->default_value("4"), "contribution-state budget per instance (GiB)")
       ("max-memory", po::value<std::string>(),
        "memory guard: refuse (before allocating) any instance whose estimated memory exceeds SIZE "
        "(e.g. 6G, 512MiB, 1.5G; 'none': no guard; default 75% of physical memory); a refusal exits 3")
       ("seed", po::value<std::string>()->default_value("24301"), "fingerprint weight seed")
-      ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
+      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0: all cores)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)")
       ("verbose,v", "text report lists every instance")
@@ -146,23 +203,19 @@ void add_check_options(po::options_description& desc) {
 
 uint64_t parse_memory_size(const std::string& option, const std::string& text) {
   if (text == "none") return 0;
-  size_t used = 0;
-  double v = -1;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-  }
-  std::string unit = text.substr(std::min(used, text.size()));
+  // A decimal (the grammar of every real-valued option), then the unit.
+  const size_t used = decimal_prefix(text);
+  const std::optional<double> v = parse_decimal(std::string_view(text).substr(0, used));
+  std::string unit = text.substr(used);
   for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (unit.size() == 3 && unit.substr(1) == "ib") unit = unit.substr(0, 1);
   if (unit.size() == 2 && unit[1] == 'b') unit = unit.substr(0, 1);
   const std::string units = "bkmgt";
   const size_t k = unit.empty() ? 0 : (unit.size() == 1 ? units.find(unit[0]) : std::string::npos);
-  const double bytes = v * static_cast<double>(uint64_t{1} << (10 * (k == std::string::npos ? 0 : k)));
-  if (used == 0 || k == std::string::npos || !(v >= 0) || !(bytes >= (1 << 20)) || bytes > 1e18 ||
-      !std::isdigit(static_cast<unsigned char>(text[0])))
-    throw InputError("--" + option + " must be a size of at least 1 MiB such as 6G, 512MiB or 1.5G (or 'none'), not '" +
-                     text + "'");
+  const double bytes = v ? *v * static_cast<double>(uint64_t{1} << (10 * (k == std::string::npos ? 0 : k))) : -1;
+  if (!v || k == std::string::npos || !(bytes >= (1 << 20)) || bytes > 1e18)
+    throw InputError("--" + option + " must be a size of at least 1 MiB such as 6G, 512MiB or 1.5G (or 'none'), not " +
+                     quote_input(text));
   return static_cast<uint64_t>(bytes);
 }
 
@@ -172,21 +225,21 @@ CheckOptions check_options(const po::variables_map& vm) {
   if (mode == "auto") o.exactness = Exactness::automatic;
   else if (mode == "exact") o.exactness = Exactness::exact;
   else if (mode == "fingerprint") o.exactness = Exactness::fingerprint;
-  else throw InputError("unknown --mode '" + mode + "' (known: auto, exact, fingerprint)");
+  else throw InputError("unknown --mode " + quote_input(mode) + " (known: auto, exact, fingerprint)");
   o.exact_max_p = parse_uint_option("exact-max-p", vm["exact-max-p"].as<std::string>(), 1, kMaxP);
   const std::string state = vm["state"].as<std::string>();
   if (state == "auto") o.bookkeeping = Bookkeeping::automatic;
   else if (state == "dense") o.bookkeeping = Bookkeeping::dense;
   else if (state == "intervals") o.bookkeeping = Bookkeeping::intervals;
-  else throw InputError("unknown --state '" + state + "' (known: auto, dense, intervals)");
+  else throw InputError("unknown --state " + quote_input(state) + " (known: auto, dense, intervals)");
   // Interval state holds fingerprints: --state intervals means fingerprint
   // mode at every p (auto would run exact sets up to --exact-max-p and
   // silently ignore it there); with --mode exact it is a contradiction.
   if (o.bookkeeping == Bookkeeping::intervals && o.exactness == Exactness::exact)
     throw InputError("--state intervals keeps fingerprints: it cannot run with --mode exact");
   if (o.bookkeeping == Bookkeeping::intervals) o.exactness = Exactness::fingerprint;
-  double gib = vm["memory-gib"].as<double>();
-  if (!(gib >= 1.0 / 1024) || gib > 1024) throw InputError("--memory-gib must be in [1/1024, 1024]");
+  const double gib =
+      parse_real_option("memory-gib", vm["memory-gib"].as<std::string>(), 1.0 / 1024, 1024, "a number in [1/1024, 1024]");
   o.memory_budget = static_cast<uint64_t>(gib * (1ULL << 30));
   o.seed = parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX);
   o.max_memory = vm.count("max-memory") ? parse_memory_size("max-memory", vm["max-memory"].as<std::string>())
@@ -195,15 +248,13 @@ CheckOptions check_options(const po::variables_map& vm) {
 }
 
 int worker_threads(const po::variables_map& vm) {
-  const int t = vm["threads"].as<int>();
-  if (t < 0 || t > kMaxThreads)
-    throw InputError("--threads must be in 0.." + std::to_string(kMaxThreads) + " (0: one per core), not " +
-                     std::to_string(t));
-  return t;
+  return static_cast<int>(
+      parse_uint_option("threads", vm["threads"].as<std::string>(), 0, kMaxThreads, " (0: one per core)"));
 }
 
 SweepTarget single_target(const std::string& algo, const std::string& variant, bool torus) {
-  if (algo == "all" || variant == "all") throw InputError("this command takes one algorithm and one variant");
+  if (algo == "all" || variant == "all" || algo.find(',') != std::string::npos || variant.find(',') != std::string::npos)
+    throw InputError("this command takes one algorithm and one variant, not 'all' or a list");
   return resolve_targets(algo, variant, torus).front();
 }
 

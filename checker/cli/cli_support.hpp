@@ -2,7 +2,10 @@
 // Helpers shared by the subcommands: option parsing with Boost
 // program_options, report output, and the start of an InstanceResult.
 #include <boost/program_options.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/sweep/sweep.hpp"
@@ -25,9 +28,30 @@ bool print_help(const boost::program_options::options_description& desc,
 void reject_empty_values(const boost::program_options::options_description& desc,
                          const boost::program_options::variables_map& vm);
 
-// Parses an unsigned integer option given as text; InputError unless it is
-// all digits and within [lo, hi] (Boost would wrap "-1" around silently).
-uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi);
+// The one number grammar of collcheck's numeric options (README "Numbers";
+// every option value that is a number goes through these):
+//   integer  decimal digits only: 0, 42, 007. No sign, spaces, hex (0x10),
+//            exponent (1e3), inf or nan.
+//   decimal  an integer, then optionally '.' and digits, then optionally an
+//            exponent 'e' or 'E' with an optional sign and digits: 4, 0.5,
+//            2e-6, 1.5E+3. No leading sign or '.', no spaces, hex, inf or nan.
+// Integer options take integers, real-valued options (--alpha, --beta,
+// --block-bytes, --calibrate-seconds, --memory-gib) decimals, and sizes
+// (--max-memory) a decimal with an optional unit.
+// nullopt: not an integer, or one above 2^64 - 1 (`too_large` says which).
+std::optional<uint64_t> parse_integer(std::string_view text, bool* too_large = nullptr);
+// nullopt: not a decimal, or one beyond the range of a double.
+std::optional<double> parse_decimal(std::string_view text);
+
+// An integer option: InputError unless `text` is an integer (above) within
+// [lo, hi] (Boost would wrap "-1" around silently). `range_note` follows the
+// range in the message, e.g. " (0: one per core)".
+uint64_t parse_uint_option(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi,
+                           const std::string& range_note = "");
+// A real-valued option: InputError unless `text` is a decimal (above) in
+// [lo, hi]; the message says the option "must be <expected>".
+double parse_real_option(const std::string& name, const std::string& text, double lo, double hi,
+                         const std::string& expected);
 
 // --n (blocks), --root, --radix, --radix2, --ppn and --dims (torus shapes), for
 // the algorithms that take them.
@@ -52,8 +76,10 @@ void emit_report(const Report& r, const std::string& format, const std::string& 
 // (verify, check-file).
 void add_check_options(boost::program_options::options_description& desc);
 
-// "6G", "512MiB", "1.5g", "1048576" (bytes) -> bytes (binary units); "none" -> 0
-// (no guard). Anything else, or a size below 1 MiB, is bad input.
+// A size: a decimal (the grammar above) and an optional unit, b, k, m, g or t
+// (any case, optionally followed by b or ib; binary units): "6G", "512MiB",
+// "1.5g", "1048576" (bytes) -> bytes; "none" -> 0 (no guard). Anything else
+// (a space, hex, an unknown unit), or a size below 1 MiB, is bad input.
 uint64_t parse_memory_size(const std::string& option, const std::string& text);
 
 // The CheckOptions add_check_options' options select; InputError for a bad value.

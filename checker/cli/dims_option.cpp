@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checker/cli/cli_support.hpp"
 #include "checker/cli/p_range.hpp"
 #include "schedules/input_error.hpp"
 
@@ -21,7 +22,7 @@ std::vector<std::vector<uint32_t>> parse_dims_list(const std::string& text) {
   while (true) {
     const size_t comma = text.find(',', start);
     const std::string shape = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (shape.empty()) throw InputError("--dims: empty shape in '" + text + "' (e.g. --dims 3x3,9x9)");
+    if (shape.empty()) throw InputError("--dims: empty shape in " + quote_input(text) + " (e.g. --dims 3x3,9x9)");
     std::vector<uint32_t> sides;
     uint64_t p = 1;
     size_t s = 0;
@@ -31,19 +32,20 @@ std::vector<std::vector<uint32_t>> parse_dims_list(const std::string& text) {
       const bool digits = !side.empty() && side.size() <= 10 &&
                           std::all_of(side.begin(), side.end(), [](char c) { return c >= '0' && c <= '9'; });
       if (!digits)
-        throw InputError("--dims: malformed shape '" + shape + "' (sides are positive integers joined by 'x', e.g. 3x3)");
-      const uint64_t n = std::stoull(side);
-      if (n < 1) throw InputError("--dims: a torus dimension must be >= 1, got 0 in '" + shape + "'");
-      if (n > (uint64_t{1} << 31) || p * n > (uint64_t{1} << 31))
-        throw InputError("--dims: the torus " + shape + " has more than 2^31 nodes");
+        throw InputError("--dims: malformed shape " + quote_input(shape) + " (sides are positive integers joined by 'x', e.g. 3x3)");
+      const uint64_t n = *parse_integer(side);  // the integer grammar of every option (cli_support.hpp)
+      if (n < 1) throw InputError("--dims: a torus dimension must be >= 1, got 0 in " + quote_input(shape));
+      // p = the product is a process count like --p's: the same limit (p_range.hpp).
+      if (n > kMaxP || p * n > kMaxP)
+        throw InputError("--dims: the torus " + shape + " has more than 2^24 nodes (the maximum p)");
       p *= n;
       sides.push_back(static_cast<uint32_t>(n));
-      if (sides.size() > 16) throw InputError("--dims: at most 16 dimensions, '" + shape + "' has more");
+      if (sides.size() > 16) throw InputError("--dims: at most 16 dimensions, " + quote_input(shape) + " has more");
       if (x == std::string::npos) break;
       s = x + 1;
     }
     for (const auto& other : shapes)
-      if (other == sides) throw InputError("--dims: the shape " + shape + " is listed twice in '" + text + "'");
+      if (other == sides) throw InputError("--dims: the shape " + shape + " is listed twice in " + quote_input(text));
     shapes.push_back(std::move(sides));
     if (comma == std::string::npos) break;
     start = comma + 1;

@@ -7,7 +7,8 @@
 //              p = n_0 * .. * n_{D-1}, so --dims may replace --p; given both,
 //              the p-range must list exactly the shapes' products. Bad input
 //              (InputError, exit 2): an empty or malformed shape, a side < 1,
-//              more than 16 sides, a product above 2^31, a shape listed twice.
+//              more than 16 sides, a product above kMaxP = 2^24 (the
+//              limit of --p), a shape listed twice.
 //              Shapes with one p (4x4x4, 8x8) are two instances of that p
 //              (SweepTarget::radices() lists one index per shape).
 #include <boost/program_options.hpp>

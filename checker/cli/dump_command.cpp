@@ -23,7 +23,7 @@ namespace {
 
 uint64_t single_p(const std::string& text) {
   auto ps = parse_p_range(text);
-  if (ps.size() != 1) throw InputError("--p must be a single value here, got '" + text + "'");
+  if (ps.size() != 1) throw InputError("--p must be a single value here, got " + quote_input(text));
   return ps.front();
 }
 
@@ -114,7 +114,7 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   else if (f == "json" || f == "jsonl")
     write_schedule_file(vm["out"].as<std::string>(), *s, registry_file_meta(*t.algorithm, *t.variant, t.params(p)),
                         f == "jsonl" ? ScheduleEncoding::jsonl : ScheduleEncoding::json);
-  else throw InputError("unknown dump format '" + f + "' (known: text, json, jsonl, traff-table)");
+  else throw InputError("unknown dump format " + quote_input(f) + " (known: text, json, jsonl, traff-table)");
   return 0;
 }
 

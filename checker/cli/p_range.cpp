@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "checker/cli/cli_support.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -11,25 +12,25 @@ namespace {
 constexpr uint64_t kMaxValues = uint64_t{1} << 20;  // one sweep
 
 [[noreturn]] void bad(const std::string& whole, const std::string& why) {
-  throw InputError("malformed p-range '" + whole + "': " + why);
+  throw InputError("malformed p-range " + quote_input(whole) + ": " + why);
 }
 
 uint64_t parse_value(const std::string& t, const std::string& whole) {
   if (t.empty()) bad(whole, "empty value");
   auto digits = [&](const std::string& s) {
     if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
-      bad(whole, "'" + t + "' is not a number or 2^K");
+      bad(whole, quote_input(t) + " is not a number or 2^K");
     // Too many digits for any p (or exponent) collcheck takes: say so, instead
     // of calling a well-formed number malformed (stoull would overflow).
     const size_t nz = s.find_first_not_of('0');
     const std::string sig = nz == std::string::npos ? "0" : s.substr(nz);
     if (sig.size() > 12) bad(whole, t + " exceeds the maximum p = 2^24");
-    return std::stoull(sig);
+    return *parse_integer(sig);  // the integer grammar of every option (cli_support.hpp)
   };
   uint64_t v;
   auto caret = t.find('^');
   if (caret != std::string::npos) {
-    if (t.substr(0, caret) != "2") bad(whole, "only powers of two may be written with ^ ('" + t + "')");
+    if (t.substr(0, caret) != "2") bad(whole, "only powers of two may be written with ^ (" + quote_input(t) + ")");
     uint64_t k = digits(t.substr(caret + 1));
     if (k > 24) bad(whole, t + " exceeds the maximum p = 2^24");
     v = uint64_t{1} << k;
@@ -53,7 +54,7 @@ std::vector<uint64_t> parse_p_range(const std::string& text, uint64_t max_values
     if (term.empty()) bad(text, "empty term in comma list");
     auto dots = term.find("..");
     if (dots == std::string::npos) {
-      if (term.find(':') != std::string::npos) bad(text, "a step needs a range A..B:STEP ('" + term + "')");
+      if (term.find(':') != std::string::npos) bad(text, "a step needs a range A..B:STEP (" + quote_input(term) + ")");
       out.push_back(parse_value(term, text));
     } else {
       std::string a = term.substr(0, dots), rest = term.substr(dots + 2), step;
@@ -74,8 +75,8 @@ std::vector<uint64_t> parse_p_range(const std::string& text, uint64_t max_values
         if (colon != std::string::npos) {
           if (step.empty() || !std::all_of(step.begin(), step.end(), [](unsigned char c) { return std::isdigit(c); }) ||
               step.size() > 9)
-            bad(text, "step must be a positive integer or 'pow2' ('" + step + "')");
-          st = std::stoull(step);
+            bad(text, "step must be a positive integer or 'pow2' (" + quote_input(step) + ")");
+          st = *parse_integer(step);
           if (st == 0) bad(text, "step must be >= 1");
         }
         if ((hi - lo) / st + 1 + out.size() > max_values) bad(text, "more than 2^20 values");

@@ -59,8 +59,8 @@ InstanceResult run_schedule_file(const po::variables_map& vm, const runtime::Exe
 int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   po::options_description desc("collcheck run");
   desc.add_options()("help,h", "this help")
-      ("algo", po::value<std::string>(), "algorithm, or 'all'")
-      ("variant", po::value<std::string>()->default_value("default"), "variant, 'default' or 'all'")
+      ("algo", po::value<std::string>(), "algorithm, 'all', or a comma list of them")
+      ("variant", po::value<std::string>()->default_value("default"), "variant, 'default', 'all', or a comma list of them")
       ("p", po::value<std::string>(), "p-range (each p runs p threads; max 1024)")
       ("dtype", po::value<std::string>()->default_value("int64"), "int64 | float | double")
       ("op", po::value<std::string>()->default_value("sum"), "sum | permutation (non-commutative)")
@@ -85,12 +85,12 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--schedule", vm["schedule"].as<std::string>());
   runtime::ExecOptions eo;
   auto dt = runtime::dtype_from_string(vm["dtype"].as<std::string>());
-  if (!dt) throw InputError("unknown --dtype '" + vm["dtype"].as<std::string>() + "' (known: int64, float, double)");
+  if (!dt) throw InputError("unknown --dtype " + quote_input(vm["dtype"].as<std::string>()) + " (known: int64, float, double)");
   eo.dtype = *dt;
   std::string op = vm["op"].as<std::string>();
   if (op == "sum") eo.op = runtime::ReduceOp::sum;
   else if (op == "permutation") eo.op = runtime::ReduceOp::permutation;
-  else throw InputError("unknown --op '" + op + "' (known: sum, permutation)");
+  else throw InputError("unknown --op " + quote_input(op) + " (known: sum, permutation)");
   eo.elems_per_block = static_cast<uint32_t>(parse_uint_option("elems", vm["elems"].as<std::string>(), 1, 4096));
   eo.in_place = !vm.count("out-of-place");
   eo.deadlock_timeout =
@@ -110,7 +110,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   }
 
   SweepRequest req;
-  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
+  req.targets = resolve_target_list(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, req.targets);
   req.ps = instance_ps(vm, "run needs --algo and --p");
   req.skip_restricted = vm.count("skip-restricted") > 0;

@@ -4,7 +4,6 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/commands.hpp"
@@ -21,30 +20,14 @@
 namespace po = boost::program_options;
 
 namespace collcheck {
-namespace {
-
-// "a,b,c" -> {a, b, c}; an empty item is bad input.
-std::vector<std::string> split_list(const std::string& option, const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, ',')) {
-    if (item.empty()) throw InputError("--" + option + ": empty item in '" + text + "'");
-    out.push_back(item);
-  }
-  if (out.empty() || text.back() == ',') throw InputError("--" + option + ": empty item in '" + text + "'");
-  return out;
-}
-
-}  // namespace
 
 int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   const std::string& cmdline = inv.cmdline;
   const SweepRunner& runner = inv.sweep_runner;
   po::options_description desc("collcheck verify");
   desc.add_options()("help,h", "this help")
-      ("algo", po::value<std::string>(), "algorithm name, or 'all'")
-      ("variant", po::value<std::string>()->default_value("default"), "variant name, 'default' or 'all'")
+      ("algo", po::value<std::string>(), "algorithm name, 'all', or a comma list of them")
+      ("variant", po::value<std::string>()->default_value("default"), "variant name, 'default', 'all', or a comma list of them")
       ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
       ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)")
       ("properties", po::value<std::string>(),
@@ -62,11 +45,11 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
   if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
   if (!format_from_string(vm["format"].as<std::string>()))
-    throw InputError("unknown format '" + vm["format"].as<std::string>() + "' (known: text, json, markdown, junit, html)");
+    throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
   if (vm.count("db"))
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
   SweepRequest req;
-  req.targets = resolve_targets(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
+  req.targets = resolve_target_list(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, req.targets);
   // --estimate plans sweeps beyond one run's 2^20 p values (checker/sweep/estimate.hpp).
   req.ps = vm.count("estimate") && vm.count("p") && !vm.count("dims")
@@ -75,7 +58,7 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   req.skip_restricted = vm.count("skip-restricted") > 0;
   req.progress = !vm.count("quiet");
   req.check = check_options(vm);
-  if (vm.count("properties")) req.check.properties = split_list("properties", vm["properties"].as<std::string>());
+  if (vm.count("properties")) req.check.properties = split_name_list("properties", vm["properties"].as<std::string>());
   req.threads = worker_threads(vm);
   // Under mpirun (checker/sweep/mpi_shard.cpp) the runner is a ShardedRunner
   // (checker/sweep/shard_plan.hpp): --estimate runs on rank 0 alone, and the store
@@ -91,14 +74,14 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   AttachStore attach;  // opens the store and installs its hooks into a request
   if (!db.empty())
     attach = [&, db](SweepRequest& r) {
-      store = attach_results_store(db, vm.count("resume") > 0, r, cmdline, vm["threads"].as<int>());
+      store = attach_results_store(db, vm.count("resume") > 0, r, cmdline, req.threads);
     };
   else
-    attach_results_store("", vm.count("resume") > 0, req, cmdline, vm["threads"].as<int>());  // --resume alone: bad input
+    attach_results_store("", vm.count("resume") > 0, req, cmdline, req.threads);  // --resume alone: bad input
   auto finish = [&](Report r) {
     r.tool_version = COLLCHECK_VERSION;
     r.command = cmdline;
-    r.threads = vm["threads"].as<int>();
+    r.threads = req.threads;
     if (store) store->finish_sweep(r);
     emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
     return exit_code(r);

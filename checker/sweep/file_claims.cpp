@@ -17,7 +17,7 @@ ScheduleDocument load_schedule_file(const std::string& path, const std::string& 
   std::optional<ScheduleEncoding> forced;
   if (format == "json") forced = ScheduleEncoding::json;
   else if (format == "jsonl") forced = ScheduleEncoding::jsonl;
-  else if (format != "auto") throw InputError("unknown --schedule-format '" + format + "' (known: auto, json, jsonl)");
+  else if (format != "auto") throw InputError("unknown --schedule-format " + quote_input(format) + " (known: auto, json, jsonl)");
   ScheduleDocument doc = read_schedule_file(path, forced, max_memory);
   if (doc.claims) validate_file_claims(*doc.claims);
   return doc;

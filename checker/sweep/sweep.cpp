@@ -28,7 +28,7 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
     if (!a) {
       std::string names;
       for (const auto& x : registry()) names += (names.empty() ? "" : ", ") + x.name;
-      throw InputError("unknown algorithm '" + algo + "' (known: " + names + ", all)");
+      throw InputError("unknown algorithm " + quote_input(algo) + " (known: " + names + ", all)");
     }
     algos.push_back(a);
   }
@@ -52,12 +52,56 @@ std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::str
         if (algos.size() > 1) continue;  // --algo all --variant latency: those that have it
         std::string names;
         for (const auto& x : a->variants) names += (names.empty() ? "" : ", ") + x.name;
-        throw InputError("unknown variant '" + variant + "' of " + a->name + " (known: " + names + ", all)");
+        throw InputError("unknown variant " + quote_input(variant) + " of " + a->name + " (known: " + names + ", all)");
       }
       out.push_back({a, v});
     }
   }
-  if (out.empty()) throw InputError("no algorithm has a variant named '" + variant + "'");
+  if (out.empty()) throw InputError("no algorithm has a variant named " + quote_input(variant));
+  return out;
+}
+
+std::vector<std::string> split_name_list(const std::string& option, const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) throw InputError("--" + option + ": empty item in " + quote_input(text) + " (a comma list of names)");
+    out.push_back(std::move(item));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::vector<SweepTarget> resolve_target_list(const std::string& algos, const std::string& variants, bool torus) {
+  const std::vector<std::string> as = split_name_list("algo", algos), vs = split_name_list("variant", variants);
+  for (const std::string& a : as)
+    if (a != "all" && !find_algorithm(a)) resolve_targets(a, "default", torus);  // throws: unknown algorithm
+  std::vector<SweepTarget> out;
+  for (const std::string& v : vs) {
+    bool found = false;
+    for (const std::string& a : as) {
+      // With several algorithms, one that lacks a named variant is passed over (as --algo all does).
+      const AlgorithmInfo* info = find_algorithm(a);
+      if (as.size() > 1 && info && v != "default" && v != "all" && !info->find_variant(v)) continue;
+      std::vector<SweepTarget> ts;
+      try {
+        ts = resolve_targets(a, v, torus);
+      } catch (const InputError&) {
+        if (as.size() == 1) throw;  // the single algorithm's own message (unknown variant, known ones listed)
+        continue;                   // --algo all,... without that variant
+      }
+      found = true;
+      for (SweepTarget& t : ts)
+        if (std::none_of(out.begin(), out.end(), [&](const SweepTarget& o) {
+              return o.algorithm == t.algorithm && o.variant == t.variant;
+            }))
+          out.push_back(std::move(t));
+    }
+    if (!found)
+      throw InputError("no algorithm of --algo " + quote_input(algos) + " has a variant named " + quote_input(v));
+  }
   return out;
 }
 
@@ -68,7 +112,7 @@ void check_property_selection(const SweepRequest& req) {
     if (it == cat.end()) {
       std::string names;
       for (const auto& i : cat) names += (names.empty() ? "" : ", ") + i.name;
-      throw InputError("unknown property '" + name + "' (known: " + names + ")");
+      throw InputError("unknown property " + quote_input(name) + " (known: " + names + ")");
     }
     if (it->generic) continue;
     bool applies = false;
@@ -76,7 +120,7 @@ void check_property_selection(const SweepRequest& req) {
       const auto& own = t.variant->family_properties;
       applies = applies || std::find(own.begin(), own.end(), name) != own.end();
     }
-    if (!applies) throw InputError("property '" + name + "' applies to none of the requested algorithms");
+    if (!applies) throw InputError("property " + quote_input(name) + " applies to none of the requested algorithms");
   }
 }
 

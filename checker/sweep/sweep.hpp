@@ -86,6 +86,18 @@ std::vector<SweepJob> sweep_jobs(const SweepRequest& req);
 // algorithm whose variants all take --dims (trivance-torus) keeps them all.
 std::vector<SweepTarget> resolve_targets(const std::string& algo, const std::string& variant, bool torus = false);
 
+// "a,b,c" -> {a, b, c}: a comma list of names given to --`option`. An empty
+// item ("a,", ",", "a,,b") is a malformed list: InputError.
+std::vector<std::string> split_name_list(const std::string& option, const std::string& text);
+
+// --algo and --variant as comma lists (verify, run): every listed variant of
+// every listed algorithm, each item resolved as resolve_targets resolves one
+// name, in the order given, each (algorithm, variant) once. With several
+// algorithms a listed variant is taken from those that have it (as with
+// --algo all); one that none of them has is InputError, as are unknown
+// algorithms and empty items.
+std::vector<SweepTarget> resolve_target_list(const std::string& algos, const std::string& variants, bool torus = false);
+
 // Throws InputError if `targets` x `ps` (x radices or shapes) is more than
 // 2^20 instances: the limit of one verify, run or prove, checked before
 // anything per instance is built.

@@ -7,6 +7,8 @@
 
 #include "properties/topology/torus_deficiency.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
+#include "schedules/torus_shape.hpp"
 #include "schedules/registry.hpp"
 
 namespace collcheck {
@@ -53,7 +55,22 @@ const TorusAnalysisRow* find_row(const TorusAnalysis& a, TorusCostRole role) {
 
 }  // namespace
 
-TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology) {
+MemoryEstimate torus_analysis_memory(const Topology& top) {
+  const uint64_t p = top.nodes();
+  const bool torus = dynamic_cast<const TorusTopology*>(&top) != nullptr;
+  const uint64_t links = enumerated_link_cost_memory(p, top.links(), torus);
+  const uint64_t rows = 32 * p + 32 * p;  // one schedule; the rows' per-step costs
+  const uint64_t process = uint64_t{32} << 20;
+  MemoryEstimate m;
+  m.bytes = links + rows + process;
+  m.how = "analyze --dims " + dims_label(top.dims()) + " on the " + top.name() + ": link loads " + gib(links) + " (" +
+          std::to_string(top.links()) + " directed links, a scratch array per thread), schedule and per-step costs " +
+          gib(rows) + ", process 0.0312 GiB";
+  return m;
+}
+
+TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology,
+                            uint64_t max_memory) {
   const auto t0 = std::chrono::steady_clock::now();
   TorusAnalysis a;
   a.algo = algo;
@@ -68,6 +85,9 @@ TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>
                                [](const VariantInfo& v) { return v.takes("dims"); }))
     throw InputError("analyze --dims: '" + algo + "' has no torus form (algorithms with one: " + torus_algos + ")");
   const std::unique_ptr<Topology> top = make_topology(topology, dims);  // bad name or shape: InputError
+  // The memory guard, before any schedule is built (the largest shape of the series is `dims`).
+  if (const MemoryEstimate m = torus_analysis_memory(*top); max_memory && m.bytes > max_memory)
+    throw ResourceRefusal(refusal(m, max_memory));
   const bool on_torus = dynamic_cast<const TorusTopology*>(top.get()) != nullptr;
   a.series = shape_series(dims);
   // The subject's variants first, then every other allreduce on a torus.

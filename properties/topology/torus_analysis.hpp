@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/instance_checker.hpp"
 #include "properties/verdict.hpp"
 #include "schedules/family.hpp"
 #include "topology/link_load.hpp"
@@ -56,7 +57,20 @@ struct TorusAnalysis {
 // sides all multiples of 3) while every side stays >= 2, ascending.
 std::vector<std::vector<uint32_t>> shape_series(const std::vector<uint32_t>& dims);
 
-// Throws InputError if `algo` has no torus variant or the topology is unknown.
-TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology);
+// What analyze_torus holds at its peak on `top` (the shape given), estimated
+// before anything is built (analyze's memory guard, --max-memory): one row at
+// a time, so one schedule (at most 32 bytes per node: the Hamiltonian ring's
+// cycles and positions), measure_link_cost's enumeration on the topology
+// (enumerated_link_cost_memory: every row is counted as enumerated; the
+// baselines always include one), the rows' per-step costs (at most 2p steps
+// of 16 bytes) and the process's own 32 MiB.
+MemoryEstimate torus_analysis_memory(const Topology& top);
+
+// Throws InputError if `algo` has no torus variant or the topology is
+// unknown, and ResourceRefusal (schedules/memory_guard.hpp) if
+// torus_analysis_memory exceeds `max_memory` bytes (0: no guard), before any
+// schedule is built.
+TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology,
+                            uint64_t max_memory = 0);
 
 }  // namespace collcheck

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "properties/instance_checker.hpp"
+
 namespace collcheck {
 
 inline constexpr uint64_t kAnalyzeMaxP = uint64_t{1} << 20;
@@ -55,7 +57,18 @@ struct Analysis {
   std::vector<std::string> disagreements;  // measured != proposition
   std::vector<PaperStatement> statements;
   const RadixRow& row(uint64_t r) const { return rows[r - 2]; }
+  // Every judged statement holds: each of Sec. III-B's statements, and every
+  // measured K and D equals its proposition (no disagreement). `analyze`
+  // exits 1 otherwise, as for a torus analysis (TorusAnalysis::holds).
+  bool holds() const;
 };
+
+// What `analyze --algo tra --p P --format F` holds at its peak, estimated
+// before anything is built (analyze's memory guard, --max-memory): a row per
+// radix (the row and its proposition names), what rendering every radix in F
+// holds (json: about 0.5 KiB per radix, measured at P = 2^20), and the
+// process's own 32 MiB.
+MemoryEstimate tra_analysis_memory(uint64_t p, const std::string& format);
 
 // Throws InputError for p outside 2..kAnalyzeMaxP, negative or non-finite
 // alpha, beta or block size, a cost that is not finite (overflow), or a

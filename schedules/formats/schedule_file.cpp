@@ -12,6 +12,7 @@
 
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "schedules/formats/schedule_reader.hpp"
 
 namespace collcheck {
@@ -92,6 +93,7 @@ ScheduleDocument read_lines(std::istream& in, const std::string& source, uint64_
   std::string line;
   bool have_header = false;
   uint64_t last = 0, lead = 0;
+  bool out_of_memory = false;
   try {
     for (;;) {
       if (!lines.next(line, lead)) break;
@@ -105,6 +107,10 @@ ScheduleDocument read_lines(std::istream& in, const std::string& source, uint64_
       }
     }
   } catch (const std::bad_alloc&) {
+    out_of_memory = true;
+  }
+  if (out_of_memory) {  // the line is dropped too before the message is made (it needs memory)
+    std::string().swap(line);
     reader.out_of_memory(lines.lineno() + 1);
   }
   return reader.finish(last);
@@ -141,11 +147,18 @@ ScheduleEncoding detect_encoding(const std::string& line) {
 
 ScheduleDocument read_schedule_file(const std::string& path, std::optional<ScheduleEncoding> forced, uint64_t max_memory) {
   require_regular_file(path);
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("cannot read '" + path + "'");
-  const ScheduleEncoding enc = forced ? *forced : detect_encoding(first_line(f));
-  if (enc == ScheduleEncoding::jsonl) return read_lines(f, path, max_memory);
-  return schedule_reader::parse_document(f, path, max_memory);
+  try {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw InputError("cannot read '" + path + "'");
+    const ScheduleEncoding enc = forced ? *forced : detect_encoding(first_line(f));
+    if (enc == ScheduleEncoding::jsonl) return read_lines(f, path, max_memory);
+    return schedule_reader::parse_document(f, path, max_memory);
+  } catch (const std::bad_alloc&) {
+    // Before the reader had anything to report (the stream, the detection,
+    // the line buffer); the reader's own says how far it got. Made here, with
+    // the stream and the buffers released.
+  }
+  throw out_of_memory_while_reading(path);
 }
 
 ScheduleDocument parse_schedule_text(const std::string& text, const std::string& source,

@@ -43,7 +43,7 @@ constexpr uint64_t kMaxBlocks = uint64_t{1} << 30;
 constexpr uint64_t kMaxPorts = 1024;
 constexpr uint64_t kMaxSteps = uint64_t{1} << 24;
 constexpr uint64_t kMaxEntries = uint64_t{1} << 25;  // (step, rank) entries in one file
-constexpr size_t kMaxString = 1 << 16;                // claims and producer strings
+constexpr size_t kMaxString = 1 << 16;                // claims and producer strings, and every key
 // The longest string token a valid file has: kMaxString characters, each at
 // most 6 bytes (\uXXXX), and its quotes; and the longest number token.
 constexpr uint64_t kMaxStringToken = 6 * kMaxString + 2;
@@ -209,7 +209,21 @@ struct LinesReader::State {
     throw refused_while_reading(where_now(), read_so_far() + (transient ? " with the line being read" : ""),
                                 used + transient, max_memory);
   }
-  [[noreturn]] void out_of_memory() const { throw out_of_memory_while_reading(where_now(), read_so_far(), used); }
+  // std::bad_alloc while reading. The message needs memory too, which a
+  // process out of it may not have: what was built is dropped first (the
+  // outside audit: under ulimit -v the message itself failed to allocate and
+  // "the instance is too large" was printed instead).
+  [[noreturn]] void out_of_memory() {
+    { const ScheduleDocument dropped = std::move(doc); }
+    { const FileClaims dropped = std::move(claims); }
+    { const NameSet a = std::move(producer_keys), b = std::move(claimed_properties); }
+    { const RankStep dropped = std::move(line_entry); }
+    { const std::vector<RawRange> dropped = std::move(ranges); }
+    { const std::vector<Frame> dropped = std::move(frames); }
+    entry = nullptr;
+    list = nullptr;
+    throw out_of_memory_while_reading(where_now(), read_so_far(), used);
+  }
   void charge(uint64_t bytes) {
     used += bytes;
     check_memory();
@@ -554,6 +568,12 @@ struct LinesReader::State {
 
   bool key(std::string& k) {
     Frame& f = frames.back();
+    // Keys are strings: the same limit (the token filter alone let up to
+    // kMaxStringToken bytes through as a key).
+    if (k.size() > kMaxString) {
+      f.key_id = -1;
+      fail("a key longer than 64 KiB", true);
+    }
     f.key = k;
     if (f.ctx == Ctx::producer) {
       f.key_id = -2;
@@ -1080,7 +1100,7 @@ void LinesReader::check_line(uint64_t bytes, uint64_t lineno) const {
   st_->check_memory(bytes);
 }
 
-void LinesReader::out_of_memory(uint64_t lineno) const {
+void LinesReader::out_of_memory(uint64_t lineno) {
   st_->line_no = lineno;
   st_->out_of_memory();
 }

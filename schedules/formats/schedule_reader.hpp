@@ -51,8 +51,9 @@ class LinesReader {
   // The memory guard with `bytes` more held by the caller (the line being
   // read): ResourceRefusal if over the limit.
   void check_line(uint64_t bytes, uint64_t lineno) const;
-  // std::bad_alloc while reading line `lineno`: ResourceRefusal saying so.
-  [[noreturn]] void out_of_memory(uint64_t lineno) const;
+  // std::bad_alloc while reading line `lineno`: ResourceRefusal saying so,
+  // after dropping what was read (the message needs memory too).
+  [[noreturn]] void out_of_memory(uint64_t lineno);
   // Called at the end of the file; `last_line` = the number of lines read.
   ScheduleDocument finish(uint64_t last_line);
 

@@ -3,8 +3,10 @@
 // `check-file --schedule-format traff-table`.
 #include "schedules/formats/traff_table.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
+#include <optional>
 #include <string_view>
 
 #include "schedules/input_error.hpp"
@@ -59,17 +61,58 @@ std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, cons
       if (i == b || !take(std::string_view(text).substr(b, i - b))) return;
     }
   };
+  // The header traff_table writes, "# traff-table p=P q=Q: ...": optional
+  // (other '#' lines are comments), but if present, P and Q are checked
+  // against the rank lines below.
+  struct Header {
+    size_t line = 0;
+    uint64_t p = 0, q = 0;
+  };
+  std::optional<Header> header;
+  const auto read_header = [&](size_t begin, size_t end, size_t line) {
+    const std::string at = source + ":" + std::to_string(line) + ": ";
+    if (header)
+      throw InputError(at + "a second '# traff-table' header (the first is on line " + std::to_string(header->line) +
+                       ")");
+    std::optional<uint64_t> p, q;
+    tokens(begin, end, [&](std::string_view t) {
+      for (auto [name, value] : {std::pair{"p=", &p}, std::pair{"q=", &q}}) {
+        if (!t.starts_with(name) || *value) continue;
+        std::string_view digits = t.substr(2);
+        if (digits.ends_with(':')) digits.remove_suffix(1);
+        uint64_t v = 0;
+        const auto [e, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+        if (!digits.empty() && ec == std::errc() && e == digits.data() + digits.size()) *value = v;
+      }
+      return !(p && q);
+    });
+    if (!p || !q) {
+      const size_t shown = std::min<size_t>(end - begin, 80);
+      throw InputError(at + "malformed '# traff-table' header: expected '# traff-table p=P q=Q: ...' (as dump --format "
+                            "traff-table writes it), got " +
+                       quote_input(std::string_view(text).substr(begin, shown)) + (shown < end - begin ? "..." : ""));
+    }
+    header = Header{line, *p, *q};
+  };
   size_t no = 0;
   for (size_t at = 0; at < text.size();) {
     ++no;
     size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
     Row row{no, 0, at, end};
-    bool comment = false;
+    // A line whose first token starts with '#' is a comment; "# traff-table"
+    // (or "#traff-table") is the header.
+    bool comment = false, is_header = false;
     tokens(at, end, [&](std::string_view t) {
-      comment = comment || (row.count == 0 && t[0] == '#');
-      return ++row.count, !comment;
+      if (row.count++ == 0) {
+        comment = t[0] == '#';
+        is_header = t == "#traff-table";
+        return !comment || t == "#";  // a comment's second token only: it may make it the header
+      }
+      if (comment) is_header = t == "traff-table";
+      return !comment;
     });
+    if (is_header) read_header(at, end, no);
     at = end + 1;
     if (row.count == 0 || comment) continue;
     const size_t before = rows.capacity();
@@ -81,6 +124,12 @@ std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, cons
   if (rows.empty()) throw InputError(source + ": no rank lines (expected 'rank baseblock recvblock[0..q-1] sendblock[0..q-1]')");
   const uint64_t p = rows.size();
   const int64_t q = static_cast<int64_t>(traff::skips(p).size()) - 1;
+  if (header && header->p != p)
+    throw InputError(source + ":" + std::to_string(header->line) + ": the header says p=" + std::to_string(header->p) +
+                     ", but the table has " + std::to_string(p) + " rank lines");
+  if (header && header->q != static_cast<uint64_t>(q))
+    throw InputError(source + ":" + std::to_string(header->line) + ": the header says q=" + std::to_string(header->q) +
+                     ", but p = " + std::to_string(p) + " has q = " + std::to_string(q) + " (ceil(log2 p))");
   const size_t cols = 2 + 2 * static_cast<size_t>(q);
   charge(p * (sizeof(traff::RankSchedule) + 2 * (q * sizeof(int64_t) + 16)), rows.back().line,
          "the tables of its " + std::to_string(p) + " rank lines");

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "schedules/check.hpp"
+#include "schedules/input_error.hpp"
 #include "schedules/torus_shape.hpp"
 
 namespace collcheck {
@@ -46,7 +47,9 @@ HamiltonianRing::HamiltonianRing(std::vector<uint32_t> dims) {
   uint64_t p = 1;
   for (uint32_t d : dims) p *= d;
   COLLCHECK_CHECK(!hamiltonian_ring_problem(dims, p), "HamiltonianRing: bad shape (the registry's violates() rejects it first)");
-  COLLCHECK_CHECK(4 * p < UINT32_MAX, "HamiltonianRing: 4p blocks must be < 2^32 - 1");
+  if (4 * p >= UINT32_MAX)  // the 32-bit block index (block_set.hpp): refused, never wrapped
+    throw InputError("the Hamiltonian ring on the torus " + dims_label(dims) + ": 4p = " + std::to_string(4 * p) +
+                     " blocks, must be < 2^32 - 1");
   spec_ = CollectiveSpec{Collective::allreduce, p, static_cast<uint32_t>(4 * p), 0};
   order_ = hamiltonian_cycles(dims[0], dims[1]);
   pos_.assign(2, std::vector<uint64_t>(p));

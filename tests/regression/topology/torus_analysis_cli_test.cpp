@@ -18,7 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "properties/topology/torus_analysis.hpp"
 #include "tests/support/run_binary.hpp"
+#include "topology/topology.hpp"
 
 namespace collcheck::test {
 namespace {
@@ -133,6 +135,37 @@ TEST(TorusAnalysisCli, BadInput) {
            {"verify --algo recursive-doubling --variant torus-latency --dims 6x6", "powers of two, got 6"}}) {
     expect_one_line_error(args, needle);
   }
+}
+
+// analyze --dims has verify's memory guard (the outside audit: no guard,
+// --max-memory "unrecognised"; 8192x8192 ran 300 s at 9.5 GB): its own
+// estimate (torus_analysis_memory) refused up front, exit 3, one line, before
+// any schedule is built; an analysis within the limit runs as before.
+TEST(TorusAnalysisCli, MemoryGuardRefusesUpFront) {
+  for (const std::string args : {"analyze --algo swing --dims 4096x4096 --max-memory 1G",
+                                 "analyze --algo bucket --dims 2048x2048 --topology hyperx --max-memory 4G",
+                                 "analyze --algo trivance-torus --dims 4096x4096 --max-memory 512M"}) {
+    SCOPED_TRACE(args);
+    const Outcome r = run(args);
+    EXPECT_EQ(r.code, 3);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(r.err.rfind("collcheck: refused by the memory guard before allocating: needs an estimated ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("directed links"), std::string::npos) << r.err;
+  }
+  const Outcome ok = run("analyze --algo swing --dims 4x4 --max-memory 64M");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  expect_one_line_error("analyze --algo swing --dims 4x4 --max-memory 0x100000", "--max-memory must be a size");
+}
+
+TEST(TorusAnalysisMemory, TheEstimateCoversTheLinkArraysOfEveryRank) {
+  // The enumerated link cost holds 8 bytes per node and, per directed link,
+  // the totals, the blocks (torus) and a scratch value per thread.
+  const auto torus = make_topology("torus", {64, 64});
+  const MemoryEstimate m = torus_analysis_memory(*torus);
+  EXPECT_GE(m.bytes, 8 * torus->links() * 3 + (uint64_t{32} << 20));
+  const auto hyperx = make_topology("hyperx", {64, 64});  // 64 links per node and dimension, not 2
+  EXPECT_GE(torus_analysis_memory(*hyperx).bytes, 8 * hyperx->links() * 2 + (uint64_t{32} << 20));
 }
 
 }  // namespace

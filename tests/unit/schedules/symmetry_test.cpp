@@ -38,7 +38,9 @@ TEST(GroupAction, ElementsAreBijectionsWithTheirInverseAndActRegularly) {
           img.insert(a.rank(r, x));
           EXPECT_EQ(a.inverse_rank(r, a.rank(r, x)), x);
           EXPECT_EQ(a.inverse_block(r, a.block(r, x)), x);
-          if (b == BlockAction::fixed) EXPECT_EQ(a.block(r, x), x);
+          if (b == BlockAction::fixed) {
+            EXPECT_EQ(a.block(r, x), x);
+          }
           // Isometries of the cycle Z_p.
           const Rank y = static_cast<Rank>((x + 1) % p);
           const uint64_t d = (a.rank(r, y) + p - a.rank(r, x)) % p;

@@ -35,7 +35,7 @@ std::string row_of(const std::string& out, uint64_t r) {
 
 TEST(Analyze, SixteenThousandProcessesTable) {
   Outcome r = run("analyze --algo tra --p 16384");
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.code, 1) << r.err;  // a judged statement differs (K = P at r = P): exit 1, as every analyze
   const std::string row = row_of(r.out, 128);
   ASSERT_FALSE(row.empty()) << r.out;
   std::istringstream f(row);
@@ -58,7 +58,7 @@ TEST(Analyze, SixteenThousandProcessesTable) {
 
 TEST(Analyze, SmallPListsEveryRadixAndJsonEveryRadix) {
   Outcome t = run("analyze --algo tra --p 11");
-  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(t.code, 1) << t.err;
   for (uint64_t r = 2; r <= 11; ++r) EXPECT_FALSE(row_of(t.out, r).empty()) << r << "\n" << t.out;
   std::istringstream f(row_of(t.out, 3));
   std::string radix, w, K, Kp, Kps, D;
@@ -67,7 +67,7 @@ TEST(Analyze, SmallPListsEveryRadixAndJsonEveryRadix) {
   EXPECT_EQ(D, "15");
 
   Outcome j = run("analyze --algo tra --p 100 --format json --alpha 1e-6 --beta 2e-10 --block-bytes 64");
-  ASSERT_EQ(j.code, 0) << j.err;
+  ASSERT_EQ(j.code, 1) << j.err;
   const auto d = nlohmann::json::parse(j.out);
   EXPECT_EQ(d["p"], 100);
   EXPECT_EQ(d["block_bytes"], 64.0);
@@ -92,7 +92,7 @@ TEST(Analyze, SmallPListsEveryRadixAndJsonEveryRadix) {
 TEST(Analyze, HtmlIsOnePageWithAnSvgChart) {
   const std::string path = temp_path("analyze.html");
   Outcome r = run("analyze --algo tra --p 1000 --format html --out " + path);
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.code, 1) << r.err;
   std::ifstream f(path);
   std::stringstream ss;
   ss << f.rdbuf();
@@ -116,6 +116,27 @@ TEST(Analyze, BadInputIsOneLineAndExitTwo) {
     EXPECT_EQ(lines(r.err), 1u) << args << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << args;
   }
+}
+
+// One exit-code rule for every analyze (the outside audit: tra printed
+// [differs] lines and exited 0, the torus analysis exits 1 on a failed
+// claim): 1 exactly when a judged statement does not hold.
+TEST(Analyze, ExitOneExactlyWhenAJudgedStatementDiffers) {
+  for (const char* p : {"2", "3", "12", "16", "16383", "16384"}) {
+    SCOPED_TRACE(p);
+    const Outcome r = run(std::string("analyze --algo tra --format json --p ") + p);
+    ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+    const auto d = nlohmann::json::parse(r.out);
+    bool holds = d["disagreements"].empty();
+    for (const auto& s : d["paper_statements"]) holds = holds && s["holds"].get<bool>();
+    EXPECT_EQ(r.code, holds ? 0 : 1);
+    EXPECT_FALSE(holds);  // Sec. III-B's K = P at r = P: K(P) = P - 1 at every P
+  }
+  const Outcome t = run("analyze --algo tra --p 12");
+  EXPECT_EQ(t.code, 1);
+  EXPECT_NE(t.out.find("[differs]"), std::string::npos) << t.out;
+  const Outcome help = run("analyze --help");
+  EXPECT_NE(help.out.find("1 one does not"), std::string::npos) << help.out;
 }
 
 TEST(Analyze, HelpStatesTheDefaults) {

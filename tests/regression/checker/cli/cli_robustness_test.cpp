@@ -88,7 +88,7 @@ TEST(AnalyzeCosts, NonFiniteCostsAreRefusedInEveryFormat) {
                    std::string("error: --alpha must be a finite number >= 0, not '") + bad + "'");
   // One of the two terms may be 0: a pure latency or bandwidth model.
   const Outcome ok = run("analyze --algo tra --p 16 --beta 0 --format json");
-  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_EQ(ok.code, 1) << ok.err;  // computed: K = P at r = P differs (exit 1, README)
   EXPECT_TRUE(nlohmann::json::accept(ok.out)) << ok.out;
 }
 
@@ -228,7 +228,7 @@ TEST(NoSilentClamping, ThreadsAreHonouredOrRefused) {
   expect_refused("verify --algo ring --p 4 -q --threads 1000000",
                  "error: --threads must be in 0..1024 (0: one per core), not 1000000");
   expect_refused("verify --algo ring --p 4 -q --threads -1",
-                 "error: --threads must be in 0..1024 (0: one per core), not -1");
+                 "error: --threads must be a non-negative integer, not '-1'");
   // --estimate projects the wall time on this machine: more threads than its cores would not run faster.
   const int cores = tbb::info::default_concurrency();
   expect_refused("verify --algo ring --p 4 --estimate --threads " + std::to_string(cores + 1),

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -43,6 +44,27 @@ TEST(ExitCodes, ViolatedIsOneWithMinimalCounterexample) {
   EXPECT_NE(r.out.find("postcondition violated at p=6"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("minimal counterexample: p=6 rank=0 step=5 block=0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("missing ranks {4,5}"), std::string::npos) << r.out;
+}
+
+// --algo and --variant take comma lists (the outside audit: --variant a,b was
+// refused); an empty item is a malformed list.
+TEST(NameLists, AlgorithmsAndVariantsAsCommaLists) {
+  Outcome v = run("verify --algo swing --variant latency,bandwidth --p 4 -q --format json");
+  ASSERT_EQ(v.code, 0) << v.err;
+  std::set<std::string> got;
+  const nlohmann::json report = nlohmann::json::parse(v.out);
+  for (const auto& g : report["groups"]) got.insert(g["variant"].get<std::string>());
+  EXPECT_EQ(got, (std::set<std::string>{"latency", "bandwidth"}));
+  Outcome a = run("run --algo ring,swing --variant latency --p 4");  // ring has no latency variant: passed over
+  EXPECT_EQ(a.code, 0) << a.err;
+  EXPECT_NE(a.out.find("swing/latency"), std::string::npos) << a.out;
+  EXPECT_EQ(a.out.find("ring/"), std::string::npos) << a.out;
+  expect_bad_input("verify --algo swing --variant latency, --p 4", "--variant: empty item in 'latency,'");
+  expect_bad_input("verify --algo swing --variant , --p 4", "--variant: empty item in ','");
+  expect_bad_input("run --algo ring, --p 4", "--algo: empty item in 'ring,'");
+  expect_bad_input("verify --algo ring,swing --variant nosuch --p 4", "has a variant named 'nosuch'");
+  expect_bad_input("verify --algo swing --variant latency,nosuch --p 4", "unknown variant 'nosuch' of swing");
+  expect_bad_input("dump --algo swing --variant latency,bandwidth --p 4", "takes one algorithm and one variant");
 }
 
 TEST(ExitCodes, BadInputIsTwoWithOneLine) {

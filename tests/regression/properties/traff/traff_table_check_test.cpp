@@ -283,9 +283,27 @@ TEST(TraffTableCheck, MalformedFilesAreBadInput) {
   }
   {
     auto rows = good;
-    rows.pop_back();  // p = 8: q = 3, so every line has two columns too many
-    expect_bad_file("p8.txt", join(header, rows), "expected 8 columns");
+    rows.pop_back();  // p = 8: q = 3, so every line has two columns too many (no header to compare with)
+    expect_bad_file("p8.txt", join("", rows), "expected 8 columns");
   }
+  // The header (traff_table writes "# traff-table p=9 q=4: ...") is checked
+  // against the rank lines (the outside audit: any p= and q= were taken).
+  {
+    auto rows = good;
+    rows.pop_back();
+    expect_bad_file("header_p.txt", join(header, rows), ":1: the header says p=9, but the table has 8 rank lines");
+  }
+  {
+    std::string h = header;
+    h.replace(h.find("q=4"), 3, "q=3");
+    expect_bad_file("header_q.txt", join(h, good), ":1: the header says q=3, but p = 9 has q = 4 (ceil(log2 p))");
+  }
+  expect_bad_file("header_malformed.txt", join("# traff-table p=nine q=4: rank ...", good),
+                  ":1: malformed '# traff-table' header: expected '# traff-table p=P q=Q: ...'");
+  expect_bad_file("header_twice.txt", join(header + "\n" + header, good),
+                  ":2: a second '# traff-table' header (the first is on line 1)");
+  expect_bad_file("header_nospace.txt", join("#traff-table p=10 q=4", good),
+                  ":1: the header says p=10, but the table has 9 rank lines");
   {
     auto rows = good;
     rows[3][4] = "2*";  // a violation mark on recvblock[2] of rank 3 (= 2)

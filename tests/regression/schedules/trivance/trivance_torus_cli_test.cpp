@@ -72,7 +72,8 @@ TEST(TorusCli, BadShapesAreExitTwo) {
   expect_bad("verify --algo trivance-torus --dims 3x-3", "malformed shape");
   expect_bad("verify --algo trivance-torus --dims 3x3,", "empty shape");
   expect_bad("verify --algo trivance-torus --dims ''", "--dims needs a value, not an empty string");
-  expect_bad("verify --algo trivance-torus --dims 65536x65536", "more than 2^31 nodes");
+  expect_bad("verify --algo trivance-torus --dims 65536x65536", "more than 2^24 nodes (the maximum p)");
+  expect_bad("verify --algo trivance-torus --dims 4097x4096", "more than 2^24 nodes (the maximum p)");
   expect_bad("verify --algo trivance-torus --dims 99999999999x2", "malformed shape");
   expect_bad("verify --algo trivance-torus --dims 3x3,3x3", "listed twice");
   expect_bad("verify --algo trivance-torus --dims 3x3 --p 8", "disagrees with --dims");

@@ -103,6 +103,15 @@ TEST(ScheduleReaderPositions, OverlongTokensAreRefusedBeforeTheyAreBuffered) {
   EXPECT_NE(error_of(digits).find("/p: a number longer than 4096 characters"), std::string::npos) << error_of(digits);
   const std::string text = R"({"format": "collcheck-schedule/2", "producer": {"a": ")" + std::string(1 << 20, 'z') + "\"}}";
   EXPECT_NE(error_of(text).find("/producer/a: a string longer than 64 KiB"), std::string::npos) << error_of(text);
+  // Keys are strings: the same limit (the outside audit: a producer key of
+  // 300000 characters, under the token filter's 6 * 64 KiB, was taken).
+  const std::string key = R"({"format": "collcheck-schedule/2", "producer": {")" + std::string(300000, 'k') + R"(": "v"}})";
+  EXPECT_NE(error_of(key).find("/producer: a key longer than 64 KiB"), std::string::npos) << error_of(key).substr(0, 200);
+  const std::string top = R"({")" + std::string(70000, 'k') + R"(": 1})";
+  EXPECT_NE(error_of(top).find("top level: a key longer than 64 KiB"), std::string::npos) << error_of(top).substr(0, 200);
+  std::string at_limit = R"({"format": "collcheck-schedule/2", "collective": "allreduce", "p": 1, "nblocks": 1, "producer": {")";
+  at_limit += std::string(1 << 16, 'k') + R"(": "v"}, "steps": []})";
+  EXPECT_EQ(error_of(at_limit), "");
   // Escapes count as the bytes they take: 64 KiB characters written as \u0041 still parse.
   std::string escaped = R"({"format": "collcheck-schedule/2", "collective": "allreduce", "p": 1, "nblocks": 1, "producer": {"a": ")";
   for (int i = 0; i < (1 << 16); ++i) escaped += "\\u0041";
