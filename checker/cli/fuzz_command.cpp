@@ -39,7 +39,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
       ("seed", po::value<std::string>(), "seed of the instance sequence (default: from the clock; printed)")
       ("max-p", po::value<std::string>(), "largest p drawn (default 2^21; 1024 with --schedule-cmd)")
       ("cmd-timeout", po::value<std::string>()->default_value("30"), "seconds the schedule command may take")
-      ("threads", po::value<int>()->default_value(0), "worker threads (0: all cores)")
+      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0: all cores)")
       ("db", po::value<std::string>(), "accumulate coverage over runs in this JSON file (nightly CI jobs)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | junit")
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)");
@@ -61,7 +61,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
     CheckOptions o;
     o.max_memory = default_max_memory();
     const std::optional<Claim> claim = doc.claims ? file_cost_claim(*doc.claims, doc.schedule) : std::nullopt;
-    run_with_threads(vm["threads"].as<int>(),
+    run_with_threads(worker_threads(vm),
                      [&] { m = fuzz::run_mutants(doc.schedule, claim ? &*claim : nullptr, o, cap, seed); });
     write_output(vm["out"].as<std::string>(), fuzz::render_mutants(m, path, *f));
     return m.original_failure.empty() && m.killed == m.mutants ? 0 : 1;
@@ -117,8 +117,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   const auto f = format_from_string(format);
   if (!f || (*f != Format::text && *f != Format::json && *f != Format::junit))
     throw InputError("fuzz: unknown --format '" + format + "' (text, json, junit)");
-  if (vm["threads"].as<int>() < 0 || vm["threads"].as<int>() > kMaxThreads)
-    throw InputError("--threads must be 0.." + std::to_string(kMaxThreads));
+  const int threads = worker_threads(vm);  // the number grammar of every option
   if (vm.count("db")) {  // before spending the budget
     // The report written over the database would lose every run it holds.
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());
@@ -135,7 +134,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
                 << " draws the same instances), " << r.seconds << " s\n";
     };
   fuzz::Summary s;
-  run_with_threads(vm["threads"].as<int>(), [&] { s = fuzz::run(r); });
+  run_with_threads(threads, [&] { s = fuzz::run(r); });
   std::optional<fuzz::Coverage> total;
   if (vm.count("db")) total = fuzz::accumulate(vm["db"].as<std::string>(), what, s);
   write_output(vm["out"].as<std::string>(), fuzz::render(s, what, *f, total ? &*total : nullptr));
@@ -143,11 +142,11 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   int code = s.finding ? 1 : fuzz::result(s) == "unknown" ? 3 : 0;
   if (s.error == fuzz::ErrorKind::input) {
     if (s.unfinished.empty()) throw InputError(s.error_message);  // after the partial summary
-    std::cerr << "collcheck: error: " << s.error_message << "\n";
+    std::cerr << "collcheck: error: " << escape_controls(s.error_message) << "\n";
     code = 2;
   }
   if (s.error == fuzz::ErrorKind::runtime) {
-    std::cerr << "collcheck: error: " << s.error_message << "\n";
+    std::cerr << "collcheck: error: " << escape_controls(s.error_message) << "\n";
     code = 3;
   }
   if (!s.unfinished.empty()) {

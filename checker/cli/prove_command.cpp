@@ -132,7 +132,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   if (!format_from_string(format))
     throw InputError("unknown format '" + format + "' (known: text, json, markdown, junit, html)");
   const std::string algo = vm["algo"].as<std::string>();
-  std::vector<SweepTarget> targets = resolve_targets(algo, vm["variant"].as<std::string>(), vm.count("dims") > 0);
+  std::vector<SweepTarget> targets = resolve_target_list(algo, vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, targets);
   const std::vector<const smt::Query*> selected = select_queries(vm);
   const std::vector<uint64_t> ps = instance_ps(vm, "prove needs --algo and --p");

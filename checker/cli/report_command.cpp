@@ -42,10 +42,9 @@ namespace {
 std::set<std::string> name_set(const po::variables_map& vm, const char* option) {
   std::set<std::string> out;
   if (!vm.count(option)) return out;
-  std::istringstream in(vm[option].as<std::string>());
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty() && item != "all") out.insert(item);
+  // An empty item ('ring,', ',') is a malformed list, as for verify.
+  for (const std::string& item : split_name_list(option, vm[option].as<std::string>()))
+    if (item != "all") out.insert(item);
   return out;
 }
 

@@ -89,6 +89,18 @@ TEST(ProveCli, VariantRestrictionsAreVerifys) {
   EXPECT_EQ(m.code, 0) << m.out << m.err;
 }
 
+// --algo and --variant take comma lists, as verify's do.
+TEST(ProveCli, AlgorithmAndVariantLists) {
+  Outcome o = run("prove --algo swing,ring --variant default --p 4 --query smt-step-lower-bound");
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("swing/bandwidth"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("ring/"), std::string::npos) << o.out;
+  Outcome v = run("prove --algo swing --variant bandwidth,latency --p 4 --query smt-swing-involution");
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find("swing/latency"), std::string::npos) << v.out;
+  expect_bad_input("prove --algo swing --variant bandwidth, --p 4", "empty item");
+}
+
 // The torus query reads the direct generator behind the equivariant wrapper
 // (it was "internal error: std::bad_cast").
 TEST(ProveCli, TorusVariantsAreProvedNotCrashed) {
