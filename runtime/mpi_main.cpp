@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +40,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/sweep/file_claims.hpp"
@@ -282,9 +284,8 @@ int run(int argc, char** argv, int me, int size) {
   add_instance_options(desc);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-    reject_empty_values(desc, vm);
+    // As collcheck's subcommands parse theirs: a stray word is an error, not ignored.
+    vm = parse_args(desc, std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
   } catch (const po::error& e) {
     throw UsageError{e.what()};
   }
