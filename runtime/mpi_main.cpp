@@ -24,6 +24,7 @@
 // undefined data (a send of, or reduce into, a block the rank does not hold)
 // or an unmatched schedule (not run: it would hang), 2 bad usage or bad input,
 // 77 skipped (the variant's restriction excludes this p). Only rank 0 prints.
+#include <dlfcn.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -47,6 +48,7 @@
 #include "checker/sweep/sweep.hpp"
 #include "runtime/blackbox/blackbox_run.hpp"
 #include "runtime/mpi_backend.hpp"
+#include "schedules/formats/file_io.hpp"
 #include "schedules/formats/schedule_file.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -187,11 +189,35 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!writable) throw UsageError{"--trace: cannot write '" + trace_out + "'"};
   }
+  // The library under test is an input: --trace never writes over it, by
+  // identity (a symbolic or hard link to it too), as check-file and report
+  // refuse an --out that is their input. Rank 0 writes the file, so rank 0
+  // decides, before the library is loaded and again for the file the loader
+  // actually opened (a name found through the library search path).
+  auto refuse_trace_over = [&](const std::string& library) {
+    int refused = 0;
+    std::string why;
+    if (me == 0) {
+      try {
+        refuse_output_over_input("--trace", trace_out, "the --function library", library);
+      } catch (const InputError& e) {
+        refused = 1;
+        why = e.what();
+      }
+    }
+    MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (refused) throw UsageError{why};
+  };
+  if (o.trace && !function.empty()) refuse_trace_over(function.substr(0, function.rfind(':')));
   bb::Target t;
   t.coll = *coll;
   t.name = native.empty() ? function : bb::mpi_name(*coll);
   if (!function.empty())
     if (auto why = bb::load_function(function, t.function)) throw UsageError{*why};
+  if (o.trace && t.function) {
+    Dl_info info{};
+    if (dladdr(t.function, &info) && info.dli_fname && *info.dli_fname) refuse_trace_over(info.dli_fname);
+  }
   Status overall = Status::holds;
   for (uint64_t count : counts) {
   o.count = count;
