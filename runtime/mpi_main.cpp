@@ -38,6 +38,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -83,9 +84,11 @@ std::string known_variants(const AlgorithmInfo& a) {
 // What --trace found, at rank 0: printed, the schedule written to `out` and
 // checked. Returns the worst status: violated (a defective message, a
 // violated property of the schedule), unknown (not traceable, or a result
-// its messages do not explain), holds.
+// its messages do not explain), holds. A failed write of `out` is kept in
+// `write_error` (the run ends with it: exit 2, as every failed output).
 Status report_trace(const trace::TraceReport& tr, const std::string& head, const std::string& target,
-                    const std::string& out, const std::string& format, nlohmann::json& j) {
+                    const std::string& out, const std::string& format, nlohmann::json& j,
+                    std::optional<std::string>& write_error) {
   Status st = tr.defect ? Status::violated : (tr.untraceable || tr.local_change) ? Status::unknown : Status::holds;
   j = {{"messages", tr.messages},
        {"rounds", tr.rounds},
@@ -102,14 +105,13 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
     const MaterializedView view(tr.schedule);
     FileMeta meta;
     meta.producer = {{"tool", "collcheck-mpi --trace"}, {"traced", target}};
-    try {  // rank 0 alone writes: a failure must not leave the other ranks waiting
+    try {  // rank 0 alone writes: a failure is reported once the run is over (no rank left waiting)
       write_schedule_file(out, view, meta, ScheduleEncoding::json);
       j["schedule"] = out;
       text << head << ": trace: the messages as a schedule (" << view.num_steps() << " steps, " << view.ports()
            << (view.ports() == 1 ? " port" : " ports") << " measured) written to " << out << "\n";
     } catch (const InputError& e) {
-      std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
-      st = worst(st, Status::unknown);
+      if (!write_error) write_error = e.what();
     }
     const InstanceCheck ic = check_schedule(view, nullptr, {}, CheckOptions{});
     for (const Verdict& v : ic.verdicts) {
@@ -219,6 +221,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     if (dladdr(t.function, &info) && info.dli_fname && *info.dli_fname) refuse_trace_over(info.dli_fname);
   }
   Status overall = Status::holds;
+  std::optional<std::string> write_error;  // rank 0: the --trace file could not be written
   for (uint64_t count : counts) {
   o.count = count;
   const bb::BlackBoxResult res = bb::run_blackbox(t, o, MPI_COMM_WORLD);  // std::invalid_argument: bad input
@@ -246,7 +249,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                                  {"defect", r.defect ? nlohmann::json(*r.defect) : nlohmann::json(nullptr)},
                                  {"seconds", r.seconds}});
         if (r.trace) {
-          overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"]));
+          overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"], write_error));
           j["status"] = to_string(overall);
         }
       }
@@ -264,7 +267,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                   << r.mpi_shape << "): " << (r.defect ? "violated: " + *r.defect : std::string("holds")) << "\n";
         if (r.trace) {
           nlohmann::json unused;
-          traced = report_trace(*r.trace, head, t.name, trace_out, format, unused);
+          traced = report_trace(*r.trace, head, t.name, trace_out, format, unused, write_error);
           overall = worst(overall, traced);
         }
       }
@@ -279,7 +282,9 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   }
   // every rank returns rank 0's status (the trace is judged there)
   int code = overall == Status::violated ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
+  if (me == 0 && write_error) code = kUsage;  // a lost output is a failed run, not a verdict
   MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (write_error) throw InputError(*write_error);  // rank 0 prints it, once
   return code;
 }
 
