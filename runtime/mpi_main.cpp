@@ -12,7 +12,8 @@
 //          [--root R] [--in-place] [--timeout S] [--trace FILE]
 //     black box (runtime/blackbox/): the library's own collective or a user's
 //     function on exact-multiplicity payloads; exit 3 when a call hangs or
-//     crashes. --trace records every point-to-point message of the call
+//     crashes, or when the library or the function ends the process with
+//     exit() before a verdict (main: how the process ends). --trace records every point-to-point message of the call
 //     (runtime/trace/), writes the schedule they form to FILE and checks it
 //     with every property; exit 3 when the messages cannot be traced.
 //
@@ -23,16 +24,21 @@
 // Exit codes (README.md, "Using it"): 0 every rank matches, 1 a mismatch, a read of
 // undefined data (a send of, or reduce into, a block the rank does not hold)
 // or an unmatched schedule (not run: it would hang), 2 bad usage or bad input,
-// 77 skipped (the variant's restriction excludes this p). Only rank 0 prints.
+// 77 skipped (the variant's restriction excludes this p), 3 no verdict (a black
+// box that hangs, crashes or exits; an internal error). Only rank 0 prints;
+// every rank ends with rank 0's code.
 #include <dlfcn.h>
 #include <mpi.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -42,6 +48,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "checker/cli/cli_support.hpp"
@@ -66,6 +73,11 @@ constexpr int kHolds = 0, kViolated = 1, kUsage = 2, kUnknown = 3, kSkipped = 77
 struct UsageError {
   std::string what;
 };
+
+// For the exit hook (exit_before_verdict, below main's helpers).
+std::atomic<bool> g_ending{false};  // main or MPI_Abort ends the process: the hook stays silent
+int g_rank = 0;
+std::string g_running;  // what runs now, for the hook's message (" while ...,")
 
 std::string known_algorithms() {
   std::string s;
@@ -214,8 +226,11 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   bb::Target t;
   t.coll = *coll;
   t.name = native.empty() ? function : bb::mpi_name(*coll);
-  if (!function.empty())
+  if (!function.empty()) {
+    g_running = " while loading the --function library '" + function.substr(0, function.rfind(':')) + "',";
     if (auto why = bb::load_function(function, t.function)) throw UsageError{*why};
+    g_running = " while " + function + " (--function) ran,";
+  }
   if (o.trace && t.function) {
     Dl_info info{};
     if (dladdr(t.function, &info) && info.dli_fname && *info.dli_fname) refuse_trace_over(info.dli_fname);
@@ -280,12 +295,11 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     std::cout.flush();  // a later count may hang: what is decided stays printed
   }
   }
-  // every rank returns rank 0's status (the trace is judged there)
-  int code = overall == Status::violated ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
-  if (me == 0 && write_error) code = kUsage;  // a lost output is a failed run, not a verdict
-  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (write_error) throw InputError(*write_error);  // rank 0 prints it, once
-  return code;
+  g_running.clear();
+  // A lost output is a failed run (exit 2), not a verdict: rank 0 prints it,
+  // once. Every rank ends with rank 0's code (main), the trace is judged there.
+  if (write_error) throw InputError(*write_error);
+  return overall == Status::violated ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
 }
 
 int run(int argc, char** argv, int me, int size) {
@@ -460,6 +474,56 @@ int run(int argc, char** argv, int me, int size) {
   return res.status == Status::holds ? kHolds : kViolated;
 }
 
+// ---- how the process ends -------------------------------------------------------
+//
+// One way for every rank: rank 0's report reaches standard output (checked:
+// a lost report is exit 2), rank 0 decides the exit code and the other ranks
+// wait for it without spinning, then every rank calls MPI_Finalize and returns
+// that code. The intended early ends are exit 3 through _exit/MPI_Abort: a
+// hang or crash in a black box (runtime/blackbox/blackbox_run.cpp), an
+// internal error or out of memory (below).
+//
+// Anything else that ends the process through exit() before that -- the
+// constructor of a --function library, the function under test, a library
+// it calls -- would end it with whatever status it chose (exit(0): no
+// output, success) and no verdict. The atexit hook turns it into one error
+// line and exit 3: nothing was decided. (_exit and signals bypass atexit; a
+// signal is reported by mpirun, or by the crash report in a black box.)
+
+
+extern "C" void exit_before_verdict() {
+  if (g_ending) return;
+  std::cout.flush();
+  std::fflush(stdout);
+  char line[1024];
+  const int n = std::snprintf(line, sizeof line,
+                              "collcheck-mpi: rank %d: error: exit() was called%s before collcheck-mpi reached its "
+                              "verdict: nothing was decided\n",
+                              g_rank, g_running.c_str());
+  if (n > 0) (void)!write(2, line, std::min(static_cast<size_t>(n), sizeof line - 1));
+  _exit(kUnknown);
+}
+
+// Every rank returns rank 0's code; the others wait for it asleep, not
+// busy-polling the cores rank 0 and mpirun need (the ranks are often
+// oversubscribed, and Open MPI's blocking calls spin).
+int rank_zero_code(int code) {
+  MPI_Request req;
+  MPI_Ibcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  for (int done = 0, us = 50;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return code;
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+    us = std::min(us * 2, 5000);
+  }
+}
+
+[[noreturn]] void abort_job() {
+  g_ending = true;  // MPI_Abort ends the process through exit(): not the hook's case
+  MPI_Abort(MPI_COMM_WORLD, kUnknown);
+  _exit(kUnknown);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -467,6 +531,8 @@ int main(int argc, char** argv) {
   int me = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  g_rank = me;
+  std::atexit(exit_before_verdict);
   int code = kHolds;
   try {
     code = run(argc, argv, me, size);
@@ -476,7 +542,8 @@ int main(int argc, char** argv) {
     code = kUsage;
   } catch (const InputError& e) {
     // --n/--root out of range or not applicable, a malformed schedule file:
-    // every rank reads the same input, so all ranks agree.
+    // every rank reads the same input, so all ranks agree; a --trace file
+    // rank 0 could not write: rank 0 alone (the code is rank 0's below).
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
   } catch (const std::invalid_argument& e) {
@@ -486,13 +553,16 @@ int main(int argc, char** argv) {
   } catch (const ResourceRefusal& e) {
     // Out of memory (or over the guard) while reading: ranks may disagree.
     std::cerr << "collcheck-mpi: rank " << me << ": " << e.what() << "\n";
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    abort_job();
   } catch (const std::exception& e) {
     // Internal error: ranks may disagree, so abort the whole job.
     std::cerr << "collcheck-mpi: rank " << me << ": internal error: " << e.what() << "\n";
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    abort_job();
   }
+  g_running.clear();
   std::cout.flush();
+  code = rank_zero_code(code);
   MPI_Finalize();
+  g_ending = true;
   return code;
 }
