@@ -13,9 +13,10 @@
 //     black box (runtime/blackbox/): the library's own collective or a user's
 //     function on exact-multiplicity payloads; exit 3 when a call hangs or
 //     crashes, or when the library or the function ends the process with
-//     exit() before a verdict (main: how the process ends). --trace records every point-to-point message of the call
-//     (runtime/trace/), writes the schedule they form to FILE and checks it
-//     with every property; exit 3 when the messages cannot be traced.
+//     exit() before a verdict (main: how the process ends). --trace records
+//     every point-to-point message of the call (runtime/trace/), writes the
+//     schedule they form to FILE and checks it with every property; exit 3
+//     when the messages cannot be traced, 2 when FILE cannot be written.
 //
 // --n and --root are parsed and checked as by `collcheck run`
 // (checker/cli/cli_support.hpp); a root or n the variant does not allow at this p
@@ -23,7 +24,8 @@
 //
 // Exit codes (README.md, "Using it"): 0 every rank matches, 1 a mismatch, a read of
 // undefined data (a send of, or reduce into, a block the rank does not hold)
-// or an unmatched schedule (not run: it would hang), 2 bad usage or bad input,
+// or an unmatched schedule (not run: it would hang), 2 bad usage or bad input
+// or an output that could not be written (standard output, --trace FILE),
 // 77 skipped (the variant's restriction excludes this p), 3 no verdict (a black
 // box that hangs, crashes or exits; an internal error). Only rank 0 prints;
 // every rank ends with rank 0's code.
@@ -533,23 +535,28 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   g_rank = me;
   std::atexit(exit_before_verdict);
+  StdoutCapture capture;  // flush_stdout names the reason a write to standard output failed
   int code = kHolds;
+  bool reported = false;  // rank 0 printed an error line
   try {
     code = run(argc, argv, me, size);
   } catch (const UsageError& e) {
     // Every rank parses the same arguments, so every rank gets here together.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what << "\n";
     code = kUsage;
+    reported = true;
   } catch (const InputError& e) {
     // --n/--root out of range or not applicable, a malformed schedule file:
     // every rank reads the same input, so all ranks agree; a --trace file
     // rank 0 could not write: rank 0 alone (the code is rank 0's below).
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
+    reported = true;
   } catch (const std::invalid_argument& e) {
     // run_schedule's input checks: deterministic, so all ranks agree.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
+    reported = true;
   } catch (const ResourceRefusal& e) {
     // Out of memory (or over the guard) while reading: ranks may disagree.
     std::cerr << "collcheck-mpi: rank " << me << ": " << e.what() << "\n";
@@ -560,7 +567,14 @@ int main(int argc, char** argv) {
     abort_job();
   }
   g_running.clear();
-  std::cout.flush();
+  if (me == 0) {
+    try {
+      flush_stdout();  // a report that did not reach standard output is a failed run (exit 2)
+    } catch (const InputError& e) {
+      if (!reported) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
+      code = kUsage;
+    }
+  }
   code = rank_zero_code(code);
   MPI_Finalize();
   g_ending = true;
