@@ -59,6 +59,7 @@
 #include "runtime/blackbox/blackbox_run.hpp"
 #include "runtime/mpi_backend.hpp"
 #include "schedules/formats/file_io.hpp"
+#include "schedules/formats/launcher_stdout.hpp"
 #include "schedules/formats/schedule_file.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -535,6 +536,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   g_rank = me;
   std::atexit(exit_before_verdict);
+  if (me == 0) write_stdout_past_launcher();  // a report mpirun cannot write is seen (exit 2), not dropped by it
   StdoutCapture capture;  // flush_stdout names the reason a write to standard output failed
   int code = kHolds;
   bool reported = false;  // rank 0 printed an error line
