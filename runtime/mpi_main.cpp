@@ -12,9 +12,11 @@
 //          [--root R] [--in-place] [--timeout S] [--trace FILE]
 //     black box (runtime/blackbox/): the library's own collective or a user's
 //     function on exact-multiplicity payloads; exit 3 when a call hangs or
-//     crashes. --trace records every point-to-point message of the call
-//     (runtime/trace/), writes the schedule they form to FILE and checks it
-//     with every property; exit 3 when the messages cannot be traced.
+//     crashes, or when the library or the function ends the process with
+//     exit() before a verdict (main: how the process ends). --trace records
+//     every point-to-point message of the call (runtime/trace/), writes the
+//     schedule they form to FILE and checks it with every property; exit 3
+//     when the messages cannot be traced, 2 when FILE cannot be written.
 //
 // --n and --root are parsed and checked as by `collcheck run`
 // (checker/cli/cli_support.hpp); a root or n the variant does not allow at this p
@@ -22,29 +24,42 @@
 //
 // Exit codes (README.md, "Using it"): 0 every rank matches, 1 a mismatch, a read of
 // undefined data (a send of, or reduce into, a block the rank does not hold)
-// or an unmatched schedule (not run: it would hang), 2 bad usage or bad input,
-// 77 skipped (the variant's restriction excludes this p). Only rank 0 prints.
+// or an unmatched schedule (not run: it would hang), 2 bad usage or bad input
+// or an output that could not be written (standard output, --trace FILE),
+// 77 skipped (the variant's restriction excludes this p), 3 no verdict (a black
+// box that hangs, crashes or exits; an internal error). Only rank 0 prints;
+// every rank ends with rank 0's code.
+#include <dlfcn.h>
 #include <mpi.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/sweep/file_claims.hpp"
 #include "checker/sweep/sweep.hpp"
 #include "runtime/blackbox/blackbox_run.hpp"
 #include "runtime/mpi_backend.hpp"
+#include "schedules/formats/file_io.hpp"
+#include "schedules/formats/launcher_stdout.hpp"
 #include "schedules/formats/schedule_file.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -61,6 +76,11 @@ constexpr int kHolds = 0, kViolated = 1, kUsage = 2, kUnknown = 3, kSkipped = 77
 struct UsageError {
   std::string what;
 };
+
+// For the exit hook (exit_before_verdict, below main's helpers).
+std::atomic<bool> g_ending{false};  // abort_job ends the process through MPI_Abort: the hook stays silent
+int g_rank = 0;
+std::string g_running;  // what runs now, for the hook's message (" while ...,")
 
 std::string known_algorithms() {
   std::string s;
@@ -79,9 +99,11 @@ std::string known_variants(const AlgorithmInfo& a) {
 // What --trace found, at rank 0: printed, the schedule written to `out` and
 // checked. Returns the worst status: violated (a defective message, a
 // violated property of the schedule), unknown (not traceable, or a result
-// its messages do not explain), holds.
+// its messages do not explain), holds. A failed write of `out` is kept in
+// `write_error` (the run ends with it: exit 2, as every failed output).
 Status report_trace(const trace::TraceReport& tr, const std::string& head, const std::string& target,
-                    const std::string& out, const std::string& format, nlohmann::json& j) {
+                    const std::string& out, const std::string& format, nlohmann::json& j,
+                    std::optional<std::string>& write_error) {
   Status st = tr.defect ? Status::violated : (tr.untraceable || tr.local_change) ? Status::unknown : Status::holds;
   j = {{"messages", tr.messages},
        {"rounds", tr.rounds},
@@ -98,14 +120,13 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
     const MaterializedView view(tr.schedule);
     FileMeta meta;
     meta.producer = {{"tool", "collcheck-mpi --trace"}, {"traced", target}};
-    try {  // rank 0 alone writes: a failure must not leave the other ranks waiting
+    try {  // rank 0 alone writes: a failure is reported once the run is over (no rank left waiting)
       write_schedule_file(out, view, meta, ScheduleEncoding::json);
       j["schedule"] = out;
       text << head << ": trace: the messages as a schedule (" << view.num_steps() << " steps, " << view.ports()
            << (view.ports() == 1 ? " port" : " ports") << " measured) written to " << out << "\n";
     } catch (const InputError& e) {
-      std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
-      st = worst(st, Status::unknown);
+      if (!write_error) write_error = e.what();
     }
     const InstanceCheck ic = check_schedule(view, nullptr, {}, CheckOptions{});
     for (const Verdict& v : ic.verdicts) {
@@ -185,12 +206,40 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!writable) throw UsageError{"--trace: cannot write '" + trace_out + "'"};
   }
+  // The library under test is an input: --trace never writes over it, by
+  // identity (a symbolic or hard link to it too), as check-file and report
+  // refuse an --out that is their input. Rank 0 writes the file, so rank 0
+  // decides, before the library is loaded and again for the file the loader
+  // actually opened (a name found through the library search path).
+  auto refuse_trace_over = [&](const std::string& library) {
+    int refused = 0;
+    std::string why;
+    if (me == 0) {
+      try {
+        refuse_output_over_input("--trace", trace_out, "the --function library", library);
+      } catch (const InputError& e) {
+        refused = 1;
+        why = e.what();
+      }
+    }
+    MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (refused) throw UsageError{why};
+  };
+  if (o.trace && !function.empty()) refuse_trace_over(function.substr(0, function.rfind(':')));
   bb::Target t;
   t.coll = *coll;
   t.name = native.empty() ? function : bb::mpi_name(*coll);
-  if (!function.empty())
+  if (!function.empty()) {
+    g_running = " while loading the --function library '" + function.substr(0, function.rfind(':')) + "',";
     if (auto why = bb::load_function(function, t.function)) throw UsageError{*why};
+    g_running = " while " + function + " (--function) ran,";
+  }
+  if (o.trace && t.function) {
+    Dl_info info{};
+    if (dladdr(t.function, &info) && info.dli_fname && *info.dli_fname) refuse_trace_over(info.dli_fname);
+  }
   Status overall = Status::holds;
+  std::optional<std::string> write_error;  // rank 0: the --trace file could not be written
   for (uint64_t count : counts) {
   o.count = count;
   const bb::BlackBoxResult res = bb::run_blackbox(t, o, MPI_COMM_WORLD);  // std::invalid_argument: bad input
@@ -218,7 +267,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                                  {"defect", r.defect ? nlohmann::json(*r.defect) : nlohmann::json(nullptr)},
                                  {"seconds", r.seconds}});
         if (r.trace) {
-          overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"]));
+          overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"], write_error));
           j["status"] = to_string(overall);
         }
       }
@@ -236,7 +285,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                   << r.mpi_shape << "): " << (r.defect ? "violated: " + *r.defect : std::string("holds")) << "\n";
         if (r.trace) {
           nlohmann::json unused;
-          traced = report_trace(*r.trace, head, t.name, trace_out, format, unused);
+          traced = report_trace(*r.trace, head, t.name, trace_out, format, unused, write_error);
           overall = worst(overall, traced);
         }
       }
@@ -249,10 +298,11 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     std::cout.flush();  // a later count may hang: what is decided stays printed
   }
   }
-  // every rank returns rank 0's status (the trace is judged there)
-  int code = overall == Status::violated ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
-  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return code;
+  g_running.clear();
+  // A lost output is a failed run (exit 2), not a verdict: rank 0 prints it,
+  // once. Every rank ends with rank 0's code (main), the trace is judged there.
+  if (write_error) throw InputError(*write_error);
+  return overall == Status::violated ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
 }
 
 int run(int argc, char** argv, int me, int size) {
@@ -282,9 +332,8 @@ int run(int argc, char** argv, int me, int size) {
   add_instance_options(desc);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-    reject_empty_values(desc, vm);
+    // As collcheck's subcommands parse theirs: a stray word is an error, not ignored.
+    vm = parse_args(desc, std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
   } catch (const po::error& e) {
     throw UsageError{e.what()};
   }
@@ -428,6 +477,66 @@ int run(int argc, char** argv, int me, int size) {
   return res.status == Status::holds ? kHolds : kViolated;
 }
 
+// ---- how the process ends -------------------------------------------------------
+//
+// One way for every rank: rank 0's report reaches standard output (checked:
+// a lost report is exit 2), rank 0 decides the exit code and the other ranks
+// wait for it without spinning, then every rank calls MPI_Finalize and returns
+// that code. The intended early ends are exit 3 through _exit/MPI_Abort: a
+// hang or crash in a black box (runtime/blackbox/blackbox_run.cpp), an
+// internal error or out of memory (below).
+//
+// Anything else that ends the process through exit() before that -- the
+// constructor of a --function library, the function under test, a library
+// it calls, a return that skips MPI_Finalize -- would end it with whatever
+// status it chose (exit(0): no output, success) and no verdict. The atexit
+// hook turns every exit with MPI initialized and not finalized (but
+// abort_job's) into one error line and exit 3: nothing was decided. So no
+// rank leaves without MPI_Finalize unnoticed, whether or not mpirun would
+// report it. (_exit and signals bypass atexit; a signal is reported by
+// mpirun, or by the crash report in a black box.)
+//
+// mpirun's own report of such a rank ("exiting improperly") is not reliable
+// the other way: Open MPI 4.1 with PMIx 4 waits at most 2 s in
+// MPI_Finalize (PMIx_Finalize) for mpirun to acknowledge the rank's
+// finalize; an mpirun slower than that (a loaded machine) sees a rank that
+// did finalize exit first and reports it as exiting without finalize
+// (tests/mpi/CMakeLists.txt, COLLCHECK_MPI_ENV).
+
+extern "C" void exit_before_verdict() {
+  int finalized = 0;
+  if (g_ending || (MPI_Finalized(&finalized) == MPI_SUCCESS && finalized)) return;
+  std::cout.flush();
+  std::fflush(stdout);
+  char line[1024];
+  const int n = std::snprintf(line, sizeof line,
+                              "collcheck-mpi: rank %d: error: exit() was called%s before collcheck-mpi reached its "
+                              "verdict: nothing was decided\n",
+                              g_rank, g_running.c_str());
+  if (n > 0) (void)!write(2, line, std::min(static_cast<size_t>(n), sizeof line - 1));
+  _exit(kUnknown);
+}
+
+// Every rank returns rank 0's code; the others wait for it asleep, not
+// busy-polling the cores rank 0 and mpirun need (the ranks are often
+// oversubscribed, and Open MPI's blocking calls spin).
+int rank_zero_code(int code) {
+  MPI_Request req;
+  MPI_Ibcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  for (int done = 0, us = 50;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return code;
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+    us = std::min(us * 2, 5000);
+  }
+}
+
+[[noreturn]] void abort_job() {
+  g_ending = true;  // MPI_Abort ends the process through exit(): not the hook's case
+  MPI_Abort(MPI_COMM_WORLD, kUnknown);
+  _exit(kUnknown);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -435,32 +544,50 @@ int main(int argc, char** argv) {
   int me = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  g_rank = me;
+  std::atexit(exit_before_verdict);
+  if (me == 0) write_stdout_past_launcher();  // a report mpirun cannot write is seen (exit 2), not dropped by it
+  StdoutCapture capture;  // flush_stdout names the reason a write to standard output failed
   int code = kHolds;
+  bool reported = false;  // rank 0 printed an error line
   try {
     code = run(argc, argv, me, size);
   } catch (const UsageError& e) {
     // Every rank parses the same arguments, so every rank gets here together.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what << "\n";
     code = kUsage;
+    reported = true;
   } catch (const InputError& e) {
     // --n/--root out of range or not applicable, a malformed schedule file:
-    // every rank reads the same input, so all ranks agree.
+    // every rank reads the same input, so all ranks agree; a --trace file
+    // rank 0 could not write: rank 0 alone (the code is rank 0's below).
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
+    reported = true;
   } catch (const std::invalid_argument& e) {
     // run_schedule's input checks: deterministic, so all ranks agree.
     if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
     code = kUsage;
+    reported = true;
   } catch (const ResourceRefusal& e) {
     // Out of memory (or over the guard) while reading: ranks may disagree.
     std::cerr << "collcheck-mpi: rank " << me << ": " << e.what() << "\n";
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    abort_job();
   } catch (const std::exception& e) {
     // Internal error: ranks may disagree, so abort the whole job.
     std::cerr << "collcheck-mpi: rank " << me << ": internal error: " << e.what() << "\n";
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    abort_job();
   }
-  std::cout.flush();
-  MPI_Finalize();
+  g_running.clear();
+  if (me == 0) {
+    try {
+      flush_stdout();  // a report that did not reach standard output is a failed run (exit 2)
+    } catch (const InputError& e) {
+      if (!reported) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
+      code = kUsage;
+    }
+  }
+  code = rank_zero_code(code);
+  MPI_Finalize();  // from here on, exit() is this rank's own end (the hook stays silent)
   return code;
 }

@@ -24,6 +24,7 @@
 
 #include "checker/sweep/cost_model.hpp"
 #include "checker/sweep/shard_plan.hpp"
+#include "schedules/formats/launcher_stdout.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -558,6 +559,10 @@ int mpi_cli_main(int argc, char** argv, const MpiCommandLine& cli) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // Rank 0's reports go straight to mpirun's standard output where they can,
+  // so that a failed write there is seen (exit 2) rather than dropped by
+  // mpirun (schedules/formats/launcher_stdout.hpp).
+  if (rank == 0) write_stdout_past_launcher();
   // Only the main thread calls MPI (the checking runs on TBB and one worker
   // thread): FUNNELED is all it needs, and less is refused.
   if (provided < MPI_THREAD_FUNNELED) {

@@ -32,7 +32,10 @@
 // Other subcommands (dump, run, prove, check-file, report, list, analyze,
 // verify --estimate, --help): rank 0 alone runs them and the others exit
 // with its exit code, so output files are written once.
-// Output: only rank 0 writes to stdout/stderr (the others' are /dev/null).
+// Output: only rank 0 writes to stdout/stderr (the others' are /dev/null);
+// rank 0's standard output is mpirun's own where it can be
+// (schedules/formats/launcher_stdout.hpp), so a report mpirun could not write
+// (`mpirun -np 2 collcheck verify ... >/dev/full`) is exit 2 as in one process.
 //
 // Compiled only with MPI (COLLCHECK_WITH_MPI); main.cpp enters through
 // mpi_cli_main when launched_by_mpi(), so `collcheck` without a launcher

@@ -6,7 +6,8 @@
 // and the exit codes equal: a sweep with violations (Swing's literal paper
 // rules, exit 1), one that holds (exit 0), --radix all (several instances per
 // p), more ranks than instances, everything skipped (77) and bad input (2,
-// one error line, not one per rank). Plain `collcheck` (no launcher) and
+// one error line, not one per rank), a report mpirun cannot write (2, as in
+// one process) and mpirun's own decorations kept. Plain `collcheck` (no launcher) and
 // `collcheck --help` under mpirun are unaffected. The results store under
 // mpirun and the other subcommands: store_shard_test.cpp.
 #include <gtest/gtest.h>
@@ -145,6 +146,36 @@ TEST(ShardedSweep, BadInputIsOneLineAndExitTwo) {
     }
   }
   // --db under mpirun (rank 0 records): tests/mpi/store_shard_test.cpp.
+}
+
+// mpirun copies the ranks' standard output to its own and drops a write that
+// fails there: the report was lost with exit 0. Rank 0 writes straight to
+// mpirun's standard output (schedules/formats/launcher_stdout.hpp), so the
+// failure is exit 2 with the single process's line, for the sharded verify
+// and for a subcommand rank 0 runs alone.
+TEST(ShardedSweep, ReportThatCannotBeWrittenIsExitTwo) {
+  const std::string want = "collcheck: error: cannot write to standard output: no space left on device";
+  EXPECT_EQ(single("verify --algo ring --p 2..8 -q >/dev/full").err.substr(0, want.size()), want);
+  for (const char* args : {"verify --algo ring --p 2..8 -q", "list"}) {
+    const Outcome many = sharded(2, std::string(args) + " >/dev/full");
+    EXPECT_EQ(many.code, 2) << args << "\n" << many.err;
+    EXPECT_EQ(many.err.substr(0, many.err.find('\n')), want) << args << "\n" << many.err;
+  }
+}
+
+// Where mpirun decorates or redirects the output (--tag-output,
+// --output-filename), it stays mpirun's to write.
+TEST(ShardedSweep, DecoratedOutputStaysMpiruns) {
+  const Outcome tagged = run_command(std::string(COLLCHECK_MPIEXEC) + " --oversubscribe --tag-output -np 2 " +
+                                     COLLCHECK_BINARY + " verify --algo ring --p 2..8 -q");
+  EXPECT_EQ(tagged.code, 0) << tagged.err;
+  EXPECT_EQ(tagged.out.rfind("[1,0]<stdout>:collcheck ", 0), 0u) << tagged.out;
+  const std::string dir = temp_path("output-filename");
+  const Outcome filed = run_command(std::string(COLLCHECK_MPIEXEC) + " --oversubscribe --output-filename " + dir +
+                                    " -np 2 " + COLLCHECK_BINARY + " verify --algo ring --p 2..8 -q");
+  EXPECT_EQ(filed.code, 0) << filed.err;
+  EXPECT_NE(run_command("cat " + dir + "/*/rank.0/stdout").out.find("ring/bandwidth (allreduce): holds"),
+            std::string::npos);
 }
 
 TEST(ShardedSweep, PlanSpreadsTheInstances) {
