@@ -554,28 +554,28 @@ int main(int argc, char** argv) {
     code = run(argc, argv, me, size);
   } catch (const UsageError& e) {
     // Every rank parses the same arguments, so every rank gets here together.
-    if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what << "\n";
+    if (me == 0) std::cerr << "collcheck-mpi: error: " << escape_controls(e.what) << "\n";
     code = kUsage;
     reported = true;
   } catch (const InputError& e) {
     // --n/--root out of range or not applicable, a malformed schedule file:
     // every rank reads the same input, so all ranks agree; a --trace file
     // rank 0 could not write: rank 0 alone (the code is rank 0's below).
-    if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
+    if (me == 0) std::cerr << "collcheck-mpi: error: " << escape_controls(e.what()) << "\n";
     code = kUsage;
     reported = true;
   } catch (const std::invalid_argument& e) {
     // run_schedule's input checks: deterministic, so all ranks agree.
-    if (me == 0) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
+    if (me == 0) std::cerr << "collcheck-mpi: error: " << escape_controls(e.what()) << "\n";
     code = kUsage;
     reported = true;
   } catch (const ResourceRefusal& e) {
     // Out of memory (or over the guard) while reading: ranks may disagree.
-    std::cerr << "collcheck-mpi: rank " << me << ": " << e.what() << "\n";
+    std::cerr << "collcheck-mpi: rank " << me << ": " << escape_controls(e.what()) << "\n";
     abort_job();
   } catch (const std::exception& e) {
     // Internal error: ranks may disagree, so abort the whole job.
-    std::cerr << "collcheck-mpi: rank " << me << ": internal error: " << e.what() << "\n";
+    std::cerr << "collcheck-mpi: rank " << me << ": internal error: " << escape_controls(e.what()) << "\n";
     abort_job();
   }
   g_running.clear();
@@ -583,7 +583,7 @@ int main(int argc, char** argv) {
     try {
       flush_stdout();  // a report that did not reach standard output is a failed run (exit 2)
     } catch (const InputError& e) {
-      if (!reported) std::cerr << "collcheck-mpi: error: " << e.what() << "\n";
+      if (!reported) std::cerr << "collcheck-mpi: error: " << escape_controls(e.what()) << "\n";
       code = kUsage;
     }
   }
