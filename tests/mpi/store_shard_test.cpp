@@ -401,12 +401,15 @@ TEST(ShardedSubcommands, OutputFilesAreWrittenOnceByRankZero) {
                                   std::string("verify --estimate --algo ring --p 1..64 --calibrate-seconds 0.05 "
                                               "--format json")}) {
     SCOPED_TRACE(args);
+    // analyze exits 1 when a judged statement of the paper differs (tra: Sec.
+    // III-B's K = P at r = P, measured P - 1), whatever the process count.
+    const int want = args.starts_with("analyze --algo tra") ? 1 : 0;
     const FifoRun one = run_into_fifo(0, args);
-    ASSERT_EQ(one.outcome.code, 0) << one.outcome.err;
+    ASSERT_EQ(one.outcome.code, want) << one.outcome.err;
     ASSERT_FALSE(one.written.empty());
     for (int np : {2, 3}) {
       const FifoRun many = run_into_fifo(np, args);
-      EXPECT_EQ(many.outcome.code, 0) << "np " << np << "\n" << many.outcome.err;
+      EXPECT_EQ(many.outcome.code, want) << "np " << np << "\n" << many.outcome.err;
       // One report, about as long as the single process's (it may hold timings).
       EXPECT_LT(many.written.size(), one.written.size() * 3 / 2)
           << "np " << np << ": " << many.written.size() << " bytes written, one report has " << one.written.size();

@@ -133,6 +133,17 @@ inline void expect_paper_rules_fail_as_documented(uint64_t max_p) {
          if (p >= 7) f.insert("ports");
          return f;
        }},
+      // paper-odd's failures, and where a ring rank of p-1 lists its own
+      // block, paper-later's at p-1: its partial returns to it (exactly-once,
+      // postcondition) and it sends one block more (cost).
+      {"paper-odd-later",
+       [&](uint64_t p) -> std::set<std::string> {
+         std::set<std::string> f;
+         if (pow2(p - 1)) f.insert("postcondition");
+         if (p >= 7) f.insert("ports");
+         if (own_listed(p - 1)) f.insert({"exactly-once", "postcondition", "cost"});
+         return f;
+       }},
       // Odd p: pi is not an involution (matching), data is lost
       // (postcondition). Even non-powers of two: double counts
       // (exactly-once) that reach the result (postcondition).

@@ -313,7 +313,7 @@ void expect_p6_loses_ranks_4_and_5(const Target& t) {
 TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
   std::set<std::string> covered = {"paper-listing1", "paper-listing1-printed", "paper-earlier",
                                    "paper-earlier-skip-own", "paper-later", "paper-laststep",
-                                   "paper-laststep-skip-own", "paper-odd", "paper-latency",
+                                   "paper-laststep-skip-own", "paper-odd", "paper-odd-later", "paper-latency",
                                    "torus-paper-delta", "torus-paper-delta-latency",  // swing_torus_cli_test
                                    // torus_deficiency_mutation_test, torus_analysis_cli_test
                                    "torus-mirrored-reflected-bandwidth",
@@ -324,7 +324,7 @@ TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
                                    "dedup-right-stay-left-own-stays", "dedup-right-left-stay",
                                    "dedup-right-left-stay-own-stays", "dedup-left-stay-right",
                                    "dedup-left-stay-right-own-stays", "dedup-left-right-stay",
-                                   "dedup-left-right-stay-own-stays"};
+                                   "dedup-left-right-stay-own-stays", "paper-keep-last"};
   for (const Target& t : all_targets(false))
     if (!t.variant->expected_to_hold) {
       EXPECT_TRUE(covered.count(t.variant->name)) << t.name() << " is refuted but has no test pinning its failure";
@@ -338,6 +338,26 @@ TEST(RefutedVariants, EveryRefutedVariantIsCoveredHere) {
   EXPECT_EQ(named_minimal_ps(*refuted("paper-later").variant), std::vector<uint64_t>{10});
   EXPECT_EQ(named_minimal_ps(*refuted("paper-odd").variant), (std::vector<uint64_t>{3, 7}));
   EXPECT_EQ(named_minimal_ps(*refuted("paper-latency").variant), (std::vector<uint64_t>{3, 6}));
+  EXPECT_EQ(named_minimal_ps(*refuted("paper-odd-later").variant), (std::vector<uint64_t>{3, 7}));
+}
+
+// paper-odd with the ring de-duplicated as paper-later reads it (the own
+// block sent where listed): besides paper-odd's coverage and ports failures,
+// exactly-once fails wherever a ring rank lists its own block, 2^k < p-1 <
+// 4/3 2^k (p = 11, 19, 21, 35..43 below 64), as paper-later fails at p-1;
+// paper-odd (never the own block) never double-counts.
+TEST(RefutedVariants, PaperOddLaterDoubleCountsWhereARingRankListsItsOwnBlock) {
+  const Target later = refuted("paper-odd-later"), odd = refuted("paper-odd");
+  for (uint64_t p = 3; p < 64; p += 2) {
+    const uint64_t m = p - 1;
+    uint64_t k = 1;
+    while (2 * k <= m) k *= 2;  // 2^floor(log2 m)
+    const bool own_listed = k < m && 3 * m < 4 * k;
+    const Outcome a = run(later, p, Exactness::exact), b = run(odd, p, Exactness::exact);
+    EXPECT_EQ(verdict(a.ic, prop::exactly_once).status, own_listed ? Status::violated : Status::holds) << "p = " << p;
+    EXPECT_EQ(verdict(b.ic, prop::exactly_once).status, Status::holds) << "p = " << p;
+  }
+  EXPECT_NE(later.variant->known_failure.find("p = 11, 19, 21"), std::string::npos);
 }
 
 // Listing 1 in collcheck's peer-index reading at p = 6: rank 0 reduces rank 4's contribution a second
