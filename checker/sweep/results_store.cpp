@@ -472,10 +472,15 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     Query q(db_, sql, fail_fn_);
     return q.step() ? q.i64(0) : 0;
   };
-  // Reads only, until everything is known to be in order.
+  // Reads only, until everything is known to be in order. The three are
+  // read in one read transaction, one snapshot: read one by one, a store
+  // another process created between them (two sweeps started at once on a
+  // new --db) looked like a database with tables but no application_id.
+  Query(db_, "BEGIN", fail_fn_).run();
   int64_t app = pragma_int("PRAGMA application_id");
   int64_t schema = pragma_int("PRAGMA user_version");
   const int64_t objects = pragma_int("SELECT count(*) FROM sqlite_schema");
+  Query(db_, "COMMIT", fail_fn_).run();
   {
     Query q(db_, "PRAGMA quick_check(1)", fail_fn_);
     std::string res = q.step() ? q.text(0) : "no answer";
