@@ -419,6 +419,19 @@ void expect_refused(const std::string& args, const std::string& db, const std::s
 
 const std::string kSmall = "verify --algo ring --p 1..6 -q --format json";
 
+// A small store spoiled by `sql` is refused by verify --resume, verify and
+// report before anything is written: no WAL left, no sweep row added.
+void expect_spoiled_store_refused(const std::string& name, const std::string& sql, const std::string& what) {
+  SCOPED_TRACE(name);
+  const std::string db = small_store(name);
+  execute(db, sql);
+  expect_refused(kSmall + " --db " + db + " --resume", db, what);
+  expect_refused(kSmall + " --db " + db, db, what);
+  expect_refused("report --db " + db, db, what);
+  EXPECT_FALSE(fs::exists(db + "-wal"));  // before query(), whose read-only open leaves one
+  EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
+}
+
 TEST(ResultsStoreBadInput, AnotherToolVersion) {
   const std::string db = small_store("version");
   {
@@ -556,16 +569,7 @@ TEST(ResultsStoreBadInput, CorruptRowsAreRefusedBeforeAnyWrite) {
        "a stored notes column is not valid JSON (nested deeper than 32 arrays or objects)"},
       {"missing_instance", "DELETE FROM instances WHERE id = 2", "instance 2 is missing"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.name);
-    const std::string db = small_store(std::string("row_") + c.name);
-    execute(db, c.sql);
-    expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
-    expect_refused(kSmall + " --db " + db, db, c.what);
-    expect_refused("report --db " + db, db, c.what);
-    EXPECT_FALSE(fs::exists(db + "-wal"));  // before query(), whose read-only open leaves one
-    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
-  }
+  for (const Case& c : cases) expect_spoiled_store_refused(std::string("row_") + c.name, c.sql, c.what);
 }
 
 // Tampering that PRAGMA integrity_check does not see: objects added to or
@@ -624,16 +628,7 @@ TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
       {"meta_key", "INSERT INTO meta VALUES ('owner', 'me')", "is damaged: meta key 'owner' has key = 'owner'"},
       {"dangling_verdict", verdict, "is damaged: a row of table 'verdicts' refers to a missing row of 'instances'"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.name);
-    const std::string db = small_store(std::string("tampered_") + c.name);
-    execute(db, c.sql);
-    expect_refused(kSmall + " --db " + db + " --resume", db, c.what);
-    expect_refused(kSmall + " --db " + db, db, c.what);
-    expect_refused("report --db " + db, db, c.what);
-    EXPECT_FALSE(fs::exists(db + "-wal"));  // before query(), whose read-only open leaves one
-    EXPECT_EQ(query(db, "SELECT count(*) FROM sweeps"), 1);  // no sweep row from the refused runs
-  }
+  for (const Case& c : cases) expect_spoiled_store_refused(std::string("tampered_") + c.name, c.sql, c.what);
 }
 
 // Issue 14 item 16: meta.schema_version = 9 (a store of a newer collcheck)
