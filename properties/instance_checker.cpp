@@ -21,11 +21,15 @@
 #include "properties/flow/flow_interval.hpp"
 #include "properties/flow/word_pool.hpp"
 #include "properties/flow/flow_rotation.hpp"
+#include "properties/flow/fold_composition.hpp"
+#include "properties/flow/group_quotient.hpp"
+#include "properties/swing/swing_rank_zero_masks.hpp"
 #include "properties/flow/run_cells.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 #include "properties/postcondition.hpp"
 #include "properties/flow/root_cause.hpp"
+#include "schedules/fold.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -606,6 +610,46 @@ std::string verdict_difference(const std::vector<Verdict>& a, const std::vector<
   return "";
 }
 
+// The grouped quotient (flow/group_quotient.hpp) of `ms` if it certifies
+// the instance within the memory budget and --max-memory; nullopt otherwise
+// (`declined` says why).
+std::optional<flow::GroupQuotientResult> grouped_quotient(const flow::MaskSchedule& ms, const StepHook& hook,
+                                                          const CheckOptions& o, std::string* declined);
+
+// The group cap of a grouped quotient of `ms` within the memory budget and
+// --max-memory, 0 if rank 0's masks do not fit.
+uint64_t group_cap(const flow::MaskSchedule& ms, const CheckOptions& o) {
+  const uint64_t mask_bytes = (ms.spec.p + 63) / 64 * 8;
+  uint64_t limit = o.memory_budget;
+  if (o.max_memory) limit = std::min(limit, o.max_memory);
+  // Two masks per group plus the step's incoming groups (as many again) and
+  // rank 0's step masks.
+  const uint64_t fixed = (static_cast<uint64_t>(ms.steps) + 8) * mask_bytes;
+  if (limit <= fixed + 64 * mask_bytes) return 0;
+  return std::min<uint64_t>(512, (limit - fixed) / (4 * mask_bytes));
+}
+
+std::optional<flow::FoldCompositionResult> fold_composition(const FoldedSchedule& f, const flow::MaskSchedule& ms,
+                                                            const StepHook& hook, const CheckOptions& o,
+                                                            std::string* declined) {
+  const uint64_t cap = group_cap(ms, o);
+  if (!cap) {
+    *declined = "fold composition: the core's masks exceed the memory budget";
+    return std::nullopt;
+  }
+  return flow::run_fold_composition(f, f.inner(), ms, hook, declined, cap);
+}
+
+std::optional<flow::GroupQuotientResult> grouped_quotient(const flow::MaskSchedule& ms, const StepHook& hook,
+                                                          const CheckOptions& o, std::string* declined) {
+  const uint64_t cap = group_cap(ms, o);
+  if (!cap) {
+    *declined = "rank 0's masks exceed the memory budget";
+    return std::nullopt;
+  }
+  return flow::run_group_quotient(ms, hook, declined, cap);
+}
+
 InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
@@ -615,7 +659,13 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // The memory guard: the estimate of the mode that will run, before
   // anything is allocated (the symmetry mode may fall back to the generic
   // simulation, which is estimated again before it starts).
-  const RankZeroSize z = o.max_memory ? rank_zero_size(s) : RankZeroSize{};
+  // Rank 0's step sizes, generated on first use (the grouped quotient never
+  // needs them: its masks are sized by p).
+  std::optional<RankZeroSize> z_;
+  auto zsize = [&]() -> const RankZeroSize& {
+    if (!z_) z_ = o.max_memory ? rank_zero_size(s) : RankZeroSize{};
+    return *z_;
+  };
   auto refused = [&](const MemoryEstimate& m) {
     InstanceCheck out;
     out.refused = refusal(m, o.max_memory);
@@ -626,9 +676,45 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // alone, by the certified quotient (flow_rotation.hpp, run_quotient). It
   // declines (and the instance is enumerated, saying why) where the
   // quotient argument does not cover a step.
-  std::string quotient_declined;
+  std::string quotient_declined, grouped_declined;
+  // A fold whose core comes as masks: a composition (flow/fold_composition.hpp),
+  // the core by the grouped quotient at p', the wrapper checked directly.
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && o.grouped_quotient)
+    if (const auto* f = dynamic_cast<const FoldedSchedule*>(&s))
+      if (const auto ms = swing::swing_mask_schedule(f->inner())) {
+        const auto* core = dynamic_cast<const EquivariantSchedule*>(&f->inner());
+        if (auto fc = fold_composition(*f, *ms, hook, o, &grouped_declined)) {
+          InstanceCheck out = assemble(s, std::move(fc->result.verdicts), fc->result.cost, claim, hook, "exact");
+          out.stats["method"] = "composition: fold of " + std::to_string(s.p() - f->inner().p()) +
+                                " extra rank(s) onto a core of " + std::to_string(f->inner().p()) + " ranks; core: " +
+                                kQuotientMethod + ": " + core->action().describe() + "; certificate: " +
+                                core->certificate() +
+                                "; rank 0 simulated as groups of blocks sharing one contribution set (" +
+                                ms->representation + "); obligations: " + fc->obligations;
+          out.stats["max_groups"] = std::to_string(fc->core.max_groups);
+          return out;
+        }
+      }
   if (o.use_symmetry && o.exactness != Exactness::fingerprint) {
     if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s)) {
+      // First the grouped quotient (flow/group_quotient.hpp) where rank 0's
+      // steps come as masks: it only certifies; anything else (a violation,
+      // a copy that is not a superset, too many groups) declines to the
+      // cell-by-cell quotient below, which reports the exact verdicts.
+      if (const auto ms = o.grouped_quotient ? swing::swing_mask_schedule(s) : std::nullopt)
+        if (auto gq = grouped_quotient(*ms, hook, o, &grouped_declined)) {
+          InstanceCheck out = assemble(s, std::move(gq->result.verdicts), gq->result.cost, claim, hook, "exact");
+          out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +
+                                "; certificate: " + eq->certificate() +
+                                "; rank 0 simulated as groups of blocks sharing one contribution set (" +
+                                ms->representation + ")";
+          out.stats["max_groups"] = std::to_string(gq->max_groups);
+          return out;
+        }
+      auto with_grouped = [&](InstanceCheck out) {
+        if (!grouped_declined.empty()) out.stats["grouped_declined"] = grouped_declined;
+        return out;
+      };
       // Rank 0's row as p-bit sets while it fits the budget; beyond, under a
       // 1D group, as runs of ranks (exact, sized by content, stopped at the
       // budget as it runs: flow_rotation.hpp).
@@ -637,7 +723,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       const uint64_t runs_budget = o.max_memory ? std::min(o.memory_budget, o.max_memory) : o.memory_budget;
       if (!bits_fit && torus)
         quotient_declined = "rank 0's exact state exceeds the memory budget";
-      else if (o.max_memory && (bits_fit ? rotation_estimate(s, z) : runs_estimate(s, z)).bytes > o.max_memory)
+      else if (o.max_memory && (bits_fit ? rotation_estimate(s, zsize()) : runs_estimate(s, zsize())).bytes > o.max_memory)
         quotient_declined = "rank 0's exact state exceeds --max-memory";
       else if (auto q = flow::run_quotient(*eq, hook, &quotient_declined,
                                            bits_fit ? flow::QuotientCells::bits : flow::QuotientCells::runs,
@@ -656,14 +742,14 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
         // enumerated verdicts are reported, and the disagreement with them.
         const bool refuted = std::any_of(out.verdicts.begin(), out.verdicts.end(),
                                          [](const Verdict& v) { return v.status == Status::violated; });
-        if (!refuted || s.p() > o.exact_max_p) return out;
+        if (!refuted || s.p() > o.exact_max_p) return with_grouped(std::move(out));
         InstanceCheck enumerated = run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
         if (std::string diff = verdict_difference(out.verdicts, enumerated.verdicts); !diff.empty()) {
           enumerated.stats["quotient_disagreed"] = diff;
-          return enumerated;
+          return with_grouped(std::move(enumerated));
         }
         out.stats["quotient_rechecked"] = "the enumerated exact check agrees";
-        return out;
+        return with_grouped(std::move(out));
       }
     }
   }
@@ -671,6 +757,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // quotient did not decide it.
   auto declined = [&](InstanceCheck out) {
     if (!quotient_declined.empty()) out.stats["quotient_declined"] = quotient_declined;
+    if (!grouped_declined.empty()) out.stats["grouped_declined"] = grouped_declined;
     return out;
   };
   // The symmetry method never runs with a step hook (run_rotation declines);
@@ -679,7 +766,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   if (o.use_symmetry && o.exactness != Exactness::fingerprint && !hook) {
     if (auto h = flow::probe_rotation(s);
         h && flow::rotation_state_bytes(s.p(), s.num_blocks()) <= o.memory_budget &&
-        (!o.max_memory || rotation_estimate(s, z).bytes <= o.max_memory)) {
+        (!o.max_memory || rotation_estimate(s, zsize()).bytes <= o.max_memory)) {
       if (auto rot = flow::run_rotation(s, *h, hook)) {
         InstanceCheck out = assemble(s, std::move(rot->verdicts), rot->cost, claim, hook, "exact");
         out.stats["method"] = kRotationMethod;
@@ -718,7 +805,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
     return declined(std::move(out));
   }
   if (o.max_memory) {
-    const MemoryEstimate m = generic_estimate(s, o, e, z);
+    const MemoryEstimate m = generic_estimate(s, o, e, zsize());
     if (m.bytes > o.max_memory) return declined(refused(m));
   }
   if (e == Exactness::exact) return declined(run_with(s, ExactCells(s.p()), claim, hook, o, "exact"));

@@ -56,6 +56,10 @@ struct CheckOptions {
   // on every rank, then simulate rank 0 exactly. false: always the generic
   // simulation (tests compare both).
   bool use_symmetry = true;
+  // The grouped quotient (flow/group_quotient.hpp) before the cell-by-cell
+  // one where rank 0's steps come as masks; false: the cell-by-cell quotient
+  // alone (tests compare the two).
+  bool grouped_quotient = true;
   Bookkeeping bookkeeping = Bookkeeping::automatic;
   // The memory guard (--max-memory): an instance whose estimated memory
   // exceeds this many bytes is refused before anything is allocated
@@ -83,6 +87,11 @@ struct StepHook {
   // related by an isometry of Z_p; a quotient (properties/flow/
   // flow_rotation.hpp, run_quotient) may then judge rank 0 alone.
   bool invariant_under_ring_isometries = false;
+  // n > 0: every RankCheck judges a rank r < n by the ring distances on Z_n
+  // between r and its peers alone, and ranks >= n (and peers >= n) not at
+  // all; invariant_under_ring_isometries is then n == p. A fold's core of
+  // n ranks (fold_composition.hpp) is judged by a quotient on Z_n.
+  uint64_t isometry_ring = 0;
   explicit operator bool() const { return static_cast<bool>(at_step); }
 };
 

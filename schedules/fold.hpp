@@ -7,6 +7,10 @@
 //              ranks 0..p'-1. Last step: rank i copies the result back to p'+i.
 //              If p == p' the inner schedule is returned unchanged (no extra steps).
 // Volume     : inner volume + nblocks for ranks 0..p-p'-1; nblocks for the extra ranks.
+// Idle ranks: at steps 0 and last only ranks i and p'+i (i < p - p') have
+//              a transfer; ranks p'..p-1 have none at steps 1..inner (the
+//              fold composition, properties/flow/fold_composition.hpp, relies
+//              on both; fold_composition_test.cpp checks them at every rank).
 // Restrictions: p' <= p <= 2p' (each extra rank needs its own partner).
 #include <memory>
 
@@ -22,6 +26,8 @@ class FoldedSchedule final : public Schedule {
   int num_steps() const override { return inner_->num_steps() + 2; }
   void rank_step(Rank r, int s, RankStep& out) const override;
   int ports() const override { return inner_->ports(); }
+  // The schedule on ranks 0..p'-1 (steps 1..inner steps of this one).
+  const Schedule& inner() const { return *inner_; }
 
  private:
   CollectiveSpec spec_;

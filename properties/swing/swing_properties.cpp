@@ -25,6 +25,9 @@ std::vector<FamilyProperty> swing_properties() {
     // isometry of Z_p preserves the verdict at a rank (p = 1: nothing to judge).
     const std::optional<swing::HopClaim> first = swing::hop_claim(v, ip, 0);
     h.invariant_under_ring_isometries = (first && first->ring == ip.p) || ip.p == 1;
+    // Every claim of one instance is on one ring (swing_family.cpp): the
+    // instance's, or a fold's core whose first step is step 1.
+    if (const std::optional<swing::HopClaim> core = first ? first : swing::hop_claim(v, ip, 1)) h.isometry_ring = core->ring;
     h.at_step = [vp = &v, ip](int step) -> StepHook::RankCheck {
       const std::optional<swing::HopClaim> claim = swing::hop_claim(*vp, ip, step);
       if (!claim) return {};

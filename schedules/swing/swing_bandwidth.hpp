@@ -173,6 +173,8 @@ class SwingBandwidthRing final : public Schedule {
   int num_steps() const override { return 2 * L_; }
   void rank_step(Rank r, int s, RankStep& out) const override;
   int swing_steps() const { return L_; }
+  uint64_t ring_size() const { return m_; }
+  const SwingSendRule& rule() const { return rule_; }
   // The blocks rank r sends at reduce-scatter step s (after the dedup rule).
   BlockSet rs_send(Rank r, int s) const;
   // rs_send(r, s) written into `into` (copy-assigned from the cache when there is one).

@@ -262,6 +262,7 @@ TEST(Quotient, OverTheBitBudgetTheQuotientRunsWithRunsOfRanks) {
       o.exactness = Exactness::exact;
       o.exact_max_p = 1;  // no re-check by enumeration: the quotient's own verdicts
       o.memory_budget = flow::quotient_state_bytes(*eq) - 1;
+      o.grouped_quotient = false;  // the cell-by-cell quotient (the groups: group_quotient_test.cpp)
       EXPECT_TRUE(quotient_uses_runs(*s, o));
       InstanceCheck q = check_schedule(*s, &claim, hook, o);
       const std::string what = std::string(variant) + " p=" + std::to_string(p);

@@ -1,0 +1,93 @@
+#include "properties/flow/fold_composition.hpp"
+
+#include "properties/flow/flow_common.hpp"
+
+namespace collcheck::flow {
+
+namespace {
+
+// Whether `t` is `peer`, every block, `c`.
+bool whole(const Transfer& t, Rank peer, uint32_t nb, Combine c) {
+  const auto& r = t.blocks.ranges();
+  return t.peer == peer && t.combine == c && r.size() == 1 && r[0].lo == 0 && r[0].hi == nb;
+}
+
+}  // namespace
+
+std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, const Schedule& inner,
+                                                          const MaskSchedule& core, const StepHook& hook,
+                                                          std::string* declined, uint64_t max_groups) {
+  auto decline = [&](std::string why) -> std::optional<FoldCompositionResult> {
+    if (declined) *declined = "fold composition: " + std::move(why);
+    return std::nullopt;
+  };
+  const uint64_t p = fold.p(), pp = inner.p(), extra = p - pp;
+  const uint32_t nb = fold.num_blocks();
+  const int T = fold.num_steps(), last = T - 1;
+  if (fold.spec().kind != Collective::allreduce || inner.spec().kind != Collective::allreduce ||
+      inner.num_blocks() != nb || core.spec.p != pp || core.steps != inner.num_steps() || T != core.steps + 2)
+    return decline("the fold and its core are not one allreduce");
+  if (extra < 1 || extra > 64) return decline("more than 64 extra ranks (the wrapper is checked rank by rank)");
+  // The core's hook: the instance's at step st + 1, judged on Z_p'.
+  StepHook core_hook;
+  if (hook) {
+    if (hook.isometry_ring != pp)
+      return decline("the step hook " + hook.property + " does not judge the core by distances on its own ring");
+    for (int st : {0, last})
+      if (hook.at_step(st)) return decline("the step hook " + hook.property + " judges a fold step");
+    core_hook.property = hook.property;
+    core_hook.at_step = [&hook](int st) { return hook.at_step(st + 1); };
+    core_hook.invariant_under_ring_isometries = true;
+    core_hook.isometry_ring = pp;
+  }
+  std::string why;
+  auto c = run_group_quotient(core, core_hook, &why, max_groups);
+  if (!c) return decline("the core of " + std::to_string(pp) + " ranks: " + why);
+
+  // The wrapper, checked directly at the ranks that have it.
+  RankStep rs;
+  for (int st : {0, last}) {
+    const bool in = st == 0;
+    const Combine mode = in ? Combine::reduce : Combine::copy;
+    for (uint64_t i = 0; i < extra; ++i) {
+      const auto core_rank = static_cast<Rank>(i), ex = static_cast<Rank>(pp + i);
+      fold.rank_step(core_rank, st, rs);
+      const auto& c_in = in ? rs.recvs : rs.sends;
+      const auto& c_out = in ? rs.sends : rs.recvs;
+      if (c_in.size() != 1 || !c_out.empty() || !whole(c_in[0], ex, nb, mode))
+        return decline("rank " + std::to_string(core_rank) + " at fold step " + std::to_string(st) +
+                       " is not one whole-vector transfer with rank " + std::to_string(ex));
+      fold.rank_step(ex, st, rs);
+      const auto& e_out = in ? rs.sends : rs.recvs;
+      const auto& e_in = in ? rs.recvs : rs.sends;
+      if (e_out.size() != 1 || !e_in.empty() || !whole(e_out[0], core_rank, nb, mode))
+        return decline("extra rank " + std::to_string(ex) + " at fold step " + std::to_string(st) +
+                       " is not one whole-vector transfer with rank " + std::to_string(core_rank));
+    }
+  }
+
+  FoldCompositionResult out;
+  out.core = *c;
+  Verdicts& v = out.result.verdicts;
+  v = c->result.verdicts;
+  const uint64_t fold_volume = extra * nb;  // per fold step, sent (= received)
+  v[kPorts].checks = p * static_cast<uint64_t>(T);
+  v[kMatching].checks += 2 * 2 * extra;     // one send and one receive per pair, two fold steps
+  v[kCausality].checks += 2 * 2 * fold_volume;  // sent blocks held, received blocks written
+  v[kExactlyOnce].checks += fold_volume;     // step 0 reduces
+  v[kPostcondition].checks = p * nb;
+  const CostMeasurement& cc = c->result.cost;
+  out.result.cost.steps = T;
+  out.result.cost.max_volume = cc.max_volume + nb;  // core ranks 0..extra-1 also copy the result back
+  out.result.cost.max_volume_rank = 0;
+  out.result.cost.total_volume = cc.total_volume + 2 * fold_volume;
+  out.obligations = "core of " + std::to_string(pp) +
+                    " ranks by the grouped quotient (copies are supersets); wrapper steps 0 and " +
+                    std::to_string(last) + " checked at ranks 0.." + std::to_string(extra - 1) + " and " +
+                    std::to_string(pp) + ".." + std::to_string(p - 1) +
+                    "; idle ranks by the fold's construction; glue: core rank i starts from {i, p'+i} or {i}, "
+                    "pairwise disjoint";
+  return out;
+}
+
+}  // namespace collcheck::flow

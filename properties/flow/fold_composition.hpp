@@ -1,0 +1,56 @@
+#pragma once
+// A fold (schedules/fold.hpp: p - p' extra ranks fold onto a core of p'
+// ranks) verified as a composition, each part by its cheapest sound method,
+// with every obligation stated and discharged:
+//
+//   core    the inner schedule on p' ranks holds every property, decided by
+//           the grouped quotient (group_quotient.hpp), which also certifies
+//           that every copy in it carries a superset of what the receiving
+//           block holds; the step hook is the instance's, shifted by the
+//           fold step, and must judge by distances on Z_p'
+//           (StepHook::isometry_ring == p');
+//   wrapper the fold steps checked directly on the ranks that have them:
+//           at step 0 rank p'+i sends every block to rank i (reduce) and
+//           nothing else happens at either rank, at the last step rank i
+//           sends every block back to p'+i (copy), for i < p - p';
+//   idle    ranks p - p'..p'-1 have no transfer at the fold steps and ranks
+//           p'..p-1 none at the core's steps: FoldedSchedule's construction
+//           (fold.hpp), checked at every rank and step by
+//           fold_composition_test.cpp;
+//   glue    after step 0 core rank i starts from X_i = {i, p'+i} (i <
+//           p - p') or {i}: pairwise disjoint and nonempty. The core's flow
+//           only unites and copies sets, so its run from X is the image of
+//           its run from singletons under {i} -> X_i, which keeps
+//           disjointness and inclusion: no contribution counted twice, no
+//           copy losing one (supersets stay supersets), and every core block
+//           ends with the union of all X_i = all p ranks, exactly once. Each
+//           extra rank holds only its own contribution until the last step,
+//           whose copy (everything) is a superset: it ends complete too.
+//
+// The verdicts are what enumeration reports for the folded schedule, with
+// the same checks (fold_composition_test.cpp compares them): the core's
+// counts plus the fold steps', ports p per step, the postcondition p x nb.
+// It only certifies: anything that is not a clean pass declines (nullopt,
+// `declined` says why) and the caller enumerates the folded schedule.
+#include <optional>
+#include <string>
+
+#include "properties/flow/group_quotient.hpp"
+#include "schedules/fold.hpp"
+
+namespace collcheck::flow {
+
+struct FoldCompositionResult {
+  RotationResult result;
+  GroupQuotientResult core;
+  std::string obligations;  // the obligations, one clause each, as discharged
+};
+
+// `fold`: a FoldedSchedule over `inner` (the idle obligation is its
+// construction; a caller passing another schedule states it for that one),
+// `core`: `inner` as masks.
+std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, const Schedule& inner,
+                                                          const MaskSchedule& core, const StepHook& hook,
+                                                          std::string* declined, uint64_t max_groups = 512);
+
+}  // namespace collcheck::flow

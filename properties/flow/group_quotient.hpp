@@ -1,0 +1,86 @@
+#pragma once
+// The grouped quotient: the certified quotient (flow_rotation.hpp,
+// run_quotient) with rank 0's row of cells kept as groups, each a
+// contribution set and the set of blocks that hold exactly it, both p-bit
+// masks. Word-parallel and sized by the number of distinct contribution sets
+// rank 0 carries, not by p cells.
+//
+// How many groups. Measured for Swing's `bandwidth` (later, own block
+// skipped): every even p <= 2048 carries at most L + 14 distinct sets at any
+// step (L = ceil(log2 p); p = 1534: 25), p = 4094: 21, p = 16382: 25,
+// p = 2^k exactly L + 1 (one live set plus one stale set per step sent), and
+// the blocks rank 0 receives in one step come from at most 3 groups of the
+// peer (docs/design.md). So a step costs O(groups) mask operations, O(L p /
+// 64) words, against O(p) cells for p-bit sets or runs.
+//
+// The argument is run_quotient's, unchanged: rank 0's peer q holds in block
+// b the image g_q of rank 0's cell g_q^{-1}(b), so the blocks rank 0
+// receives from q are g_q of rank 0's blocks g_q^{-1}(R), group by group
+// (g_q maps a group's contribution set and its block set). A reduce pairs a
+// receiving group with an incoming one (their block sets intersected); a
+// contribution counted twice is one intersection of two contribution sets
+// per pair. Nothing is approximated: every block's contribution set is
+// exactly its group's.
+//
+// Scope: this path only certifies. It covers an allreduce with blocks acting
+// as ranks under a 1D group, where rank 0 exchanges with at most one peer q
+// per step (sends and receives one block set each, one combine mode) and
+// q's partner is rank 0 (g_q(q) = 0). It declines (nullopt, `declined` says
+// why, and the caller runs run_quotient, which reports the exact verdicts
+// and the minimal counterexample) at the first thing that is not a clean
+// pass: a violation of any property, a copy that does not carry every
+// contribution the receiving block holds (so "holds" here also means every
+// copy is a superset: the stronger condition the fold composition needs,
+// instance_checker.cpp), more groups than `max_groups`.
+//
+// Counts: every check of run_quotient is counted (rank 0's, times p), so a
+// holding verdict has the same checks as the quotient's and the enumerated
+// check's (group_quotient_test.cpp compares them).
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/flow/flow_rotation.hpp"
+#include "properties/instance_checker.hpp"
+#include "schedules/symmetry.hpp"
+
+namespace collcheck::flow {
+
+// Rank 0's one exchange of a step: send `send` to `peer`, receive `recv`
+// from it (p-bit masks over the blocks, ceil(p/64) words each, owned by the
+// MaskSchedule and valid until its next call; null or all-zero: no transfer).
+struct MaskExchange {
+  Rank peer = 0;
+  Combine combine = Combine::reduce;
+  const uint64_t* send = nullptr;
+  const uint64_t* recv = nullptr;
+};
+
+// A schedule's rank 0 as masks: the group acting (blocks as ranks), the
+// step count and a generator of rank 0's exchange per step (`active` false:
+// rank 0 idle at that step).
+struct MaskSchedule {
+  const GroupAction* action = nullptr;
+  CollectiveSpec spec;
+  int steps = 0;
+  int ports = 1;
+  std::function<void(int step, MaskExchange& out, bool& active)> exchange;
+  std::string representation;  // how the masks were computed (for the method text)
+};
+
+struct GroupQuotientResult {
+  RotationResult result;
+  uint64_t max_groups = 0;  // the most groups rank 0 carried at once
+};
+
+std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, const StepHook& hook,
+                                                      std::string* declined, uint64_t max_groups = 512);
+
+// g_q of a p-bit mask under the 1D group `g` (a reflection x -> q - x or a
+// translation x -> x + q), and g_q^{-1}.
+void map_mask(const GroupAction& g, Rank q, const uint64_t* src, uint64_t* dst);
+void inverse_map_mask(const GroupAction& g, Rank q, const uint64_t* src, uint64_t* dst);
+
+}  // namespace collcheck::flow

@@ -1,0 +1,116 @@
+#include "properties/swing/swing_rank_zero_masks.hpp"
+
+#include <memory>
+
+#include "properties/flow/flow_rotation.hpp"
+#include "schedules/swing/swing_equivariant.hpp"
+#include "schedules/swing/swing_math.hpp"
+
+namespace collcheck::swing {
+
+using Mask = std::vector<uint64_t>;
+
+std::vector<Mask> rank_zero_rs_masks(uint64_t m, const SwingSendRule& rule) {
+  if (m < 2 || m % 2) return {};
+  const int L = ceil_log2(m);
+  const size_t W = (m + 63) / 64;
+  const auto steps = static_cast<size_t>(L);
+  // lit[t] = Lit(0, t) = rho(t) - A_{t+1}; A_t = A_{t+1} + lit[t], A_L = {0}.
+  std::vector<Mask> lit(steps, Mask(W, 0));
+  Mask A(W, 0);
+  A[0] = 1;
+  for (int t = L - 1; t >= 0; --t) {
+    const auto c = static_cast<uint64_t>(pi(0, t, m));  // rho(t) mod m
+    Mask& x = lit[static_cast<size_t>(t)];
+    flow::reflect_bits(x.data(), A.data(), m, c);
+    for (size_t w = 0; w < W; ++w) A[w] |= x[w];
+  }
+  // The step sets before de-duplication, in place: peer-index Lit(0, t), or
+  // the printed get_rs_idx(0, t) = Lit(0, t) + ... + Lit(0, L-1).
+  std::vector<Mask>& listed = lit;
+  if (rule.sets == SwingStepSet::printed)
+    for (int t = L - 2; t >= 0; --t)
+      for (size_t w = 0; w < W; ++w) listed[static_cast<size_t>(t)][w] |= listed[static_cast<size_t>(t) + 1][w];
+  std::vector<Mask>& out = lit;  // each rule rewrites step t from steps already read
+  switch (rule.keep) {
+    case SwingKeep::every: break;
+    case SwingKeep::later: {  // listed at t and at no later step
+      Mask later(W, 0);
+      for (int t = L - 1; t >= 0; --t) {
+        Mask& x = out[static_cast<size_t>(t)];
+        for (size_t w = 0; w < W; ++w) {
+          const uint64_t listed_here = x[w];
+          x[w] = listed_here & ~later[w];
+          later[w] |= listed_here;
+        }
+      }
+      break;
+    }
+    case SwingKeep::earlier: {  // listed at t and at no earlier step
+      Mask earlier(W, 0);
+      for (size_t t = 0; t < steps; ++t)
+        for (size_t w = 0; w < W; ++w) {
+          const uint64_t listed_here = out[t][w];
+          out[t][w] = listed_here & ~earlier[w];
+          earlier[w] |= listed_here;
+        }
+      break;
+    }
+    case SwingKeep::last_step: {  // listed once: at its step; more often: at step L-1 only
+      Mask once(W, 0), twice(W, 0);
+      for (size_t t = 0; t < steps; ++t)
+        for (size_t w = 0; w < W; ++w) {
+          twice[w] |= once[w] & listed[t][w];
+          once[w] |= listed[t][w];
+        }
+      if (rule.skip_own) twice[0] &= ~uint64_t{1};
+      for (size_t t = 0; t < steps; ++t)
+        for (size_t w = 0; w < W; ++w) out[t][w] = (listed[t][w] & ~twice[w]) | (t + 1 == steps ? twice[w] : 0);
+      break;
+    }
+  }
+  if (rule.skip_own)
+    for (Mask& x : out) x[0] &= ~uint64_t{1};
+  return lit;
+}
+
+std::optional<flow::MaskSchedule> swing_mask_schedule(const Schedule& s) {
+  const auto* eq = dynamic_cast<const SwingEquivariant*>(&s);
+  if (!eq) return std::nullopt;
+  const auto* ring = dynamic_cast<const SwingBandwidthRing*>(&eq->direct());
+  const uint64_t p = s.p();
+  if (!ring || p < 2 || p % 2 || ring->ring_size() != p || s.spec().kind != Collective::allreduce ||
+      s.num_blocks() != p || eq->action().block_action() != BlockAction::as_ranks ||
+      eq->action().group() != SymmetryGroup::swing_dihedral)
+    return std::nullopt;
+  auto masks = std::make_shared<const std::vector<Mask>>(rank_zero_rs_masks(p, ring->rule()));
+  const int L = ring->swing_steps();
+  if (static_cast<int>(masks->size()) != L || s.num_steps() != 2 * L) return std::nullopt;
+  flow::MaskSchedule ms;
+  ms.action = &eq->action();
+  ms.spec = s.spec();
+  ms.steps = s.num_steps();
+  ms.ports = s.ports();
+  auto image = std::make_shared<Mask>((p + 63) / 64);  // the peer's set of the current step
+  ms.exchange = [masks, image, L, p, g = &eq->action()](int st, flow::MaskExchange& out, bool& active) {
+    active = st >= 0 && st < 2 * L;
+    if (!active) return;
+    // Reduce-scatter step t, or the allgather step mirroring it (the peers in
+    // reverse order, the sets the other way, copies): swing_bandwidth.cpp's
+    // rank_step at rank 0, whose peer's set rs_send(q, t) is g_q(S_t).
+    const bool rs = st < L;
+    const int t = rs ? st : 2 * L - 1 - st;
+    const Rank q = pi(0, t, p);
+    const Mask& S = (*masks)[static_cast<size_t>(t)];
+    flow::map_mask(*g, q, S.data(), image->data());
+    out.peer = q;
+    out.combine = rs ? Combine::reduce : Combine::copy;
+    out.send = rs ? S.data() : image->data();
+    out.recv = rs ? image->data() : S.data();
+  };
+  ms.representation =
+      "rank 0's Listing 1 sets as p-bit masks by Lit(0, t) = rho(t) - A_{t+1} (reach sets mapped by the group)";
+  return ms;
+}
+
+}  // namespace collcheck::swing

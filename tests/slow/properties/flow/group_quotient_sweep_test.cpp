@@ -1,0 +1,55 @@
+// The grouped quotient (properties/flow/group_quotient.hpp) against the
+// cell-by-cell quotient over whole ranges (slow label): Swing's default at
+// every even p <= 4096 and at every even p in 2^14..2^14+2048, and every
+// Swing ring reading at every even p <= 1024. Status, checks, violations and
+// the minimal counterexample must be the same; the default must be decided
+// by the groups.
+#include <gtest/gtest.h>
+
+#include "properties/family_property.hpp"
+#include "tests/support/schedule_lookup.hpp"
+#include "tests/support/verdict_compare.hpp"
+
+namespace collcheck {
+namespace {
+
+InstanceCheck check(const VariantInfo& v, uint64_t p, bool grouped) {
+  InstanceParams ip{p, 0};
+  auto s = v.make(ip);
+  const Claim claim = v.claim(ip);
+  CheckOptions o;
+  o.exactness = Exactness::exact;
+  o.grouped_quotient = grouped;
+  return check_schedule(*s, &claim, family_step_hook(v, ip), o);
+}
+
+bool by_groups(const InstanceCheck& c) {
+  return c.stats.count("method") && c.stats.at("method").find("groups of blocks") != std::string::npos;
+}
+
+void compare_range(const VariantInfo& v, uint64_t lo, uint64_t hi) {
+  for (uint64_t p = lo; p <= hi; p += 2) {
+    if (v.violates(InstanceParams{p, 0})) continue;
+    const InstanceCheck grouped = check(v, p, true), cells = check(v, p, false);
+    test::expect_same_verdicts(grouped, cells, v.name + " p=" + std::to_string(p));
+    if (v.name == "bandwidth") ASSERT_TRUE(by_groups(grouped)) << "p=" << p;
+  }
+}
+
+TEST(GroupQuotientSweep, DefaultEveryEvenPToFourThousand) {
+  compare_range(test::registered_variant("swing", "bandwidth"), 2, 4096);
+}
+
+TEST(GroupQuotientSweep, DefaultEveryEvenPFromTwoToTheFourteenOn) {
+  compare_range(test::registered_variant("swing", "bandwidth"), 16384, 16384 + 2048);
+}
+
+TEST(GroupQuotientSweep, EveryRingReadingToOneThousand) {
+  for (const VariantInfo& v : test::registered_algorithm("swing").variants) {
+    if (v.symmetry != SymmetryGroup::swing_dihedral || v.name == "latency" || v.name == "bandwidth-contiguous") continue;
+    compare_range(v, 2, 1024);
+  }
+}
+
+}  // namespace
+}  // namespace collcheck

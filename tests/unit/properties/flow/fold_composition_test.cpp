@@ -1,0 +1,135 @@
+// The fold composition (properties/flow/fold_composition.hpp):
+//   * Swing's default at odd p is decided by it, with the verdicts and
+//     checks of enumeration (every odd p <= 201);
+//   * its idle obligation holds for the fold's construction: at every rank
+//     and step of every fold in the registry up to p = 130, only ranks i and
+//     p'+i act at the fold steps and ranks >= p' are idle in the core's;
+//   * a broken wrapper (the extra rank skips a block, or sends its vector
+//     to two core ranks) is declined by the composition and refuted by
+//     enumeration at its minimal p;
+//   * a core that does not hold is never composed.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "properties/family_property.hpp"
+#include "properties/flow/fold_composition.hpp"
+#include "properties/swing/swing_rank_zero_masks.hpp"
+#include "schedules/fold.hpp"
+#include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/swing/swing_equivariant.hpp"
+#include "tests/support/schedule_lookup.hpp"
+#include "tests/support/verdict_compare.hpp"
+
+namespace collcheck {
+namespace {
+
+InstanceCheck check(const VariantInfo& v, uint64_t p, bool symmetry) {
+  InstanceParams ip{p, 0};
+  auto s = v.make(ip);
+  const Claim claim = v.claim(ip);
+  CheckOptions o;
+  o.exactness = Exactness::exact;
+  o.use_symmetry = symmetry;
+  return check_schedule(*s, &claim, family_step_hook(v, ip), o);
+}
+
+TEST(FoldComposition, DecidesSwingsOddPWithEnumerationsVerdicts) {
+  const VariantInfo& v = test::registered_variant("swing", "bandwidth");
+  for (uint64_t p = 3; p <= 201; p += 2) {
+    const InstanceCheck composed = check(v, p, true), enumerated = check(v, p, false);
+    ASSERT_TRUE(composed.stats.count("method")) << p;
+    EXPECT_EQ(composed.stats.at("method").rfind("composition: fold of 1 extra rank(s)", 0), 0u)
+        << p << " " << composed.stats.at("method");
+    EXPECT_FALSE(enumerated.stats.count("method")) << p;
+    test::expect_same_verdicts(composed, enumerated, "p=" + std::to_string(p));
+    for (const Verdict& x : composed.verdicts) EXPECT_EQ(x.status, Status::holds) << p << " " << x.property;
+  }
+}
+
+TEST(FoldComposition, TheFoldsIdleRanksAreIdle) {
+  RankStep rs;
+  for (const AlgorithmInfo* a : {&test::registered_algorithm("swing"), &test::registered_algorithm("recursive-doubling")})
+    for (const VariantInfo& v : a->variants)
+      for (uint64_t p = 3; p <= 130; ++p) {
+        InstanceParams ip{p, 0};
+        if (v.violates(ip) || v.takes("dims")) continue;
+        auto s = v.make(ip);
+        const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
+        if (!f) continue;
+        const uint64_t pp = f->inner().p(), extra = p - pp;
+        const int last = f->num_steps() - 1;
+        for (int st = 0; st <= last; ++st)
+          for (Rank r = 0; r < p; ++r) {
+            f->rank_step(r, st, rs);
+            const bool fold_step = st == 0 || st == last;
+            const bool may_act = fold_step ? (r < extra || r >= pp) : r < pp;
+            if (!may_act) ASSERT_TRUE(rs.empty()) << v.name << " p=" << p << " rank " << r << " step " << st;
+          }
+      }
+}
+
+// The default's fold with one rank-step changed.
+class BrokenWrapper final : public Schedule {
+ public:
+  enum class Defect { skips_a_block, sends_twice };
+  BrokenWrapper(uint64_t p, Defect d)
+      : fold_(p, swing_equivariant(make_swing_bandwidth(p - 1), BlockAction::as_ranks)), defect_(d) {}
+  const CollectiveSpec& spec() const override { return fold_.spec(); }
+  int num_steps() const override { return fold_.num_steps(); }
+  int ports() const override { return fold_.ports(); }
+  void rank_step(Rank r, int s, RankStep& out) const override {
+    fold_.rank_step(r, s, out);
+    const Rank extra = static_cast<Rank>(p() - 1);
+    if (s != 0) return;
+    if (defect_ == Defect::skips_a_block) {  // the extra rank leaves out its last block; rank 0 expects it
+      if (r == extra) out.sends[0].blocks = BlockSet::range(0, num_blocks() - 1);
+      return;
+    }
+    // ... or sends its vector to rank 1 as well, which receives it.
+    if (r == extra) out.add_send(1, Combine::reduce).blocks = BlockSet::range(0, num_blocks());
+    if (r == 1) out.add_recv(extra, Combine::reduce).blocks = BlockSet::range(0, num_blocks());
+  }
+  const FoldedSchedule& fold() const { return fold_; }
+
+ private:
+  FoldedSchedule fold_;
+  Defect defect_;
+};
+
+TEST(FoldComposition, ABrokenWrapperIsDeclinedAndRefutedAtItsMinimalP) {
+  for (auto d : {BrokenWrapper::Defect::skips_a_block, BrokenWrapper::Defect::sends_twice}) {
+    const uint64_t p = 3;  // the smallest fold with a core (p = 1 has none)
+    BrokenWrapper w(p, d);
+    const auto ms = swing::swing_mask_schedule(w.fold().inner());
+    ASSERT_TRUE(ms);
+    std::string why;
+    EXPECT_FALSE(flow::run_fold_composition(w, w.fold().inner(), *ms, StepHook{}, &why));
+    EXPECT_NE(why.find("extra rank 2 at fold step 0"), std::string::npos) << why;
+    // check_schedule composes only a FoldedSchedule: the mutant is enumerated and refuted.
+    CheckOptions o;
+    o.exactness = Exactness::exact;
+    const InstanceCheck c = check_schedule(w, nullptr, StepHook{}, o);
+    bool refuted = false;
+    for (const Verdict& x : c.verdicts) refuted |= x.status == Status::violated;
+    EXPECT_TRUE(refuted);
+  }
+}
+
+TEST(FoldComposition, ACoreThatDoesNotHoldIsNeverComposed) {
+  // paper-later's ring at p' = 10 counts a contribution twice.
+  SwingSendRule later{SwingStepSet::peer, SwingKeep::later, false};
+  FoldedSchedule f(11, swing_equivariant(make_swing_bandwidth(10, later), BlockAction::as_ranks));
+  const auto ms = swing::swing_mask_schedule(f.inner());
+  ASSERT_TRUE(ms);
+  std::string why;
+  EXPECT_FALSE(flow::run_fold_composition(f, f.inner(), *ms, StepHook{}, &why));
+  EXPECT_NE(why.find("the core of 10 ranks"), std::string::npos) << why;
+  // And the same fold with the default ring composes.
+  FoldedSchedule good(11, swing_equivariant(make_swing_bandwidth(10), BlockAction::as_ranks));
+  const auto gms = swing::swing_mask_schedule(good.inner());
+  EXPECT_TRUE(flow::run_fold_composition(good, good.inner(), *gms, StepHook{}, &why)) << why;
+}
+
+}  // namespace
+}  // namespace collcheck
