@@ -1,11 +1,20 @@
 // collcheck's entry point: the command line (checker/cli/cli.hpp), or under
 // an MPI launcher the same command line with sweeps sharded over the ranks.
+#include <malloc.h>
+
 #include "checker/cli/cli.hpp"
 #ifdef COLLCHECK_MPI_SHARD
 #include "checker/sweep/mpi_shard.hpp"
 #endif
 
 int main(int argc, char** argv) {
+  // A range sweep allocates and frees the same few megabyte-sized arrays per
+  // instance (rank 0's masks and group ids, properties/flow/group_quotient.hpp).
+  // glibc serves such blocks with mmap and returns them at free, so every
+  // instance paid its page faults again (a quarter of the time at p = 2^20);
+  // keep them in the heap instead (allocations above 1 GiB are still mapped).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #ifdef COLLCHECK_MPI_SHARD
   // Started by mpirun: sweeps are sharded over the ranks (checker/sweep/mpi_shard.hpp).
   // Without a launcher MPI is never initialized.

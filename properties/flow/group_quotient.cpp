@@ -51,12 +51,6 @@ class MaskPool {
   std::vector<uint64_t*> free_;
 };
 
-struct Group {
-  uint64_t* C;  // the contribution set (p bits)
-  uint64_t* B;  // the blocks holding exactly C (nb bits)
-  uint64_t hash;
-};
-
 uint64_t hash_words(const uint64_t* m, size_t W) {
   uint64_t h = 0x9E3779B97F4A7C15ULL;
   for (size_t w = 0; w < W; ++w) h = (h ^ m[w]) * 0xBF58476D1CE4E5B9ULL + (h >> 29);
@@ -68,6 +62,79 @@ bool any(const uint64_t* m, size_t W) {
   for (size_t w = 0; w < W; ++w) a |= m[w];
   return a != 0;
 }
+
+uint64_t count_bits(const uint64_t* m, size_t W) {
+  uint64_t n = 0;
+  for (size_t w = 0; w < W; ++w) n += pop(m[w]);
+  return n;
+}
+
+// Calls f(x) for every set bit x of the W-word mask m, in increasing order.
+template <class F>
+void for_each_bit(const uint64_t* m, size_t W, F&& f) {
+  for (size_t w = 0; w < W; ++w)
+    for (uint64_t word = m[w]; word; word &= word - 1) f(uint64_t{w} * 64 + static_cast<uint64_t>(__builtin_ctzll(word)));
+}
+
+// The contribution sets rank 0 carries, by id; ids are recycled once no
+// block names them.
+class GroupTable {
+ public:
+  GroupTable(size_t words, MaskPool& pool) : W(words), pool_(pool) {}
+  struct Entry {
+    uint64_t* C = nullptr;  // null: a free id
+    uint64_t hash = 0;
+    uint64_t blocks = 0;  // how many of rank 0's blocks name this id
+  };
+  Entry& operator[](uint32_t id) { return entries_[id]; }
+  size_t live() const { return entries_.size() - free_.size(); }
+  size_t ids() const { return entries_.size(); }
+  // The id of contribution set C (taken from the pool: returned to it if
+  // the set is already known).
+  uint32_t intern(uint64_t* C) {
+    const uint64_t h = hash_words(C, W);
+    auto [lo, hi] = index_.equal_range(h);
+    for (auto it = lo; it != hi; ++it)
+      if (std::equal(C, C + W, entries_[it->second].C)) {
+        pool_.put(C);
+        return it->second;
+      }
+    uint32_t id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+    } else {
+      id = static_cast<uint32_t>(entries_.size());
+      entries_.emplace_back();
+    }
+    entries_[id] = {C, h, 0};
+    index_.emplace(h, id);
+    return id;
+  }
+  // Frees the ids no block names.
+  void collect() {
+    for (uint32_t id = 0; id < entries_.size(); ++id) {
+      Entry& e = entries_[id];
+      if (!e.C || e.blocks) continue;
+      auto [lo, hi] = index_.equal_range(e.hash);
+      for (auto it = lo; it != hi; ++it)
+        if (it->second == id) {
+          index_.erase(it);
+          break;
+        }
+      pool_.put(e.C);
+      e = Entry{};
+      free_.push_back(id);
+    }
+  }
+
+ private:
+  size_t W;
+  MaskPool& pool_;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_;
+  std::unordered_multimap<uint64_t, uint32_t> index_;
+};
 
 }  // namespace
 
@@ -81,51 +148,35 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
   const CollectiveSpec& spec = m.spec;
   const uint64_t p = spec.p;
   if (spec.kind != Collective::allreduce || spec.nblocks != p || p < 2 || g.torus() ||
-      g.block_action() != BlockAction::as_ranks || g.p() != p)
+      g.block_action() != BlockAction::as_ranks || g.p() != p || p > (uint64_t{1} << 32))
     return decline("the grouped quotient covers an allreduce with blocks acting as ranks under a 1D group");
   if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries()))
     return decline("the step hook " + hook.property + " may judge the ranks of an orbit differently");
   const size_t W = (p + 63) / 64;
   const uint64_t tail = p % 64 ? (uint64_t{1} << (p % 64)) - 1 : ~uint64_t{0};
   MaskPool pool(W);
-  std::vector<Group> row;  // pairwise distinct contribution sets; block sets partition the blocks
-  std::unordered_multimap<uint64_t, size_t> index;  // hash of C -> position in row
+  GroupTable table(W, pool);
+  std::vector<uint32_t> id(p);  // rank 0's block b is in group id[b]
   {
-    Group first{pool.get(), pool.get(), 0};
-    std::fill(first.C, first.C + W, 0);
-    first.C[0] = 1;  // every block of rank 0 starts with rank 0's contribution
-    std::fill(first.B, first.B + W, ~uint64_t{0});
-    first.B[W - 1] = tail;
-    first.hash = hash_words(first.C, W);
-    index.emplace(first.hash, 0);
-    row.push_back(first);
+    uint64_t* zero = pool.get();
+    std::fill(zero, zero + W, 0);
+    zero[0] = 1;  // every block of rank 0 starts with rank 0's contribution
+    const uint32_t z = table.intern(zero);
+    table[z].blocks = p;
+    std::fill(id.begin(), id.end(), z);
   }
-  // Adds blocks B (taken) with contributions C (taken), merging with the
-  // group of equal C.
-  auto add = [&](uint64_t* C, uint64_t* B) {
-    const uint64_t h = hash_words(C, W);
-    auto [lo, hi] = index.equal_range(h);
-    for (auto it = lo; it != hi; ++it) {
-      Group& x = row[it->second];
-      if (std::equal(x.C, x.C + W, C)) {
-        for (size_t w = 0; w < W; ++w) x.B[w] |= B[w];
-        pool.put(C);
-        pool.put(B);
-        return;
-      }
-    }
-    index.emplace(h, row.size());
-    row.push_back({C, B, h});
-  };
 
   Verdicts flow;
   uint64_t volume0 = 0, most = 1;
   int last_active = -1;
   MaskExchange ex;
-  std::vector<uint64_t> none(W, 0), image(W), src(W);
-  std::vector<Group> incoming;
-  std::vector<size_t> receiving;
-  std::vector<std::pair<uint64_t*, uint64_t*>> made;
+  std::vector<uint32_t> from, into;                     // one step's receives: source group, receiving block
+  std::vector<std::pair<uint32_t, uint64_t*>> mapped;   // group -> g_q of its set, this step
+  struct Pair {
+    uint32_t dst, src, made;
+    uint64_t blocks;  // moved from dst to made this step
+  };
+  std::vector<Pair> pairs;                              // this step's (receiving, incoming) -> result
   std::vector<RankStep> hook_ops(1);  // rank 0's step for the hook (it reads rank 0's peers alone)
 
   for (int st = 0; st < m.steps; ++st) {
@@ -137,30 +188,36 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
     ++flow[kPorts].checks;
     if (!active) continue;
     const Rank q = ex.peer;
+    if (ex.other_is_image ? (!ex.send == !ex.recv) : (!ex.send || !ex.recv))
+      return decline("rank 0's exchange at step " + std::to_string(st) + " names neither or both sets as given");
     if ((ex.send && (ex.send[W - 1] & ~tail)) || (ex.recv && (ex.recv[W - 1] & ~tail)))
       return decline("a block beyond the last at step " + std::to_string(st));
-    const bool sends = ex.send && any(ex.send, W), recvs = ex.recv && any(ex.recv, W);
-    if (!sends && !recvs) continue;
+    const uint64_t sent0 = ex.send ? count_bits(ex.send, W) : 0, got0 = ex.recv ? count_bits(ex.recv, W) : 0;
+    const uint64_t sent = ex.send ? sent0 : got0, got = ex.recv ? got0 : sent0;  // an image has the size of its set
+    if (!sent && !got) continue;
     last_active = st;
     if (q == 0 || q >= p) return decline("rank 0 exchanges with rank " + std::to_string(q) + " at step " + std::to_string(st));
     if (g.rank(q, q) != 0)
       return decline("the peer's image of rank 0's exchange is not with rank 0 at step " + std::to_string(st));
+    const bool reflects = g.reflects(q);
+    // g_q on blocks (blocks act as ranks); an involution since g_q(q) = 0.
+    auto image = [&](uint64_t x) -> uint64_t {
+      if (reflects) return x <= q ? q - x : q + p - x;
+      const uint64_t y = x + q;
+      return y >= p ? y - p : y;
+    };
     // Matching: rank q's step is g_q of rank 0's, so q sends g_q(send) to
-    // rank 0 and receives g_q(recv) from it; both must be what rank 0
-    // receives and sends (an empty set on either side: no transfer).
-    flow[kMatching].checks += (sends ? 1 : 0) + (recvs ? 1 : 0);
-    const uint64_t* S = sends ? ex.send : none.data();
-    const uint64_t* R = recvs ? ex.recv : none.data();
-    map_mask(g, q, S, image.data());
-    if (!std::equal(image.begin(), image.end(), R))
-      return decline("rank 0's receive at step " + std::to_string(st) + " is not its peer's send (matching)");
-    map_mask(g, q, R, image.data());
-    if (!std::equal(image.begin(), image.end(), S))
-      return decline("rank 0's send at step " + std::to_string(st) + " is not its peer's receive (matching)");
-    uint64_t sent = 0, got = 0;
-    for (size_t w = 0; w < W; ++w) {
-      sent += pop(S[w]);
-      got += pop(R[w]);
+    // rank 0 and receives g_q(recv) from it: both must be what rank 0
+    // receives and sends. By construction when one set is the other's image.
+    flow[kMatching].checks += (sent ? 1 : 0) + (got ? 1 : 0);
+    if (!ex.other_is_image) {
+      bool same = sent == got;
+      if (same)
+        for_each_bit(ex.send, W, [&](uint64_t x) {
+          const uint64_t b = image(x);
+          same &= (ex.recv[b / 64] >> (b % 64)) & 1;
+        });
+      if (!same) return decline("rank 0's receive at step " + std::to_string(st) + " is not its peer's send (matching)");
     }
     // Causality (a): the sender holds every block (every cell of rank 0 is
     // nonempty from the start: reduces only add, copies are supersets).
@@ -173,94 +230,111 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
         // peers (one block each stands for the set) are all it reads.
         RankStep& op = hook_ops[0];
         op.clear();
-        if (sends) op.add_send(q, ex.combine).blocks = BlockSet::single(0);
-        if (recvs) op.add_recv(q, ex.combine).blocks = BlockSet::single(0);
+        if (sent) op.add_send(q, ex.combine).blocks = BlockSet::single(0);
+        if (got) op.add_recv(q, ex.combine).blocks = BlockSet::single(0);
         StepView sv{st, p, m.ports, spec.nblocks, &hook_ops};
         rc(sv, 0, flow[kHook]);
         if (flow[kHook].violations) return decline(hook.property + " is violated at step " + std::to_string(st));
       }
-    if (!recvs) continue;
-    // Rank 0 receives R from q: q's block b holds g_q of rank 0's cell
-    // g_q^{-1}(b), so the incoming groups are g_q of rank 0's groups
-    // restricted to g_q^{-1}(R).
+    if (!got) continue;
+    // Rank 0 receives block b from q with g_q of rank 0's group at
+    // x = g_q^{-1}(b) = g_q(b). All sources are read before any block is
+    // written (a block may be sent and received in one step).
     const bool reduce = ex.combine == Combine::reduce;
     if (reduce) flow[kExactlyOnce].checks += got;
-    inverse_map_mask(g, q, R, src.data());
-    incoming.clear();
-    receiving.clear();
-    for (size_t i = 0; i < row.size(); ++i) {
-      const uint64_t* B = row[i].B;
-      uint64_t from = 0, into = 0;
-      for (size_t w = 0; w < W; ++w) {
-        from |= B[w] & src[w];
-        into |= B[w] & R[w];
-      }
-      if (into) receiving.push_back(i);
-      if (!from) continue;
-      Group in{pool.get(), pool.get(), 0};
-      for (size_t w = 0; w < W; ++w) image[w] = B[w] & src[w];
-      map_mask(g, q, image.data(), in.B);
-      map_mask(g, q, row[i].C, in.C);
-      incoming.push_back(in);
-    }
-    made.clear();
-    for (size_t j : receiving) {
-      Group& dst = row[j];
-      for (const Group& in : incoming) {
-        uint64_t* Z = pool.get();
-        uint64_t zany = 0;
-        for (size_t w = 0; w < W; ++w) zany |= (Z[w] = dst.B[w] & R[w] & in.B[w]);
-        if (!zany) {
-          pool.put(Z);
-          continue;
+    from.resize(got);
+    into.resize(got);
+    size_t n = 0;
+    if (ex.recv)
+      for_each_bit(ex.recv, W, [&](uint64_t b) {
+        into[n] = static_cast<uint32_t>(b);
+        from[n++] = id[image(b)];
+      });
+    else
+      for_each_bit(ex.send, W, [&](uint64_t x) {
+        into[n] = static_cast<uint32_t>(image(x));
+        from[n++] = id[x];
+      });
+    mapped.clear();
+    pairs.clear();
+    std::string bad;
+    auto mapped_set = [&](uint32_t src) -> const uint64_t* {
+      for (auto& [i, c] : mapped)
+        if (i == src) return c;
+      uint64_t* c = pool.get();
+      map_mask(g, q, table[src].C, c);
+      mapped.emplace_back(src, c);
+      return c;
+    };
+    auto combine = [&](uint32_t dst, uint32_t src) -> std::optional<uint32_t> {
+      const uint64_t* in = mapped_set(src);
+      const uint64_t* have = table[dst].C;
+      uint64_t* made = pool.get();
+      uint64_t clash = 0;
+      if (reduce) {
+        for (size_t w = 0; w < W; ++w) {
+          clash |= have[w] & in[w];
+          made[w] = have[w] | in[w];
         }
-        uint64_t* C = pool.get();
-        uint64_t bad = 0;
-        if (reduce) {
-          for (size_t w = 0; w < W; ++w) {
-            bad |= dst.C[w] & in.C[w];
-            C[w] = dst.C[w] | in.C[w];
-          }
-          if (bad) return decline("a contribution is counted twice at rank 0 at step " + std::to_string(st));
-        } else {
-          for (size_t w = 0; w < W; ++w) bad |= dst.C[w] & ~in.C[w];
-          if (bad)
-            return decline("a copy at step " + std::to_string(st) +
-                           " does not carry every contribution the receiving block holds");
-          std::copy(in.C, in.C + W, C);
+      } else {
+        for (size_t w = 0; w < W; ++w) {
+          clash |= have[w] & ~in[w];
+          made[w] = in[w];
         }
-        made.emplace_back(C, Z);
       }
-      for (size_t w = 0; w < W; ++w) dst.B[w] &= ~R[w];
-    }
-    for (const Group& in : incoming) {
-      pool.put(in.C);
-      pool.put(in.B);
-    }
-    // Drop the receiving groups left without blocks, then add what arrived.
-    bool dropped = false;
-    for (size_t j : receiving)
-      if (!any(row[j].B, W)) {
-        pool.put(row[j].C);
-        pool.put(row[j].B);
-        row[j].C = row[j].B = nullptr;
-        dropped = true;
+      if (clash) {
+        pool.put(made);
+        return std::nullopt;
       }
-    if (dropped) {
-      std::erase_if(row, [](const Group& x) { return x.B == nullptr; });
-      index.clear();
-      for (size_t i = 0; i < row.size(); ++i) index.emplace(row[i].hash, i);
+      return table.intern(made);
+    };
+    // Runs of blocks with the same (receiving, incoming) pair share one
+    // lookup; the block counts of the groups are settled per pair.
+    uint32_t cur_dst = ~0u, cur_src = ~0u, cur_made = 0;
+    size_t cur = 0;
+    uint64_t run = 0;
+    uint32_t* ids = id.data();
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t b = into[k], dst = ids[b], src = from[k];
+      if (dst != cur_dst || src != cur_src) {
+        if (run) pairs[cur].blocks += run;
+        run = 0;
+        size_t h = 0;
+        while (h < pairs.size() && (pairs[h].dst != dst || pairs[h].src != src)) ++h;
+        if (h == pairs.size()) {
+          const auto made = combine(dst, src);
+          if (!made)
+            return decline(reduce ? "a contribution is counted twice at rank 0 at step " + std::to_string(st)
+                                  : "a copy at step " + std::to_string(st) +
+                                        " does not carry every contribution the receiving block holds");
+          pairs.push_back({dst, src, *made, 0});
+        }
+        cur = h;
+        cur_dst = dst;
+        cur_src = src;
+        cur_made = pairs[h].made;
+      }
+      ids[b] = cur_made;
+      ++run;
     }
-    for (auto [C, Z] : made) add(C, Z);
-    most = std::max<uint64_t>(most, row.size());
-    if (row.size() > max_groups)
+    if (run) pairs[cur].blocks += run;
+    for (const Pair& x : pairs) {
+      table[x.dst].blocks -= x.blocks;
+      table[x.made].blocks += x.blocks;
+    }
+    for (auto& [i, c] : mapped) pool.put(c);
+    table.collect();
+    most = std::max<uint64_t>(most, table.live());
+    if (table.live() > max_groups)
       return decline("rank 0 carries more than " + std::to_string(max_groups) + " distinct contribution sets at step " +
                      std::to_string(st));
   }
   // Postcondition: every block of rank 0 holds every contribution, once.
-  for (const Group& x : row) {
-    bool all = x.C[W - 1] == tail;
-    for (size_t w = 0; w + 1 < W && all; ++w) all = x.C[w] == ~uint64_t{0};
+  for (uint32_t i = 0; i < table.ids(); ++i) {
+    const auto& e = table[i];
+    if (!e.C) continue;
+    bool all = e.C[W - 1] == tail;
+    for (size_t w = 0; w + 1 < W && all; ++w) all = e.C[w] == ~uint64_t{0};
     if (!all) return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
   }
   flow[kPostcondition].checks += spec.nblocks;

@@ -1,37 +1,39 @@
 #pragma once
 // The grouped quotient: the certified quotient (flow_rotation.hpp,
-// run_quotient) with rank 0's row of cells kept as groups, each a
-// contribution set and the set of blocks that hold exactly it, both p-bit
-// masks. Word-parallel and sized by the number of distinct contribution sets
-// rank 0 carries, not by p cells.
+// run_quotient) with rank 0's row of cells kept as groups: each group is one
+// contribution set (a p-bit mask), and every block of rank 0 names its group
+// (one 32-bit id per block). Sized by the number of distinct contribution
+// sets rank 0 carries, with O(1) work per block rank 0 sends or receives
+// and no p-bit set per cell.
 //
 // How many groups. Measured for Swing's `bandwidth` (later, own block
 // skipped): every even p <= 2048 carries at most L + 14 distinct sets at any
 // step (L = ceil(log2 p); p = 1534: 25), p = 4094: 21, p = 16382: 25,
 // p = 2^k exactly L + 1 (one live set plus one stale set per step sent), and
 // the blocks rank 0 receives in one step come from at most 3 groups of the
-// peer (docs/design.md). So a step costs O(groups) mask operations, O(L p /
-// 64) words, against O(p) cells for p-bit sets or runs.
+// peer (docs/design.md). So a step costs one pass over the blocks it moves
+// plus O(pairs of groups) mask operations, against O(p) cells of p bits
+// (or runs) in the cell-by-cell quotient.
 //
 // The argument is run_quotient's, unchanged: rank 0's peer q holds in block
-// b the image g_q of rank 0's cell g_q^{-1}(b), so the blocks rank 0
-// receives from q are g_q of rank 0's blocks g_q^{-1}(R), group by group
-// (g_q maps a group's contribution set and its block set). A reduce pairs a
-// receiving group with an incoming one (their block sets intersected); a
-// contribution counted twice is one intersection of two contribution sets
-// per pair. Nothing is approximated: every block's contribution set is
-// exactly its group's.
+// b the image g_q of rank 0's cell g_q^{-1}(b), so block b arrives with g_q
+// of the contribution set of rank 0's group at g_q^{-1}(b). A reduce pairs
+// the receiving block's group with the incoming one; a contribution counted
+// twice is one intersection of two contribution sets per pair of groups
+// (computed once per pair and step). Nothing is approximated: every block's
+// contribution set is exactly its group's.
 //
 // Scope: this path only certifies. It covers an allreduce with blocks acting
 // as ranks under a 1D group, where rank 0 exchanges with at most one peer q
 // per step (sends and receives one block set each, one combine mode) and
-// q's partner is rank 0 (g_q(q) = 0). It declines (nullopt, `declined` says
-// why, and the caller runs run_quotient, which reports the exact verdicts
-// and the minimal counterexample) at the first thing that is not a clean
-// pass: a violation of any property, a copy that does not carry every
-// contribution the receiving block holds (so "holds" here also means every
-// copy is a superset: the stronger condition the fold composition needs,
-// instance_checker.cpp), more groups than `max_groups`.
+// q's partner is rank 0 (g_q(q) = 0; g_q is then an involution). It
+// declines (nullopt, `declined` says why, and the caller runs run_quotient,
+// which reports the exact verdicts and the minimal counterexample) at the
+// first thing that is not a clean pass: a violation of any property, a copy
+// that does not carry every contribution the receiving block holds (so
+// "holds" here also means every copy is a superset: the stronger condition
+// the fold composition needs, fold_composition.hpp), more groups than
+// `max_groups`.
 //
 // Counts: every check of run_quotient is counted (rank 0's, times p), so a
 // holding verdict has the same checks as the quotient's and the enumerated
@@ -50,12 +52,17 @@ namespace collcheck::flow {
 
 // Rank 0's one exchange of a step: send `send` to `peer`, receive `recv`
 // from it (p-bit masks over the blocks, ceil(p/64) words each, owned by the
-// MaskSchedule and valid until its next call; null or all-zero: no transfer).
+// MaskSchedule and valid until its next call; all-zero: no transfer). One of
+// the two may be null with `other_is_image`: it is then g_q of the given
+// one by the schedule's certificate (rank q's step is g_q of rank 0's, so
+// what q sends rank 0 is g_q of what rank 0 sends q), and matching holds by
+// construction; with both given, matching is checked block by block.
 struct MaskExchange {
   Rank peer = 0;
   Combine combine = Combine::reduce;
   const uint64_t* send = nullptr;
   const uint64_t* recv = nullptr;
+  bool other_is_image = false;
 };
 
 // A schedule's rank 0 as masks: the group acting (blocks as ranks), the

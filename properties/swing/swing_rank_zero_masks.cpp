@@ -91,22 +91,21 @@ std::optional<flow::MaskSchedule> swing_mask_schedule(const Schedule& s) {
   ms.spec = s.spec();
   ms.steps = s.num_steps();
   ms.ports = s.ports();
-  auto image = std::make_shared<Mask>((p + 63) / 64);  // the peer's set of the current step
-  ms.exchange = [masks, image, L, p, g = &eq->action()](int st, flow::MaskExchange& out, bool& active) {
+  ms.exchange = [masks, L, p](int st, flow::MaskExchange& out, bool& active) {
     active = st >= 0 && st < 2 * L;
     if (!active) return;
     // Reduce-scatter step t, or the allgather step mirroring it (the peers in
     // reverse order, the sets the other way, copies): swing_bandwidth.cpp's
-    // rank_step at rank 0, whose peer's set rs_send(q, t) is g_q(S_t).
+    // rank_step at rank 0. Its peer's set rs_send(q, t) is g_q(S_t) by
+    // SwingEquivariant's certificate, so it is given as the image.
     const bool rs = st < L;
     const int t = rs ? st : 2 * L - 1 - st;
-    const Rank q = pi(0, t, p);
     const Mask& S = (*masks)[static_cast<size_t>(t)];
-    flow::map_mask(*g, q, S.data(), image->data());
-    out.peer = q;
+    out.peer = pi(0, t, p);
     out.combine = rs ? Combine::reduce : Combine::copy;
-    out.send = rs ? S.data() : image->data();
-    out.recv = rs ? image->data() : S.data();
+    out.send = rs ? S.data() : nullptr;
+    out.recv = rs ? nullptr : S.data();
+    out.other_is_image = true;
   };
   ms.representation =
       "rank 0's Listing 1 sets as p-bit masks by Lit(0, t) = rho(t) - A_{t+1} (reach sets mapped by the group)";
