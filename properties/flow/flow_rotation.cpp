@@ -222,8 +222,8 @@ void rotate_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t q) {
     return;
   }
   // dst bit y = src bit (y - q) mod p; p >= 64, so 64 bits wrap at most once.
-  for (size_t w = 0; w < words; ++w) {
-    const uint64_t start = (64 * w + p - q) % p;
+  uint64_t start = p - q;  // (64w - q) mod p, stepped up by 64 per word (p >= 64)
+  for (size_t w = 0; w < words; ++w, start = start + 64 >= p ? start + 64 - p : start + 64) {
     uint64_t v = get64(src, start, words);  // bits >= p read as zero
     const uint64_t avail = p - start;
     if (avail < 64) v |= get64(src, 0, words) << avail;
@@ -331,18 +331,42 @@ struct RunModel : RunCells {
 }  // namespace
 
 void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c) {
-  // dst bit y = src bit (c - y) mod p: reverse (bit z <- bit p-1-z), then
-  // rotate by c + 1 ((y - c - 1) mod p reversed is (c - y) mod p).
+  // dst bit y = src bit (c - y) mod p. Bits 64w..64w+63 of dst read the 64
+  // consecutive source bits from (c - 64w - 63) mod p upwards (wrapping at
+  // p), reversed: one pass.
   const size_t words = (p + 63) / 64;
-  thread_local std::vector<uint64_t> rev;  // called per received block: no allocation once warm
-  rev.assign(words, 0);
-  const uint64_t sh = 64 * words - p;  // the full reversal puts bit z at 64*words-1-z
-  for (size_t w = 0; w < words; ++w) {
-    const uint64_t lo = bitrev64(src[words - 1 - w]);
-    const uint64_t hi = w + 1 < words ? bitrev64(src[words - 2 - w]) : 0;
-    rev[w] = sh ? (lo >> sh) | (hi << (64 - sh)) : lo;
+  c %= p;
+  if (p < 64) {
+    uint64_t x = 0;
+    for (uint64_t y = 0; y < p; ++y) x |= ((src[0] >> ((c + p - y) % p)) & 1) << y;
+    dst[0] = x;
+    return;
   }
-  rotate_bits(dst, rev.data(), p, (c + 1) % p);
+  uint64_t start = (c + p - 63) % p;  // (c - 64w - 63) mod p, stepped down by 64 per word (p >= 64)
+  size_t w = 0;
+  while (w < words) {
+    if (p - start < 64) {  // the 64 bits cross p: this word wraps
+      const uint64_t v = get64(src, start, words) | (get64(src, 0, words) << (p - start));
+      dst[w++] = bitrev64(v);
+      start = start >= 64 ? start - 64 : start + p - 64;
+      continue;
+    }
+    // A run of words with one bit offset o: source words k, k-1, ..., down
+    // to the one holding bit o (then the start wraps below 0).
+    const uint64_t o = start % 64;
+    const size_t k = start / 64, cnt = std::min(k + 1, words - w);
+    if (o == 0) {
+      for (size_t i = 0; i < cnt; ++i) dst[w + i] = bitrev64(src[k - i]);
+    } else {
+      for (size_t i = 0; i < cnt; ++i) {
+        const uint64_t hi = k - i + 1 < words ? src[k - i + 1] : 0;
+        dst[w + i] = bitrev64((src[k - i] >> o) | (hi << (64 - o)));
+      }
+    }
+    w += cnt;
+    start = cnt == k + 1 ? o + p - 64 : start - 64 * cnt;
+  }
+  if (p % 64) dst[words - 1] &= (uint64_t{1} << (p % 64)) - 1;
 }
 
 namespace {

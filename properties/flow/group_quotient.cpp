@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "properties/flow/flow_common.hpp"
@@ -51,13 +52,18 @@ class MaskPool {
   std::vector<uint64_t*> free_;
 };
 
+// A hash of a mask (equal masks are then compared word by word): four
+// independent lanes, so the loop is not one long multiply chain.
 uint64_t hash_words(const uint64_t* m, size_t W) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL;
-  for (size_t w = 0; w < W; ++w) h = (h ^ m[w]) * 0xBF58476D1CE4E5B9ULL + (h >> 29);
-  return h;
+  uint64_t h[4] = {0x9E3779B97F4A7C15ULL, 0xBF58476D1CE4E5B9ULL, 0x94D049BB133111EBULL, 0x2545F4914F6CDD1DULL};
+  size_t w = 0;
+  for (; w + 4 <= W; w += 4)
+    for (size_t l = 0; l < 4; ++l) h[l] = (h[l] ^ m[w + l]) * 0xFF51AFD7ED558CCDULL;
+  for (; w < W; ++w) h[0] = (h[0] ^ m[w]) * 0xFF51AFD7ED558CCDULL;
+  return (h[0] ^ (h[1] >> 17) ^ (h[2] << 13) ^ (h[3] >> 31)) * 0xC4CEB9FE1A85EC53ULL;
 }
 
-bool any(const uint64_t* m, size_t W) {
+[[maybe_unused]] bool any(const uint64_t* m, size_t W) {
   uint64_t a = 0;
   for (size_t w = 0; w < W; ++w) a |= m[w];
   return a != 0;
@@ -136,27 +142,123 @@ class GroupTable {
   std::unordered_multimap<uint64_t, uint32_t> index_;
 };
 
+// A block's group: one byte, so that rank 0's row (p bytes) stays in cache
+// where the sparse steps touch it (p/2^(t+1) blocks spread over all p at
+// step t); at most kMaxGroupIds ids, more declines.
+using GroupId = uint8_t;
+constexpr uint64_t kMaxGroupIds = 255;
+
+// The position of one run of equal (receiving group, incoming group) pairs.
+struct Cursor {
+  uint32_t dst = ~0u, src = ~0u, made = 0;
+  size_t pair = 0;
+  uint64_t run = 0;  // blocks moved under `pair` not yet added to it
+};
+
+enum class Applied { ok, hazard, failed };
+
+// Applies one step's receives to rank 0's group ids: for every y of the
+// W-word mask Y, z = g_q(y) (a reflection z = q - y or a translation
+// z = y + q, mod p), the pair (source x, receiving block b) is (y, z), or
+// (z, y) when Y lists the receiving blocks. `written` marks the blocks
+// written so far; reading one is a hazard. `change(dst, src, c)` is called
+// when the pair changes (it settles c.run, looks the pair up, sets c).
+//
+// The inner loop makes no call: it returns at a pair change with the block
+// not yet applied (the resume point in w / word), so that its state stays in
+// registers (a call inside it cost a store-to-load round trip per block).
+template <bool Reflect, bool YIsDest>
+bool run_until_change(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupId* ids, uint64_t* written,
+                      size_t& w_io, uint64_t& word_io, uint32_t cd, uint32_t cs, uint32_t cm, uint64_t& run_io,
+                      uint32_t& new_dst, uint32_t& new_src, bool& hazard) {
+  uint64_t run = run_io;
+  size_t w = w_io;
+  uint64_t word = word_io;
+  for (;;) {
+    while (!word) {
+      if (++w >= W) {
+        run_io = run;
+        w_io = w;
+        word_io = 0;
+        return false;
+      }
+      word = Y[w];
+    }
+    const uint64_t y = uint64_t{w} * 64 + static_cast<uint64_t>(__builtin_ctzll(word));
+    uint64_t z;
+    if constexpr (Reflect) z = y <= q ? q - y : q + p - y;
+    else z = y + q >= p ? y + q - p : y + q;
+    const uint64_t b = YIsDest ? y : z, x = YIsDest ? z : y;
+    if ((written[x / 64] >> (x % 64)) & 1) {
+      hazard = true;
+      run_io = run;
+      return false;
+    }
+    const uint32_t dst = ids[b], src = ids[x];
+    if (dst != cd || src != cs) [[unlikely]] {
+      new_dst = dst;
+      new_src = src;
+      run_io = run;
+      w_io = w;
+      word_io = word;
+      return true;
+    }
+    ids[b] = static_cast<GroupId>(cm);
+    written[b / 64] |= uint64_t{1} << (b % 64);
+    ++run;
+    word &= word - 1;
+  }
+}
+
+template <bool Reflect, bool YIsDest, class Change>
+Applied apply_blocks(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupId* ids, uint64_t* written, Cursor& c,
+                     Change&& change) {
+  if (W == 0) return Applied::ok;
+  size_t w = 0;
+  uint64_t word = Y[0];
+  bool hazard = false;
+  uint32_t nd = 0, ns = 0;
+  while (run_until_change<Reflect, YIsDest>(Y, W, q, p, ids, written, w, word, c.dst, c.src, c.made, c.run, nd, ns,
+                                            hazard))
+    if (!change(nd, ns, c)) return Applied::failed;
+  return hazard ? Applied::hazard : Applied::ok;
+}
+
 }  // namespace
 
-std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, const StepHook& hook,
-                                                      std::string* declined, uint64_t max_groups) {
-  auto decline = [&](std::string why) -> std::optional<GroupQuotientResult> {
-    if (declined) *declined = std::move(why);
-    return std::nullopt;
+namespace {
+
+// The flow half of the grouped quotient: every property but the step hook,
+// rank 0's counts (not yet scaled by p), and what the hook needs of each
+// step (the peer and whether rank 0 sends and receives).
+struct FlowCertificate {
+  Verdicts flow;
+  uint64_t volume0 = 0, most = 1;
+  int last_active = -1;
+  struct Step {
+    int step;
+    Rank peer;
+    Combine combine;
+    bool sends, recvs;
+  };
+  std::vector<Step> steps;
+  std::string declined;  // nonempty: not certified, and why
+};
+
+FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
+  FlowCertificate cert;
+  auto decline = [&](std::string why) {
+    cert.declined = std::move(why);
+    return cert;
   };
   const GroupAction& g = *m.action;
   const CollectiveSpec& spec = m.spec;
   const uint64_t p = spec.p;
-  if (spec.kind != Collective::allreduce || spec.nblocks != p || p < 2 || g.torus() ||
-      g.block_action() != BlockAction::as_ranks || g.p() != p || p > (uint64_t{1} << 32))
-    return decline("the grouped quotient covers an allreduce with blocks acting as ranks under a 1D group");
-  if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries()))
-    return decline("the step hook " + hook.property + " may judge the ranks of an orbit differently");
   const size_t W = (p + 63) / 64;
   const uint64_t tail = p % 64 ? (uint64_t{1} << (p % 64)) - 1 : ~uint64_t{0};
   MaskPool pool(W);
   GroupTable table(W, pool);
-  std::vector<uint32_t> id(p);  // rank 0's block b is in group id[b]
+  std::vector<GroupId> id(p);  // rank 0's block b is in group id[b]
   {
     uint64_t* zero = pool.get();
     std::fill(zero, zero + W, 0);
@@ -166,18 +268,18 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
     std::fill(id.begin(), id.end(), z);
   }
 
-  Verdicts flow;
-  uint64_t volume0 = 0, most = 1;
-  int last_active = -1;
+  Verdicts& flow = cert.flow;
+  uint64_t& volume0 = cert.volume0;
+  uint64_t& most = cert.most;
+  int& last_active = cert.last_active;
   MaskExchange ex;
-  std::vector<uint32_t> from, into;                     // one step's receives: source group, receiving block
+  std::vector<uint64_t> written(W, 0);                  // blocks written in the current step
   std::vector<std::pair<uint32_t, uint64_t*>> mapped;   // group -> g_q of its set, this step
   struct Pair {
     uint32_t dst, src, made;
     uint64_t blocks;  // moved from dst to made this step
   };
   std::vector<Pair> pairs;                              // this step's (receiving, incoming) -> result
-  std::vector<RankStep> hook_ops(1);  // rank 0's step for the hook (it reads rank 0's peers alone)
 
   for (int st = 0; st < m.steps; ++st) {
     bool active = false;
@@ -223,38 +325,22 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
     // nonempty from the start: reduces only add, copies are supersets).
     flow[kCausality].checks += sent + got;
     volume0 += sent;
-    if (hook)
-      if (StepHook::RankCheck rc = hook.at_step(st)) {
-        // The hook judges rank 0 by its peers' ring distances alone
-        // (invariant_under_ring_isometries): rank 0's transfers with their
-        // peers (one block each stands for the set) are all it reads.
-        RankStep& op = hook_ops[0];
-        op.clear();
-        if (sent) op.add_send(q, ex.combine).blocks = BlockSet::single(0);
-        if (got) op.add_recv(q, ex.combine).blocks = BlockSet::single(0);
-        StepView sv{st, p, m.ports, spec.nblocks, &hook_ops};
-        rc(sv, 0, flow[kHook]);
-        if (flow[kHook].violations) return decline(hook.property + " is violated at step " + std::to_string(st));
-      }
+    cert.steps.push_back({st, q, ex.combine, sent != 0, got != 0});
     if (!got) continue;
     // Rank 0 receives block b from q with g_q of rank 0's group at
     // x = g_q^{-1}(b) = g_q(b). All sources are read before any block is
     // written (a block may be sent and received in one step).
     const bool reduce = ex.combine == Combine::reduce;
     if (reduce) flow[kExactlyOnce].checks += got;
-    from.resize(got);
-    into.resize(got);
-    size_t n = 0;
-    if (ex.recv)
-      for_each_bit(ex.recv, W, [&](uint64_t b) {
-        into[n] = static_cast<uint32_t>(b);
-        from[n++] = id[image(b)];
-      });
-    else
-      for_each_bit(ex.send, W, [&](uint64_t x) {
-        into[n] = static_cast<uint32_t>(image(x));
-        from[n++] = id[x];
-      });
+    // The blocks arrive as pairs (source x at rank 0, receiving block b),
+    // b = g_q(x), listed by the given set Y. They are applied in one pass;
+    // a block read after another of the step's receives wrote it (Y and
+    // g_q(Y) overlap) would see the new group, so the pass marks what it
+    // writes and declines on such a read (the cell quotient then decides;
+    // Swing never does it: a rank sends each block once and never one it
+    // receives in the same step).
+    const uint64_t* Y = ex.recv ? ex.recv : ex.send;
+    const bool y_is_dest = ex.recv != nullptr;
     mapped.clear();
     pairs.clear();
     std::string bad;
@@ -266,6 +352,7 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
       mapped.emplace_back(src, c);
       return c;
     };
+    bool too_many_ids = false;
     auto combine = [&](uint32_t dst, uint32_t src) -> std::optional<uint32_t> {
       const uint64_t* in = mapped_set(src);
       const uint64_t* have = table[dst].C;
@@ -286,38 +373,50 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
         pool.put(made);
         return std::nullopt;
       }
-      return table.intern(made);
+      const uint32_t made_id = table.intern(made);
+      if (made_id >= kMaxGroupIds) {
+        too_many_ids = true;
+        return std::nullopt;
+      }
+      return made_id;
     };
     // Runs of blocks with the same (receiving, incoming) pair share one
     // lookup; the block counts of the groups are settled per pair.
-    uint32_t cur_dst = ~0u, cur_src = ~0u, cur_made = 0;
-    size_t cur = 0;
-    uint64_t run = 0;
-    uint32_t* ids = id.data();
-    for (size_t k = 0; k < n; ++k) {
-      const uint32_t b = into[k], dst = ids[b], src = from[k];
-      if (dst != cur_dst || src != cur_src) {
-        if (run) pairs[cur].blocks += run;
-        run = 0;
-        size_t h = 0;
-        while (h < pairs.size() && (pairs[h].dst != dst || pairs[h].src != src)) ++h;
-        if (h == pairs.size()) {
-          const auto made = combine(dst, src);
-          if (!made)
-            return decline(reduce ? "a contribution is counted twice at rank 0 at step " + std::to_string(st)
-                                  : "a copy at step " + std::to_string(st) +
-                                        " does not carry every contribution the receiving block holds");
-          pairs.push_back({dst, src, *made, 0});
-        }
-        cur = h;
-        cur_dst = dst;
-        cur_src = src;
-        cur_made = pairs[h].made;
+    Cursor cur;
+    auto change = [&](uint32_t dst, uint32_t src, Cursor& c) {
+      if (c.run) pairs[c.pair].blocks += c.run;
+      c.run = 0;
+      size_t h = 0;
+      while (h < pairs.size() && (pairs[h].dst != dst || pairs[h].src != src)) ++h;
+      if (h == pairs.size()) {
+        const auto made = combine(dst, src);
+        if (!made) return false;
+        pairs.push_back({dst, src, *made, 0});
       }
-      ids[b] = cur_made;
-      ++run;
-    }
-    if (run) pairs[cur].blocks += run;
+      c.pair = h;
+      c.dst = dst;
+      c.src = src;
+      c.made = pairs[h].made;
+      return true;
+    };
+    GroupId* ids = id.data();
+    uint64_t* wr = written.data();
+    const Applied applied =
+        reflects ? (y_is_dest ? apply_blocks<true, true>(Y, W, q, p, ids, wr, cur, change)
+                              : apply_blocks<true, false>(Y, W, q, p, ids, wr, cur, change))
+                 : (y_is_dest ? apply_blocks<false, true>(Y, W, q, p, ids, wr, cur, change)
+                              : apply_blocks<false, false>(Y, W, q, p, ids, wr, cur, change));
+    std::fill(written.begin(), written.end(), 0);
+    if (applied == Applied::hazard)
+      return decline("at step " + std::to_string(st) + " rank 0 receives a block it also sends or reads in that step");
+    if (too_many_ids)
+      return decline("rank 0 carries more than " + std::to_string(kMaxGroupIds) + " group ids at step " +
+                     std::to_string(st));
+    if (applied == Applied::failed)
+      return decline(reduce ? "a contribution is counted twice at rank 0 at step " + std::to_string(st)
+                            : "a copy at step " + std::to_string(st) +
+                                  " does not carry every contribution the receiving block holds");
+    if (cur.run) pairs[cur.pair].blocks += cur.run;
     for (const Pair& x : pairs) {
       table[x.dst].blocks -= x.blocks;
       table[x.made].blocks += x.blocks;
@@ -338,17 +437,90 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
     if (!all) return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
   }
   flow[kPostcondition].checks += spec.nblocks;
+  return cert;
+}
 
+// Flow certificates by MaskSchedule::memo_key, the last few (a range sweep
+// asks for a ring twice, as the even instance and as an odd one's core).
+class CertificateMemo {
+ public:
+  std::shared_ptr<const FlowCertificate> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [k, c] : entries_)
+      if (k == key) return c;
+    return nullptr;
+  }
+  void put(const std::string& key, std::shared_ptr<const FlowCertificate> c) {
+    std::lock_guard<std::mutex> lock(mu_);
+    entries_.emplace_back(key, std::move(c));
+    if (entries_.size() > kKept) entries_.erase(entries_.begin());
+  }
+
+ private:
+  static constexpr size_t kKept = 16;
+  std::mutex mu_;
+  std::vector<std::pair<std::string, std::shared_ptr<const FlowCertificate>>> entries_;
+};
+
+CertificateMemo& memo() {
+  static CertificateMemo m;
+  return m;
+}
+
+}  // namespace
+
+std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, const StepHook& hook,
+                                                      std::string* declined, uint64_t max_groups) {
+  auto decline = [&](std::string why) -> std::optional<GroupQuotientResult> {
+    if (declined) *declined = std::move(why);
+    return std::nullopt;
+  };
+  const GroupAction& g = *m.action;
+  const CollectiveSpec& spec = m.spec;
+  const uint64_t p = spec.p;
+  if (spec.kind != Collective::allreduce || spec.nblocks != p || p < 2 || g.torus() ||
+      g.block_action() != BlockAction::as_ranks || g.p() != p || p > (uint64_t{1} << 32))
+    return decline("the grouped quotient covers an allreduce with blocks acting as ranks under a 1D group");
+  if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries()))
+    return decline("the step hook " + hook.property + " may judge the ranks of an orbit differently");
+  std::shared_ptr<const FlowCertificate> cert = m.memo_key.empty() ? nullptr : memo().find(m.memo_key);
+  const bool reused = cert != nullptr;
+  if (!cert) {
+    cert = std::make_shared<const FlowCertificate>(certify_flow(m, max_groups));
+    // Only certificates are kept: a decline may be this call's group cap.
+    if (!m.memo_key.empty() && cert->declined.empty()) memo().put(m.memo_key, cert);
+  }
+  if (!cert->declined.empty()) return decline(cert->declined);
+  if (cert->most > max_groups)
+    return decline("rank 0 carries more than " + std::to_string(max_groups) + " distinct contribution sets");
+  Verdicts flow = cert->flow;
+  // The hook at rank 0: it judges rank 0 by its peers' ring distances alone
+  // (invariant_under_ring_isometries), so rank 0's transfers with their
+  // peers (one block each stands for the set) are all it reads.
+  if (hook) {
+    std::vector<RankStep> ops(1);
+    for (const FlowCertificate::Step& x : cert->steps)
+      if (StepHook::RankCheck rc = hook.at_step(x.step)) {
+        RankStep& op = ops[0];
+        op.clear();
+        if (x.sends) op.add_send(x.peer, x.combine).blocks = BlockSet::single(0);
+        if (x.recvs) op.add_recv(x.peer, x.combine).blocks = BlockSet::single(0);
+        StepView sv{x.step, p, m.ports, spec.nblocks, &ops};
+        rc(sv, 0, flow[kHook]);
+        if (flow[kHook].violations) return decline(hook.property + " is violated at step " + std::to_string(x.step));
+      }
+  }
   GroupQuotientResult out;
   for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHook}) {
     flow[i].checks *= p;  // every rank does rank 0's checks, mapped
     out.result.verdicts[i] = flow[i];
   }
-  out.result.cost.steps = last_active + 1;
-  out.result.cost.max_volume = volume0;
+  out.result.cost.steps = cert->last_active + 1;
+  out.result.cost.max_volume = cert->volume0;
   out.result.cost.max_volume_rank = 0;
-  out.result.cost.total_volume = volume0 * p;
-  out.max_groups = most;
+  out.result.cost.total_volume = cert->volume0 * p;
+  out.max_groups = cert->most;
+  out.reused = reused;
   return out;
 }
 

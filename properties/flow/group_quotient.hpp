@@ -75,11 +75,18 @@ struct MaskSchedule {
   int ports = 1;
   std::function<void(int step, MaskExchange& out, bool& active)> exchange;
   std::string representation;  // how the masks were computed (for the method text)
+  // Nonempty: a name for exactly this schedule (the same key, the same
+  // masks at every step). The flow half of the result (every property but
+  // the step hook, which is judged per call) is then kept for the next few
+  // calls with that key: a range sweep asks for Swing's ring of p' as the
+  // even instance p' and as the core of the odd p' + 1.
+  std::string memo_key;
 };
 
 struct GroupQuotientResult {
   RotationResult result;
   uint64_t max_groups = 0;  // the most groups rank 0 carried at once
+  bool reused = false;      // the flow half came from an earlier call with the same memo_key
 };
 
 std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, const StepHook& hook,

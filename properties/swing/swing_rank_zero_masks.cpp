@@ -107,6 +107,10 @@ std::optional<flow::MaskSchedule> swing_mask_schedule(const Schedule& s) {
     out.recv = rs ? nullptr : S.data();
     out.other_is_image = true;
   };
+  const SwingSendRule& r = ring->rule();
+  ms.memo_key = "swing-bandwidth-ring sets=" + std::to_string(static_cast<int>(r.sets)) +
+                " keep=" + std::to_string(static_cast<int>(r.keep)) + " skip_own=" + std::to_string(r.skip_own) +
+                " p=" + std::to_string(p);
   ms.representation =
       "rank 0's Listing 1 sets as p-bit masks by Lit(0, t) = rho(t) - A_{t+1} (reach sets mapped by the group)";
   return ms;

@@ -64,7 +64,9 @@ TEST(FoldComposition, TheFoldsIdleRanksAreIdle) {
             f->rank_step(r, st, rs);
             const bool fold_step = st == 0 || st == last;
             const bool may_act = fold_step ? (r < extra || r >= pp) : r < pp;
-            if (!may_act) ASSERT_TRUE(rs.empty()) << v.name << " p=" << p << " rank " << r << " step " << st;
+            if (!may_act) {
+              ASSERT_TRUE(rs.empty()) << v.name << " p=" << p << " rank " << r << " step " << st;
+            }
           }
       }
 }

@@ -211,3 +211,36 @@ TEST(GroupQuotient, DeclinesWhatItDoesNotCover) {
 
 }  // namespace
 }  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+// reflect_bits and rotate_bits against their definitions, bit by bit, for
+// every p <= 300 and every centre / shift (the grouped quotient maps every
+// contribution set through them).
+TEST(MaskMaps, ReflectAndRotateAreTheirDefinitions) {
+  for (uint64_t p = 1; p <= 300; ++p) {
+    const size_t W = (p + 63) / 64;
+    std::vector<uint64_t> src(W, 0), dst(W), want(W);
+    uint64_t seed = p * 0x9E3779B97F4A7C15ULL;
+    for (uint64_t x = 0; x < p; ++x) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      if (seed >> 63) src[x / 64] |= uint64_t{1} << (x % 64);
+    }
+    for (uint64_t c = 0; c < p; ++c) {
+      std::fill(want.begin(), want.end(), 0);
+      for (uint64_t y = 0; y < p; ++y)
+        if ((src[((c + p - y) % p) / 64] >> ((c + p - y) % p % 64)) & 1) want[y / 64] |= uint64_t{1} << (y % 64);
+      flow::reflect_bits(dst.data(), src.data(), p, c);
+      ASSERT_EQ(dst, want) << "reflect p=" << p << " c=" << c;
+      std::fill(want.begin(), want.end(), 0);
+      for (uint64_t y = 0; y < p; ++y)
+        if ((src[((y + p - c) % p) / 64] >> ((y + p - c) % p % 64)) & 1) want[y / 64] |= uint64_t{1} << (y % 64);
+      flow::rotate_bits(dst.data(), src.data(), p, c);
+      ASSERT_EQ(dst, want) << "rotate p=" << p << " q=" << c;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace collcheck
