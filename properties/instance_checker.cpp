@@ -582,6 +582,13 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
 
 }  // namespace
 
+bool grouped_takes(const Schedule& s, const CheckOptions& o) {
+  if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.grouped_quotient) return false;
+  if (swing::swing_mask_schedule(s)) return true;
+  const auto* f = dynamic_cast<const FoldedSchedule*>(&s);
+  return f && swing::swing_mask_schedule(f->inner()).has_value();
+}
+
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
   InstanceCheck out = run_checks(s, claim, hook, o);
   if (!out.refused) explain_final_values(s, out);
@@ -681,12 +688,16 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // the core by the grouped quotient at p', the wrapper checked directly.
   if (o.use_symmetry && o.exactness != Exactness::fingerprint && o.grouped_quotient)
     if (const auto* f = dynamic_cast<const FoldedSchedule*>(&s))
-      if (const auto ms = swing::swing_mask_schedule(f->inner())) {
+      if (auto ms = swing::swing_mask_schedule(f->inner())) {
+        if (!o.reuse_certificates) ms->memo_key.clear();
         const auto* core = dynamic_cast<const EquivariantSchedule*>(&f->inner());
         if (auto fc = fold_composition(*f, *ms, hook, o, &grouped_declined)) {
           InstanceCheck out = assemble(s, std::move(fc->result.verdicts), fc->result.cost, claim, hook, "exact");
-          out.stats["method"] = "composition: fold of " + std::to_string(s.p() - f->inner().p()) +
-                                " extra rank(s) onto a core of " + std::to_string(f->inner().p()) + " ranks; core: " +
+          // The same text for every p of a kind (reports group instances by method).
+          const uint64_t extra = s.p() - f->inner().p();
+          out.stats["method"] = "composition: fold of " + (extra == 1 ? std::string("rank p-1 onto the core of p-1 ranks")
+                                                                       : "the extra ranks onto a core of p' ranks") +
+                                "; core: " +
                                 kQuotientMethod + ": " + core->action().describe() + "; certificate: " +
                                 core->certificate() +
                                 "; rank 0 simulated as groups of blocks sharing one contribution set (" +
@@ -702,7 +713,9 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       // steps come as masks: it only certifies; anything else (a violation,
       // a copy that is not a superset, too many groups) declines to the
       // cell-by-cell quotient below, which reports the exact verdicts.
-      if (const auto ms = o.grouped_quotient ? swing::swing_mask_schedule(s) : std::nullopt)
+      auto ms = o.grouped_quotient ? swing::swing_mask_schedule(s) : std::nullopt;
+      if (ms && !o.reuse_certificates) ms->memo_key.clear();
+      if (ms)
         if (auto gq = grouped_quotient(*ms, hook, o, &grouped_declined)) {
           InstanceCheck out = assemble(s, std::move(gq->result.verdicts), gq->result.cost, claim, hook, "exact");
           out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +
@@ -785,11 +798,18 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   std::optional<IntervalPlan> plan;
   try {
     plan = interval_plan(s, o, e);
-  } catch (const InputError& refused_outright) {  // say why the quotient did not decide it either
-    if (quotient_declined.empty()) throw;
-    const bool budget = quotient_declined.find("memory budget") != std::string::npos;
-    throw InputError(std::string(refused_outright.what()) + "; the certified quotient declined: " + quotient_declined +
-                     (budget ? " (raise --memory-gib)" : ""));
+  } catch (const InputError& refused_outright) {
+    // A valid instance no method decides: not decided (exit 3), saying why
+    // each method declined; never bad input.
+    InstanceCheck out;
+    std::string why = std::string(kUndecidedPrefix) + ": " + refused_outright.what();
+    if (!grouped_declined.empty()) why += "; the grouped quotient or fold composition declined: " + grouped_declined;
+    if (!quotient_declined.empty()) {
+      const bool budget = quotient_declined.find("memory budget") != std::string::npos;
+      why += "; the certified quotient declined: " + quotient_declined + (budget ? " (raise --memory-gib)" : "");
+    }
+    out.refused = why;
+    return declined(std::move(out));
   }
   if (plan) {
     if (o.max_memory && plan->memory_bytes > o.max_memory) return declined(refused({plan->memory_bytes, plan->how}));

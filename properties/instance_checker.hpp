@@ -60,6 +60,11 @@ struct CheckOptions {
   // one where rank 0's steps come as masks; false: the cell-by-cell quotient
   // alone (tests compare the two).
   bool grouped_quotient = true;
+  // Keep the grouped quotient's flow certificate of a ring for the next few
+  // instances that need it (MaskSchedule::memo_key: the even p' and the odd
+  // p' + 1's core); false: compute it every time (--estimate's calibration
+  // measures one instance's own cost).
+  bool reuse_certificates = true;
   Bookkeeping bookkeeping = Bookkeeping::automatic;
   // The memory guard (--max-memory): an instance whose estimated memory
   // exceeds this many bytes is refused before anything is allocated
@@ -135,6 +140,11 @@ bool quotient_uses_runs(const Schedule& s, const CheckOptions& o);
 // Whether check_schedule hands `s` to the certified quotient under a 1D
 // group at all (p-bit cells or runs, by the memory budget).
 bool quotient_takes_1d(const Schedule& s, const CheckOptions& o);
+// Whether check_schedule hands `s` to the grouped quotient (an equivariant
+// schedule whose rank 0 comes as masks: flow/group_quotient.hpp) or to the
+// fold composition over such a core (flow/fold_composition.hpp). Either can
+// still decline while it runs (then the cell quotient or enumeration runs).
+bool grouped_takes(const Schedule& s, const CheckOptions& o);
 // Bytes of the certified quotient's p-bit cells for a 1D group (the row of
 // nblocks cells of p bits, received cells, one RankStep per rank).
 uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks);

@@ -4,6 +4,7 @@
 // result, never an exception.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,10 +80,77 @@ struct Counterexample {
   std::string location() const;  // "p=6 rank=0 step=2 block=4"
 };
 
+// std::optional's interface with the value on the heap: nearly every
+// verdict holds and carries no counterexample, and a sweep over 2^21 p keeps
+// millions of them (8 bytes each instead of a Counterexample).
+template <class T>
+class HeapOptional {
+ public:
+  HeapOptional() = default;
+  HeapOptional(std::nullopt_t) {}
+  HeapOptional(const T& v) : p_(std::make_unique<T>(v)) {}
+  HeapOptional(T&& v) : p_(std::make_unique<T>(std::move(v))) {}
+  HeapOptional(const std::optional<T>& o) : p_(o ? std::make_unique<T>(*o) : nullptr) {}
+  HeapOptional(const HeapOptional& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  HeapOptional(HeapOptional&&) noexcept = default;
+  HeapOptional& operator=(const HeapOptional& o) {
+    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  HeapOptional& operator=(HeapOptional&&) noexcept = default;
+  HeapOptional& operator=(std::nullopt_t) {
+    p_.reset();
+    return *this;
+  }
+  HeapOptional& operator=(const T& v) {
+    p_ = std::make_unique<T>(v);
+    return *this;
+  }
+  HeapOptional& operator=(T&& v) {
+    p_ = std::make_unique<T>(std::move(v));
+    return *this;
+  }
+  HeapOptional& operator=(const std::optional<T>& o) {
+    p_ = o ? std::make_unique<T>(*o) : nullptr;
+    return *this;
+  }
+  template <class... A>
+  T& emplace(A&&... a) {
+    p_ = std::make_unique<T>(std::forward<A>(a)...);
+    return *p_;
+  }
+  void reset() { p_.reset(); }
+  bool has_value() const { return p_ != nullptr; }
+  explicit operator bool() const { return p_ != nullptr; }
+  T* operator->() { return p_.get(); }
+  const T* operator->() const { return p_.get(); }
+  T& operator*() { return *p_; }
+  const T& operator*() const { return *p_; }
+  T& value() {
+    if (!p_) throw std::bad_optional_access();
+    return *p_;
+  }
+  const T& value() const {
+    if (!p_) throw std::bad_optional_access();
+    return *p_;
+  }
+  std::optional<T> to_optional() const { return p_ ? std::optional<T>(*p_) : std::nullopt; }
+  operator std::optional<T>() const { return to_optional(); }
+  T value_or(T other) const { return p_ ? *p_ : std::move(other); }
+  friend bool operator==(const HeapOptional& a, const HeapOptional& b) {
+    if (!a.p_ || !b.p_) return !a.p_ && !b.p_;
+    return *a.p_ == *b.p_;
+  }
+  friend bool operator==(const HeapOptional& a, std::nullopt_t) { return !a.p_; }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
 struct Verdict {
   std::string property;
   Status status = Status::holds;
-  std::optional<Counterexample> counterexample;  // the minimal one
+  HeapOptional<Counterexample> counterexample;  // the minimal one
   uint64_t checks = 0;      // how many elementary checks ran
   uint64_t violations = 0;  // how many failed (>= 1 iff violated)
   std::string mode;         // e.g. "exact", "fingerprint (error <= 2^-61 per check)", "z3"

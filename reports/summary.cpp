@@ -222,7 +222,7 @@ Status DeploymentVerdict::status() const {
 namespace {
 
 bool refused(const InstanceResult& i) {
-  return effective_status(i) == Status::skipped && i.skip_reason.rfind(kRefusedPrefix, 0) == 0;
+  return effective_status(i) == Status::skipped && is_refusal(i.skip_reason);
 }
 
 // "swing/bandwidth (p=7), ring (p=3..5)"; a p list too long for one line

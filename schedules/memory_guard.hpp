@@ -14,6 +14,15 @@
 namespace collcheck {
 
 inline constexpr const char* kRefusedPrefix = "refused by the memory guard";
+// A valid instance that no method of the checker can decide (e.g. over the
+// dense limit, no certified quotient or composition applies, and its
+// transfers are too scattered for interval bookkeeping): not decided, exit 3
+// like a memory-guard refusal, never bad input.
+inline constexpr const char* kUndecidedPrefix = "not decided";
+// Whether a skip reason is one of the two: the instance was valid and not decided.
+inline bool is_refusal(const std::string& reason) {
+  return reason.rfind(kRefusedPrefix, 0) == 0 || reason.rfind(kUndecidedPrefix, 0) == 0;
+}
 
 // "2.88 GiB", "0.0156 GiB".
 inline std::string gib(uint64_t bytes) {

@@ -94,6 +94,7 @@ namespace {
 struct QuotientTake {
   bool takes = false;
   uint64_t box_words = 0;
+  bool grouped = false;  // the grouped quotient or a fold composition over it (properties/flow/group_quotient.hpp)
 };
 QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return {};
@@ -114,7 +115,8 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
       take.box_words = quotient_box_words(*s, o);
       take.takes = take.box_words > 0;
     } else {
-      take.takes = quotient_takes_1d(*s, o);
+      take.grouped = grouped_takes(*s, o);
+      take.takes = take.grouped || quotient_takes_1d(*s, o);
     }
   } catch (const std::exception&) {
     take = {};
@@ -152,7 +154,17 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   // of cells touched once per block it holds or receives, each cell p bits
   // (ceil(p/64) + 1 words) or, where those would not fit, about log2 p runs
   // (a few words of work each); on a torus a box (a bit set per side).
-  if (const QuotientTake q = w.cell_words > 0 ? quotient_take(t, p, radix, o) : QuotientTake{}; q.takes) {
+  const QuotientTake q = w.cell_words > 0 ? quotient_take(t, p, radix, o) : QuotientTake{};
+  if (q.grouped) {
+    // The grouped quotient (or a fold over it): one pass over the blocks
+    // rank 0 moves (2 * volume) and a few p-bit masks mapped per step.
+    w.quotient = w.grouped = true;
+    w.intervals = false;
+    w.rank_steps = 8 * steps;
+    w.cell_words = 2 * static_cast<double>(c.volume_blocks) + 4 * steps * (dp / 64 + 1);
+    return w;
+  }
+  if (q.takes) {
     w.quotient = true;
     w.quotient_runs = q.box_words == 0 && quotient_bits_bytes(p, nblocks) > o.memory_budget;
     w.intervals = false;

@@ -42,6 +42,7 @@ struct InstanceWork {
   bool intervals = false; // fingerprint mode with interval bookkeeping
   bool quotient = false;       // the certified quotient (rank 0 alone), p-bit cells or
   bool quotient_runs = false;  // runs of ranks
+  bool grouped = false;        // the grouped quotient or a fold composition over it (linear in p)
   // A scalar for balancing when no fitted constants are at hand: one cell
   // word ~ 1 unit, one rank-step ~ 64 units (generating a rank's transfers
   // costs about as much as moving a few blocks), plus 1000 per instance.

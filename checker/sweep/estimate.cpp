@@ -268,6 +268,11 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
   // flow_rotation.hpp, which auto mode runs at any p).
   CheckOptions o = request_options;
   if (!g.exact && o.exactness == Exactness::automatic) o.exact_max_p = 1;
+  // Each point measures its own instance: a repeated run must not reuse the
+  // grouped quotient's certificate of its first run (the sweep reuses one
+  // per ring for the even p' and the odd p' + 1; the projection counts both,
+  // an upper bound within 2x).
+  o.reuse_certificates = false;
   // A calibration point is small: the guard refuses one that would need more
   // than kCalibrationMemory (or --max-memory if lower), so that a time model
   // that underestimates it (tra2 at p = 4096: predicted 0.25 s, took 11 s

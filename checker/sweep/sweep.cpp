@@ -284,6 +284,25 @@ class Progress {
 
 }  // namespace
 
+// Above this many instances a holding result keeps only what the reports
+// need of it: its verdicts' counts and modes, and the method that decided it
+// (its other measurements are dropped: a range of 2^21 p would otherwise
+// hold gigabytes of per-instance statistics).
+constexpr size_t kLeanAbove = size_t{1} << 16;
+
+void make_lean(InstanceResult& r) {
+  if (r.status != Status::holds) return;
+  for (Verdict& v : r.verdicts) {
+    v.stats.clear();
+    v.property.shrink_to_fit();
+  }
+  r.verdicts.shrink_to_fit();
+  std::map<std::string, std::string> kept;
+  for (const char* k : {"method", "mode"})
+    if (auto it = r.stats.find(k); it != r.stats.end()) kept.emplace(k, std::move(it->second));
+  r.stats = std::move(kept);
+}
+
 std::vector<SweepJob> sweep_jobs(const SweepRequest& req) {
   std::vector<SweepJob> jobs;
   for (size_t t = 0; t < req.targets.size(); ++t)
@@ -306,6 +325,7 @@ Report run_sweep(const SweepRequest& req) {
   double total = 0;
   for (size_t i : order) total += work(jobs[i].p);
   std::vector<InstanceResult> slots(jobs.size());
+  const bool lean = jobs.size() > kLeanAbove;
   {
     Progress progress(req.progress, total);
     progress.set_instances(order.size());
@@ -320,6 +340,7 @@ Report run_sweep(const SweepRequest& req) {
         } else {
           slots[order[k]] = check_instance(req.targets[j.target], j.p, req.check, j.radix);
           if (req.on_finished) req.on_finished(order[k], slots[order[k]]);
+          if (lean) make_lean(slots[order[k]]);
         }
         progress.add(work(j.p));
       });
@@ -364,7 +385,7 @@ void run_with_threads(int threads, const std::function<void()>& f) {
 }
 
 bool refused_by_memory_guard(const InstanceResult& i) {
-  return i.status == Status::skipped && i.skip_reason.rfind(kRefusedPrefix, 0) == 0;
+  return i.status == Status::skipped && is_refusal(i.skip_reason);
 }
 
 int exit_code(const Report& r) {

@@ -140,8 +140,9 @@ inline constexpr int kMaxThreads = 1024;
 // fewer); threads = 0: TBB's default.
 void run_with_threads(int threads, const std::function<void()>& f);
 
-// Whether the memory guard (--max-memory) refused this instance (status
-// skipped, reason starting with kRefusedPrefix).
+// Whether the memory guard (--max-memory) refused this instance, or no
+// method could decide it (status skipped, reason starting with
+// kRefusedPrefix or kUndecidedPrefix): exit 3, never 0 or 77.
 bool refused_by_memory_guard(const InstanceResult& i);
 
 // collcheck's exit codes (README.md, "Using it"): 0 holds, 1 violated, 3 unknown, 77 all skipped; an

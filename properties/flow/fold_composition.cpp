@@ -81,12 +81,12 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   out.result.cost.max_volume = cc.max_volume + nb;  // core ranks 0..extra-1 also copy the result back
   out.result.cost.max_volume_rank = 0;
   out.result.cost.total_volume = cc.total_volume + 2 * fold_volume;
-  out.obligations = "core of " + std::to_string(pp) +
-                    " ranks by the grouped quotient (copies are supersets); wrapper steps 0 and " +
-                    std::to_string(last) + " checked at ranks 0.." + std::to_string(extra - 1) + " and " +
-                    std::to_string(pp) + ".." + std::to_string(p - 1) +
-                    "; idle ranks by the fold's construction; glue: core rank i starts from {i, p'+i} or {i}, "
-                    "pairwise disjoint";
+  // Worded without p: reports group instances by their method text.
+  out.obligations =
+      "core (p' ranks) by the grouped quotient, every copy a superset; wrapper: the first and the last step "
+      "checked at ranks i and p'+i, i < p - p' (one whole-vector reduce in, one copy out); idle ranks by the "
+      "fold's construction; glue: core rank i starts from {i, p'+i} or {i}, pairwise disjoint and nonempty, so "
+      "the core's verdicts carry over";
   return out;
 }
 

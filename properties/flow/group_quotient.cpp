@@ -274,6 +274,21 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
   int& last_active = cert.last_active;
   MaskExchange ex;
   std::vector<uint64_t> written(W, 0);                  // blocks written in the current step
+  std::vector<uint64_t> other(W), image_buf(W);         // g_q of a step's set
+  std::vector<uint64_t> complete(W, 0);                 // blocks holding every contribution (copy steps)
+  bool complete_mode = false;
+  auto is_full = [&](const uint64_t* C) {
+    if (C[W - 1] != tail) return false;
+    for (size_t w = 0; w + 1 < W; ++w)
+      if (C[w] != ~uint64_t{0}) return false;
+    return true;
+  };
+  // 1 for every id whose set holds every contribution (one per GroupId value).
+  auto full_ids = [&] {
+    std::vector<uint8_t> full(size_t{1} << (8 * sizeof(GroupId)), 0);
+    for (uint32_t i = 0; i < table.ids(); ++i) full[i] = table[i].C && is_full(table[i].C);
+    return full;
+  };
   std::vector<std::pair<uint32_t, uint64_t*>> mapped;   // group -> g_q of its set, this step
   struct Pair {
     uint32_t dst, src, made;
@@ -332,6 +347,39 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     // written (a block may be sent and received in one step).
     const bool reduce = ex.combine == Combine::reduce;
     if (reduce) flow[kExactlyOnce].checks += got;
+    // Copies of complete values (the allgather), word-parallel: from the
+    // first copy step on, `complete` marks the blocks of rank 0 that hold
+    // every contribution (their group ids are not kept up to date any more).
+    // A step whose sources are all complete makes its receiving blocks
+    // complete (a superset of anything they held: no copy loses a
+    // contribution); any other step after that point declines (the cell
+    // quotient decides), as does a reduce.
+    if (!reduce && !complete_mode) {
+      complete_mode = true;
+      std::fill(complete.begin(), complete.end(), 0);
+      const std::vector<uint8_t> full = full_ids();
+      for (uint64_t b = 0; b < p; ++b) complete[b / 64] |= uint64_t{full[id[b]]} << (b % 64);
+    }
+    if (complete_mode) {
+      if (reduce) return decline("a reduce at step " + std::to_string(st) + " after the copies began");
+      // Sources x = g_q(b) of the receiving blocks b.
+      const uint64_t* dest = ex.recv;
+      if (!dest) {
+        map_mask(g, q, ex.send, other.data());
+        dest = other.data();
+      }
+      const uint64_t* sources = ex.recv ? nullptr : ex.send;
+      if (!sources) {
+        map_mask(g, q, ex.recv, image_buf.data());
+        sources = image_buf.data();
+      }
+      uint64_t partial = 0;
+      for (size_t w = 0; w < W; ++w) partial |= sources[w] & ~complete[w];
+      if (partial)
+        return decline("at step " + std::to_string(st) + " a copy carries a value that is not yet complete");
+      for (size_t w = 0; w < W; ++w) complete[w] |= dest[w];
+      continue;
+    }
     // The blocks arrive as pairs (source x at rank 0, receiving block b),
     // b = g_q(x), listed by the given set Y. They are applied in one pass;
     // a block read after another of the step's receives wrote it (Y and
@@ -429,12 +477,15 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
                      std::to_string(st));
   }
   // Postcondition: every block of rank 0 holds every contribution, once.
-  for (uint32_t i = 0; i < table.ids(); ++i) {
-    const auto& e = table[i];
-    if (!e.C) continue;
-    bool all = e.C[W - 1] == tail;
-    for (size_t w = 0; w + 1 < W && all; ++w) all = e.C[w] == ~uint64_t{0};
-    if (!all) return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
+  if (!complete_mode) {
+    for (uint32_t i = 0; i < table.ids(); ++i)
+      if (table[i].C && !is_full(table[i].C))
+        return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
+  } else {  // a block the copies made complete has a stale id
+    const std::vector<uint8_t> full = full_ids();
+    for (uint64_t b = 0; b < p; ++b)
+      if (!full[id[b]] && !((complete[b / 64] >> (b % 64)) & 1))
+        return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
   }
   flow[kPostcondition].checks += spec.nblocks;
   return cert;

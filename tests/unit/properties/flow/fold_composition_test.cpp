@@ -39,7 +39,7 @@ TEST(FoldComposition, DecidesSwingsOddPWithEnumerationsVerdicts) {
   for (uint64_t p = 3; p <= 201; p += 2) {
     const InstanceCheck composed = check(v, p, true), enumerated = check(v, p, false);
     ASSERT_TRUE(composed.stats.count("method")) << p;
-    EXPECT_EQ(composed.stats.at("method").rfind("composition: fold of 1 extra rank(s)", 0), 0u)
+    EXPECT_EQ(composed.stats.at("method").rfind("composition: fold of rank p-1 onto the core of p-1 ranks", 0), 0u)
         << p << " " << composed.stats.at("method");
     EXPECT_FALSE(enumerated.stats.count("method")) << p;
     test::expect_same_verdicts(composed, enumerated, "p=" + std::to_string(p));
