@@ -15,9 +15,17 @@
 //   * SwingMemoryEstimate/<variant>/21: the memory guard's estimate for p =
 //     2^21 (counter estimate_gib), nothing allocated: the dense bandwidth
 //     checkers need p * nblocks = 2^42 cells.
+//   * SwingWindow/<log2 p>: the default variant at the 1001 consecutive p from
+//     2^k - 500 (both parities: even p by the grouped quotient, odd p by the
+//     fold composition reusing the ring's certificate); counter ms_per_p.
+//     k = 20 is the goal row `verify --algo swing --p 1048000..1049000` (< 30
+//     s); the per-p costs at k = 14..21 bound the headline range 1..2^21
+//     (goal < 1 hour; the cost per p grows about linearly with p).
 // Run: build/bench/bench_verify --benchmark_filter=SwingSweep
 //      build/bench/bench_verify --benchmark_filter='SwingSingleP/21'
 #include <benchmark/benchmark.h>
+
+#include <chrono>
 
 #include "bench/bench_support.hpp"
 #include "checker/sweep/sweep.hpp"
@@ -39,6 +47,25 @@ void SwingSweep(benchmark::State& state, const char* variant) {
 }
 BENCHMARK_CAPTURE(SwingSweep, bandwidth, "bandwidth")->Arg(1024)->Arg(256)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
 BENCHMARK_CAPTURE(SwingSweep, latency, "latency")->Arg(1024)->Arg(256)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+void SwingWindow(benchmark::State& state) {
+  SweepRequest req;
+  req.targets = resolve_targets("swing", "bandwidth");
+  const uint64_t mid = uint64_t{1} << state.range(0);
+  for (uint64_t p = mid - 500; p <= mid + 500; ++p) req.ps.push_back(p);
+  req.progress = false;
+  req.check.max_memory = default_max_memory();
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Report r = run_sweep(req);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r.status() != Status::holds) state.SkipWithError("not every instance holds");
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["ms_per_p"] = 1000.0 * seconds / static_cast<double>(state.iterations() * req.ps.size());
+}
+BENCHMARK(SwingWindow)->DenseRange(14, 21, 1)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
 
 void SwingSingleP(benchmark::State& state) {
   const uint64_t p = uint64_t{1} << state.range(0);

@@ -703,7 +703,6 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
                                 "; rank 0 simulated as groups of blocks sharing one contribution set (" +
                                 ms->representation + "); obligations: " + fc->obligations;
           out.stats["max_groups"] = std::to_string(fc->core.max_groups);
-          if (fc->core.reused) out.stats["core_certificate"] = "reused: the flow half computed for the same ring earlier in this run";
           return out;
         }
       }
@@ -723,7 +722,6 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
                                 "; rank 0 simulated as groups of blocks sharing one contribution set (" +
                                 ms->representation + ")";
           out.stats["max_groups"] = std::to_string(gq->max_groups);
-          if (gq->reused) out.stats["flow_certificate"] = "reused: the flow half computed for the same ring earlier in this run";
           return out;
         }
       auto with_grouped = [&](InstanceCheck out) {

@@ -8,13 +8,15 @@
 #endif
 
 int main(int argc, char** argv) {
-  // A range sweep allocates and frees the same few megabyte-sized arrays per
-  // instance (rank 0's masks and group ids, properties/flow/group_quotient.hpp).
-  // glibc serves such blocks with mmap and returns them at free, so every
-  // instance paid its page faults again (a quarter of the time at p = 2^20);
-  // keep them in the heap instead (allocations above 1 GiB are still mapped).
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // A range sweep allocates and frees the same arrays of up to a few
+  // megabytes per instance (rank 0's masks and group ids,
+  // properties/flow/group_quotient.hpp). glibc serves blocks above 128 KiB
+  // with mmap and unmaps them at free, so every instance paid its page faults
+  // again (a quarter of the time at p = 2^20); keep blocks up to 8 MiB in the
+  // heap (larger ones, e.g. a schedule file's growing vectors, are still
+  // mapped and grow in place) and up to 64 MiB of freed heap for reuse.
+  mallopt(M_MMAP_THRESHOLD, 8 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
 #ifdef COLLCHECK_MPI_SHARD
   // Started by mpirun: sweeps are sharded over the ranks (checker/sweep/mpi_shard.hpp).
   // Without a launcher MPI is never initialized.

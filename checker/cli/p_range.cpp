@@ -4,12 +4,13 @@
 #include <cctype>
 
 #include "checker/cli/cli_support.hpp"
+#include "checker/sweep/sweep.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
 namespace {
 
-constexpr uint64_t kMaxValues = uint64_t{1} << 20;  // one sweep
+constexpr uint64_t kMaxValues = kMaxSweepInstances;  // one sweep
 
 [[noreturn]] void bad(const std::string& whole, const std::string& why) {
   throw InputError("malformed p-range " + quote_input(whole) + ": " + why);
@@ -79,7 +80,7 @@ std::vector<uint64_t> parse_p_range(const std::string& text, uint64_t max_values
           st = *parse_integer(step);
           if (st == 0) bad(text, "step must be >= 1");
         }
-        if ((hi - lo) / st + 1 + out.size() > max_values) bad(text, "more than 2^20 values");
+        if ((hi - lo) / st + 1 + out.size() > max_values) bad(text, std::string("more than ") + kMaxSweepInstancesText + " values");
         for (uint64_t v = lo; v <= hi; v += st) out.push_back(v);
       }
     }

@@ -6,7 +6,8 @@
 //   A..B:pow2    the powers of two in [A, B]
 //   X,Y,...      a comma list of any of the above
 // Values are sorted and de-duplicated. p = 0, an empty range, a malformed
-// term, a value above kMaxP or more than 2^20 values throw InputError (exit
+// term, a value above kMaxP or more than 2^22 values (kMaxSweepInstances,
+// checker/sweep/sweep.hpp) throw InputError (exit
 // code 2); nothing is clamped.
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@ inline constexpr uint64_t kMaxP = uint64_t{1} << 24;
 
 std::vector<uint64_t> parse_p_range(const std::string& text);
 
-// A p-range as parse_p_range reads it, without the 2^20-values limit of one
+// A p-range as parse_p_range reads it, without the 2^22-values limit of one
 // sweep (values still <= kMaxP; verify --estimate plans sweeps beyond one
 // run, checker/sweep/estimate.hpp); InputError on malformed input.
 std::vector<uint64_t> parse_p_range_for_estimate(const std::string& text);

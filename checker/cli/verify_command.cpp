@@ -51,7 +51,7 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   SweepRequest req;
   req.targets = resolve_target_list(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, req.targets);
-  // --estimate plans sweeps beyond one run's 2^20 p values (checker/sweep/estimate.hpp).
+  // --estimate plans sweeps beyond one run's 2^22 p values (checker/sweep/estimate.hpp).
   req.ps = vm.count("estimate") && vm.count("p") && !vm.count("dims")
                ? parse_p_range_for_estimate(vm["p"].as<std::string>())
                : instance_ps(vm, "verify needs --p RANGE");

@@ -405,7 +405,7 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
   e.calibrations = std::move(calibrations);
   for (const auto& c : e.calibrations) e.calibration_cpu_seconds += c.cpu_seconds;
   e.p_values = req.ps.size();
-  constexpr uint64_t kOneRun = uint64_t{1} << 20;
+  constexpr uint64_t kOneRun = kMaxSweepInstances;
   for (size_t ti = 0; ti < req.targets.size(); ++ti) {
     const SweepTarget& t = req.targets[ti];
     TargetProjection tp;
@@ -490,8 +490,9 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
   e.wall_seconds = std::max(e.core_seconds, e.largest_instance_seconds) / e.cores;
   e.beyond_one_run = e.p_values > kOneRun || e.instances > kOneRun;
   if (e.beyond_one_run)
-    e.notes.push_back("more than 2^20 p values or instances: one `verify` run refuses this; split the range "
-                      "(e.g. one run per 2^20 p values) or shard it with mpirun");
+    e.notes.push_back(std::string("more than ") + kMaxSweepInstancesText +
+                      " p values or instances: one `verify` run refuses this; split the range (e.g. one run per " +
+                      kMaxSweepInstancesText + " p values) or shard it with mpirun");
   return e;
 }
 

@@ -34,7 +34,7 @@
 //  projections above 2^16 are pessimistic (n = 3^13 bandwidth-contiguous:
 //  projected 6.0 min, measured 23 CPU s).
 // Unlike the sweep, the estimate accepts requests beyond one run's limits
-// (2^20 p values or instances): that is what it is for; it says so. Nothing
+// (2^22 p values or instances): that is what it is for; it says so. Nothing
 // per instance is built for it (jobs are counted and sampled), and every
 // calibration point runs under the memory guard at 256 MiB (or --max-memory
 // if lower): a point above it is left out, so a time model that
@@ -102,7 +102,7 @@ struct Estimate {
   unsigned cores = 1;
   double wall_seconds = 0;  // on this machine
   double calibration_cpu_seconds = 0;
-  bool beyond_one_run = false;  // more than 2^20 p values or instances
+  bool beyond_one_run = false;  // more than kMaxSweepInstances (2^22) p values or instances
   std::vector<std::string> notes;
 };
 

@@ -5,6 +5,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -143,12 +144,12 @@ std::vector<uint32_t> SweepTarget::radices(uint64_t p) const {
 }
 
 void check_request_size(const std::vector<SweepTarget>& targets, const std::vector<uint64_t>& ps) {
-  constexpr uint64_t kMaxInstances = uint64_t{1} << 20;
   uint64_t n = 0;  // counted, nothing built (--radix all reaches 2^44)
   for (const auto& t : targets)
     for (uint64_t p : ps) n += t.shapes.empty() ? (t.all_radices && p >= 2 ? p - 1 : 1) : t.radices(p).size();
-  if (n > kMaxInstances)
-    throw InputError("the request has " + std::to_string(n) + " instances, more than 2^20; split the sweep");
+  if (n > kMaxSweepInstances)
+    throw InputError("the request has " + std::to_string(n) + " instances, more than " + kMaxSweepInstancesText +
+                     "; split the sweep");
 }
 
 std::string restriction_refusal(const SweepTarget& t, uint64_t p, const InstanceParams& ip, const std::string& why) {
@@ -316,14 +317,33 @@ Report run_sweep(const SweepRequest& req) {
   auto start = std::chrono::steady_clock::now();
   using Job = SweepJob;
   const std::vector<Job> jobs = sweep_jobs(req);
-  auto work = [](uint64_t p) { return static_cast<double>(p) * static_cast<double>(p) + 1000.0; };
+  // The progress' work per instance: p^2 (rank-by-rank state), or p where
+  // the grouped quotient or a fold composition over it takes the target's
+  // instances (asked once per target and parity of p, at the largest p).
+  std::vector<std::array<bool, 2>> linear(req.targets.size(), {false, false});
+  if (runs_engine(req.check))
+    for (size_t t = 0; t < req.targets.size(); ++t)
+      for (int parity : {0, 1}) {
+        auto it = std::find_if(req.ps.rbegin(), req.ps.rend(), [&](uint64_t p) { return p % 2 == uint64_t(parity); });
+        if (it == req.ps.rend()) continue;
+        const InstanceParams ip = req.targets[t].params(*it, 0);
+        if (req.targets[t].variant->violates(ip) || !req.targets[t].shapes.empty()) continue;
+        try {
+          linear[t][parity] = grouped_takes(*req.targets[t].variant->make(ip), req.check);
+        } catch (const std::exception&) {
+        }
+      }
+  auto work_of = [&](const Job& j) {
+    const double p = static_cast<double>(j.p);
+    return (linear[j.target][j.p % 2] ? 64 * p : p * p) + 1000.0;
+  };
   // Larger instances first keeps both cores busy to the end; results land in
   // fixed slots (a shard's `order` holds only its own jobs).
   std::vector<size_t> order;
   for (size_t i = 0; i < jobs.size(); ++i)
     if (!req.run_here || req.run_here(i)) order.push_back(i);
   double total = 0;
-  for (size_t i : order) total += work(jobs[i].p);
+  for (size_t i : order) total += work_of(jobs[i]);
   std::vector<InstanceResult> slots(jobs.size());
   const bool lean = jobs.size() > kLeanAbove;
   {
@@ -342,7 +362,7 @@ Report run_sweep(const SweepRequest& req) {
           if (req.on_finished) req.on_finished(order[k], slots[order[k]]);
           if (lean) make_lean(slots[order[k]]);
         }
-        progress.add(work(j.p));
+        progress.add(work_of(j));
       });
     });
   }

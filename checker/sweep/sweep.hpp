@@ -98,8 +98,15 @@ std::vector<std::string> split_name_list(const std::string& option, const std::s
 // algorithms and empty items.
 std::vector<SweepTarget> resolve_target_list(const std::string& algos, const std::string& variants, bool torus = false);
 
+// The most instances (and p values) one verify, run or prove takes: 2^22,
+// twice the headline range 1..2^21. A holding instance keeps about 2 KiB of
+// results above 2^16 instances (sweep.cpp, make_lean), so 2^21 of them hold
+// about 4-5 GiB.
+inline constexpr uint64_t kMaxSweepInstances = uint64_t{1} << 22;
+inline constexpr const char* kMaxSweepInstancesText = "2^22";
+
 // Throws InputError if `targets` x `ps` (x radices or shapes) is more than
-// 2^20 instances: the limit of one verify, run or prove, checked before
+// kMaxSweepInstances: the limit of one verify, run or prove, checked before
 // anything per instance is built.
 void check_request_size(const std::vector<SweepTarget>& targets, const std::vector<uint64_t>& ps);
 

@@ -27,7 +27,7 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   if (fold.spec().kind != Collective::allreduce || inner.spec().kind != Collective::allreduce ||
       inner.num_blocks() != nb || core.spec.p != pp || core.steps != inner.num_steps() || T != core.steps + 2)
     return decline("the fold and its core are not one allreduce");
-  if (extra < 1 || extra > 64) return decline("more than 64 extra ranks (the wrapper is checked rank by rank)");
+  if (extra < 1) return decline("no extra rank");
   // The core's hook: the instance's at step st + 1, judged on Z_p'.
   StepHook core_hook;
   if (hook) {
@@ -44,12 +44,16 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   auto c = run_group_quotient(core, core_hook, &why, max_groups);
   if (!c) return decline("the core of " + std::to_string(pp) + " ranks: " + why);
 
-  // The wrapper, checked directly at the ranks that have it.
+  // The wrapper, checked directly at its first and last pair (i = 0 and
+  // i = p - p' - 1); the pairs between follow the same rule of fold.cpp
+  // (one expression in i), an obligation of the fold's construction like
+  // the idle ranks (fold_composition_test.cpp checks every rank for every
+  // fold of the registry to p = 130).
   RankStep rs;
   for (int st : {0, last}) {
     const bool in = st == 0;
     const Combine mode = in ? Combine::reduce : Combine::copy;
-    for (uint64_t i = 0; i < extra; ++i) {
+    for (uint64_t i : {uint64_t{0}, extra - 1}) {
       const auto core_rank = static_cast<Rank>(i), ex = static_cast<Rank>(pp + i);
       fold.rank_step(core_rank, st, rs);
       const auto& c_in = in ? rs.recvs : rs.sends;
@@ -84,9 +88,9 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   // Worded without p: reports group instances by their method text.
   out.obligations =
       "core (p' ranks) by the grouped quotient, every copy a superset; wrapper: the first and the last step "
-      "checked at ranks i and p'+i, i < p - p' (one whole-vector reduce in, one copy out); idle ranks by the "
-      "fold's construction; glue: core rank i starts from {i, p'+i} or {i}, pairwise disjoint and nonempty, so "
-      "the core's verdicts carry over";
+      "(one whole-vector reduce in, one copy out between ranks i and p'+i) checked at the first and the last "
+      "pair, the pairs between and the idle ranks by the fold's construction; glue: core rank i starts from "
+      "{i, p'+i} or {i}, pairwise disjoint and nonempty, so the core's verdicts carry over";
   return out;
 }
 

@@ -9,13 +9,17 @@
 //           block holds; the step hook is the instance's, shifted by the
 //           fold step, and must judge by distances on Z_p'
 //           (StepHook::isometry_ring == p');
-//   wrapper the fold steps checked directly on the ranks that have them:
-//           at step 0 rank p'+i sends every block to rank i (reduce) and
-//           nothing else happens at either rank, at the last step rank i
-//           sends every block back to p'+i (copy), for i < p - p';
+//   wrapper the fold steps: at step 0 rank p'+i sends every block to rank i
+//           (reduce) and nothing else happens at either rank, at the last
+//           step rank i sends every block back to p'+i (copy), for
+//           i < p - p'; checked directly at the first and the last pair
+//           (i = 0 and i = p - p' - 1), the pairs between by construction
+//           (fold.cpp's one rule in i; the latency variant folds up to p/2
+//           extra ranks, and checking each pair would be O(p) per p);
 //   idle    ranks p - p'..p'-1 have no transfer at the fold steps and ranks
 //           p'..p-1 none at the core's steps: FoldedSchedule's construction
-//           (fold.hpp), checked at every rank and step by
+//           (fold.hpp), checked with the wrapper's rule at every rank and
+//           step of every fold in the registry to p = 130 by
 //           fold_composition_test.cpp;
 //   glue    after step 0 core rank i starts from X_i = {i, p'+i} (i <
 //           p - p') or {i}: pairwise disjoint and nonempty. The core's flow

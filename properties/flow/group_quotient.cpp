@@ -167,7 +167,11 @@ enum class Applied { ok, hazard, failed };
 // The inner loop makes no call: it returns at a pair change with the block
 // not yet applied (the resume point in w / word), so that its state stays in
 // registers (a call inside it cost a store-to-load round trip per block).
-template <bool Reflect, bool YIsDest>
+// How g_q moves a block: reflection z = q - y, translation z = y + q (both
+// mod p, blocks acting as ranks), or not at all (blocks fixed).
+enum class BlockMove { reflect, translate, fixed };
+
+template <BlockMove Move, bool YIsDest>
 bool run_until_change(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupId* ids, uint64_t* written,
                       size_t& w_io, uint64_t& word_io, uint32_t cd, uint32_t cs, uint32_t cm, uint64_t& run_io,
                       uint32_t& new_dst, uint32_t& new_src, bool& hazard) {
@@ -186,8 +190,9 @@ bool run_until_change(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, Group
     }
     const uint64_t y = uint64_t{w} * 64 + static_cast<uint64_t>(__builtin_ctzll(word));
     uint64_t z;
-    if constexpr (Reflect) z = y <= q ? q - y : q + p - y;
-    else z = y + q >= p ? y + q - p : y + q;
+    if constexpr (Move == BlockMove::reflect) z = y <= q ? q - y : q + p - y;
+    else if constexpr (Move == BlockMove::translate) z = y + q >= p ? y + q - p : y + q;
+    else z = y;
     const uint64_t b = YIsDest ? y : z, x = YIsDest ? z : y;
     if ((written[x / 64] >> (x % 64)) & 1) {
       hazard = true;
@@ -210,7 +215,7 @@ bool run_until_change(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, Group
   }
 }
 
-template <bool Reflect, bool YIsDest, class Change>
+template <BlockMove Move, bool YIsDest, class Change>
 Applied apply_blocks(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupId* ids, uint64_t* written, Cursor& c,
                      Change&& change) {
   if (W == 0) return Applied::ok;
@@ -218,7 +223,7 @@ Applied apply_blocks(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupI
   uint64_t word = Y[0];
   bool hazard = false;
   uint32_t nd = 0, ns = 0;
-  while (run_until_change<Reflect, YIsDest>(Y, W, q, p, ids, written, w, word, c.dst, c.src, c.made, c.run, nd, ns,
+  while (run_until_change<Move, YIsDest>(Y, W, q, p, ids, written, w, word, c.dst, c.src, c.made, c.run, nd, ns,
                                             hazard))
     if (!change(nd, ns, c)) return Applied::failed;
   return hazard ? Applied::hazard : Applied::ok;
@@ -254,19 +259,28 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
   const GroupAction& g = *m.action;
   const CollectiveSpec& spec = m.spec;
   const uint64_t p = spec.p;
-  const size_t W = (p + 63) / 64;
-  const uint64_t tail = p % 64 ? (uint64_t{1} << (p % 64)) - 1 : ~uint64_t{0};
-  MaskPool pool(W);
-  GroupTable table(W, pool);
-  std::vector<GroupId> id(p);  // rank 0's block b is in group id[b]
+  const uint64_t nb = spec.nblocks;
+  const bool fixed = g.block_action() == BlockAction::fixed;
+  const size_t W = (nb + 63) / 64;   // a block mask
+  const size_t Wc = (p + 63) / 64;   // a contribution set
+  const uint64_t tail = nb % 64 ? (uint64_t{1} << (nb % 64)) - 1 : ~uint64_t{0};
+  const uint64_t tail_c = p % 64 ? (uint64_t{1} << (p % 64)) - 1 : ~uint64_t{0};
+  MaskPool pool(Wc);
+  GroupTable table(Wc, pool);
+  std::vector<GroupId> id(nb);  // rank 0's block b is in group id[b]
   {
     uint64_t* zero = pool.get();
-    std::fill(zero, zero + W, 0);
+    std::fill(zero, zero + Wc, 0);
     zero[0] = 1;  // every block of rank 0 starts with rank 0's contribution
     const uint32_t z = table.intern(zero);
-    table[z].blocks = p;
+    table[z].blocks = nb;
     std::fill(id.begin(), id.end(), z);
   }
+  // g_q of a block mask (blocks as ranks: the group's map; fixed: itself).
+  auto map_blocks = [&](Rank q, const uint64_t* src, uint64_t* dst) {
+    if (fixed) std::copy(src, src + W, dst);
+    else map_mask(g, q, src, dst);
+  };
 
   Verdicts& flow = cert.flow;
   uint64_t& volume0 = cert.volume0;
@@ -278,8 +292,8 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
   std::vector<uint64_t> complete(W, 0);                 // blocks holding every contribution (copy steps)
   bool complete_mode = false;
   auto is_full = [&](const uint64_t* C) {
-    if (C[W - 1] != tail) return false;
-    for (size_t w = 0; w + 1 < W; ++w)
+    if (C[Wc - 1] != tail_c) return false;
+    for (size_t w = 0; w + 1 < Wc; ++w)
       if (C[w] != ~uint64_t{0}) return false;
     return true;
   };
@@ -317,8 +331,9 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     if (g.rank(q, q) != 0)
       return decline("the peer's image of rank 0's exchange is not with rank 0 at step " + std::to_string(st));
     const bool reflects = g.reflects(q);
-    // g_q on blocks (blocks act as ranks); an involution since g_q(q) = 0.
+    // g_q on blocks (as ranks, or fixed); an involution since g_q(q) = 0.
     auto image = [&](uint64_t x) -> uint64_t {
+      if (fixed) return x;
       if (reflects) return x <= q ? q - x : q + p - x;
       const uint64_t y = x + q;
       return y >= p ? y - p : y;
@@ -358,19 +373,19 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       complete_mode = true;
       std::fill(complete.begin(), complete.end(), 0);
       const std::vector<uint8_t> full = full_ids();
-      for (uint64_t b = 0; b < p; ++b) complete[b / 64] |= uint64_t{full[id[b]]} << (b % 64);
+      for (uint64_t b = 0; b < nb; ++b) complete[b / 64] |= uint64_t{full[id[b]]} << (b % 64);
     }
     if (complete_mode) {
       if (reduce) return decline("a reduce at step " + std::to_string(st) + " after the copies began");
       // Sources x = g_q(b) of the receiving blocks b.
       const uint64_t* dest = ex.recv;
       if (!dest) {
-        map_mask(g, q, ex.send, other.data());
+        map_blocks(q, ex.send, other.data());
         dest = other.data();
       }
       const uint64_t* sources = ex.recv ? nullptr : ex.send;
       if (!sources) {
-        map_mask(g, q, ex.recv, image_buf.data());
+        map_blocks(q, ex.recv, image_buf.data());
         sources = image_buf.data();
       }
       uint64_t partial = 0;
@@ -407,12 +422,12 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       uint64_t* made = pool.get();
       uint64_t clash = 0;
       if (reduce) {
-        for (size_t w = 0; w < W; ++w) {
+        for (size_t w = 0; w < Wc; ++w) {
           clash |= have[w] & in[w];
           made[w] = have[w] | in[w];
         }
       } else {
-        for (size_t w = 0; w < W; ++w) {
+        for (size_t w = 0; w < Wc; ++w) {
           clash |= have[w] & ~in[w];
           made[w] = in[w];
         }
@@ -450,10 +465,12 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     GroupId* ids = id.data();
     uint64_t* wr = written.data();
     const Applied applied =
-        reflects ? (y_is_dest ? apply_blocks<true, true>(Y, W, q, p, ids, wr, cur, change)
-                              : apply_blocks<true, false>(Y, W, q, p, ids, wr, cur, change))
-                 : (y_is_dest ? apply_blocks<false, true>(Y, W, q, p, ids, wr, cur, change)
-                              : apply_blocks<false, false>(Y, W, q, p, ids, wr, cur, change));
+        fixed      ? (y_is_dest ? apply_blocks<BlockMove::fixed, true>(Y, W, q, p, ids, wr, cur, change)
+                                : apply_blocks<BlockMove::fixed, false>(Y, W, q, p, ids, wr, cur, change))
+        : reflects ? (y_is_dest ? apply_blocks<BlockMove::reflect, true>(Y, W, q, p, ids, wr, cur, change)
+                                : apply_blocks<BlockMove::reflect, false>(Y, W, q, p, ids, wr, cur, change))
+                   : (y_is_dest ? apply_blocks<BlockMove::translate, true>(Y, W, q, p, ids, wr, cur, change)
+                                : apply_blocks<BlockMove::translate, false>(Y, W, q, p, ids, wr, cur, change));
     std::fill(written.begin(), written.end(), 0);
     if (applied == Applied::hazard)
       return decline("at step " + std::to_string(st) + " rank 0 receives a block it also sends or reads in that step");
@@ -483,7 +500,7 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
         return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
   } else {  // a block the copies made complete has a stale id
     const std::vector<uint8_t> full = full_ids();
-    for (uint64_t b = 0; b < p; ++b)
+    for (uint64_t b = 0; b < nb; ++b)
       if (!full[id[b]] && !((complete[b / 64] >> (b % 64)) & 1))
         return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
   }
@@ -529,9 +546,11 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
   const GroupAction& g = *m.action;
   const CollectiveSpec& spec = m.spec;
   const uint64_t p = spec.p;
-  if (spec.kind != Collective::allreduce || spec.nblocks != p || p < 2 || g.torus() ||
-      g.block_action() != BlockAction::as_ranks || g.p() != p || p > (uint64_t{1} << 32))
-    return decline("the grouped quotient covers an allreduce with blocks acting as ranks under a 1D group");
+  const bool as_ranks = g.block_action() == BlockAction::as_ranks && spec.nblocks == p;
+  const bool fixed = g.block_action() == BlockAction::fixed && spec.nblocks >= 1;
+  if (spec.kind != Collective::allreduce || p < 2 || g.torus() || !(as_ranks || fixed) || g.p() != p ||
+      p > (uint64_t{1} << 32))
+    return decline("the grouped quotient covers an allreduce with blocks acting as ranks, or fixed, under a 1D group");
   if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries()))
     return decline("the step hook " + hook.property + " may judge the ranks of an orbit differently");
   std::shared_ptr<const FlowCertificate> cert = m.memo_key.empty() ? nullptr : memo().find(m.memo_key);

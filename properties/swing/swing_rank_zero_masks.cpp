@@ -1,9 +1,11 @@
 #include "properties/swing/swing_rank_zero_masks.hpp"
 
 #include <memory>
+#include <mutex>
 
 #include "properties/flow/flow_rotation.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
+#include "schedules/swing/swing_latency.hpp"
 #include "schedules/swing/swing_math.hpp"
 
 namespace collcheck::swing {
@@ -74,24 +76,68 @@ std::vector<Mask> rank_zero_rs_masks(uint64_t m, const SwingSendRule& rule) {
   return lit;
 }
 
+namespace {
+
+// Swing's latency-optimal ring (Sec. 3.1.2): one block, the whole vector,
+// exchanged with pi(0, s) and reduced at every step.
+std::optional<flow::MaskSchedule> latency_mask_schedule(const SwingEquivariant& eq, const SwingLatencyRing& ring) {
+  const uint64_t p = eq.p();
+  if (p < 2 || p % 2 || eq.num_blocks() != 1 || eq.spec().kind != Collective::allreduce ||
+      eq.action().block_action() != BlockAction::fixed || eq.action().group() != SymmetryGroup::swing_dihedral)
+    return std::nullopt;
+  static const uint64_t kBlockZero = 1;
+  flow::MaskSchedule ms;
+  ms.action = &eq.action();
+  ms.spec = eq.spec();
+  ms.steps = ring.num_steps();
+  ms.ports = eq.ports();
+  ms.exchange = [p, L = ring.num_steps()](int st, flow::MaskExchange& out, bool& active) {
+    active = st >= 0 && st < L;
+    if (!active) return;
+    // swing_latency.cpp's rank_step at rank 0: block 0 to and from pi(0, s).
+    out.peer = pi(0, st, p);
+    out.combine = Combine::reduce;
+    out.send = &kBlockZero;
+    out.recv = nullptr;
+    out.other_is_image = true;
+  };
+  ms.memo_key = "swing-latency-ring p=" + std::to_string(p);
+  ms.representation = "rank 0's one block, the whole vector, exchanged with pi(0, s) at every step";
+  return ms;
+}
+
+}  // namespace
+
 std::optional<flow::MaskSchedule> swing_mask_schedule(const Schedule& s) {
   const auto* eq = dynamic_cast<const SwingEquivariant*>(&s);
   if (!eq) return std::nullopt;
+  if (const auto* lat = dynamic_cast<const SwingLatencyRing*>(&eq->direct())) return latency_mask_schedule(*eq, *lat);
   const auto* ring = dynamic_cast<const SwingBandwidthRing*>(&eq->direct());
   const uint64_t p = s.p();
   if (!ring || p < 2 || p % 2 || ring->ring_size() != p || s.spec().kind != Collective::allreduce ||
       s.num_blocks() != p || eq->action().block_action() != BlockAction::as_ranks ||
       eq->action().group() != SymmetryGroup::swing_dihedral)
     return std::nullopt;
-  auto masks = std::make_shared<const std::vector<Mask>>(rank_zero_rs_masks(p, ring->rule()));
   const int L = ring->swing_steps();
-  if (static_cast<int>(masks->size()) != L || s.num_steps() != 2 * L) return std::nullopt;
+  if (L != ceil_log2(p) || s.num_steps() != 2 * L) return std::nullopt;
+  // Rank 0's masks, computed at the first step asked for (a certificate
+  // reused by memo_key never asks).
+  struct Lazy {
+    std::once_flag once;
+    std::vector<Mask> masks;
+  };
+  auto lazy = std::make_shared<Lazy>();
+  const SwingSendRule rule = ring->rule();
+  auto masks_of = [lazy, p, rule]() -> const std::vector<Mask>& {
+    std::call_once(lazy->once, [&] { lazy->masks = rank_zero_rs_masks(p, rule); });
+    return lazy->masks;
+  };
   flow::MaskSchedule ms;
   ms.action = &eq->action();
   ms.spec = s.spec();
   ms.steps = s.num_steps();
   ms.ports = s.ports();
-  ms.exchange = [masks, L, p](int st, flow::MaskExchange& out, bool& active) {
+  ms.exchange = [masks_of, L, p](int st, flow::MaskExchange& out, bool& active) {
     active = st >= 0 && st < 2 * L;
     if (!active) return;
     // Reduce-scatter step t, or the allgather step mirroring it (the peers in
@@ -100,7 +146,7 @@ std::optional<flow::MaskSchedule> swing_mask_schedule(const Schedule& s) {
     // SwingEquivariant's certificate, so it is given as the image.
     const bool rs = st < L;
     const int t = rs ? st : 2 * L - 1 - st;
-    const Mask& S = (*masks)[static_cast<size_t>(t)];
+    const Mask& S = masks_of()[static_cast<size_t>(t)];
     out.peer = pi(0, t, p);
     out.combine = rs ? Combine::reduce : Combine::copy;
     out.send = rs ? S.data() : nullptr;

@@ -41,7 +41,9 @@ std::vector<std::vector<uint64_t>> rank_zero_rs_masks(uint64_t m, const SwingSen
 
 // The grouped quotient's view of `s` if `s` is Swing's bandwidth-optimal
 // ring at an even p >= 2 wrapped as SwingEquivariant (blocks as ranks, the
-// paper's numbering), nullopt otherwise. Rank 0 exchanges with pi(0, t) at
+// paper's numbering), or its latency-optimal ring (one block, fixed: rank 0
+// exchanges the whole vector with pi(0, s) and reduces, Sec. 3.1.2), nullopt
+// otherwise. Rank 0 exchanges with pi(0, t) at
 // reduce-scatter step t (sends S_t, receives g_q(S_t), reduces) and at the
 // mirrored allgather step (sends g_q(S_t), receives S_t, copies): what the
 // direct generator gives rank 0 (rs_send of rank 0 and of its peer q), with

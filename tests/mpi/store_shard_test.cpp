@@ -247,13 +247,15 @@ std::vector<pid_t> children(pid_t parent) {
 }
 
 TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
-  // One large instance (p = 5001, a few seconds; odd, so enumerated: the even p are decided by the quotient in milliseconds, so that a fast machine still
-  // leaves a wide window) and 24 tiny ones. The plan gives
+  // One large instance (p = 5001, a few seconds: fingerprint mode, so
+  // enumerated; the quotients and the fold composition decide Swing in
+  // milliseconds, and a fast machine must still leave a wide window) and 24
+  // tiny ones. The plan gives
   // the largest job to rank 0 and, its load being larger than all the others
   // together, every tiny one to rank 1. Rank 1's results must be in the
   // store while rank 0 is still checking p = 5001: they are recorded as they
   // arrive, not when the sweep ends.
-  const std::string sweep = "verify --algo swing --p 1..24,5001 --threads 1 -q";
+  const std::string sweep = "verify --algo swing --p 1..24,5001 --mode fingerprint --threads 1 -q";
   const std::string db = fresh("arrive");
   const pid_t pid = spawn(mpirun(2) + COLLCHECK_BINARY + " " + sweep + " --format json --db " + db,
                           temp_path("arrive.out"));

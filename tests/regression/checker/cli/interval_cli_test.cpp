@@ -3,14 +3,16 @@
 //     checks, violations, counterexample) on a holding instance and on a
 //     refuted paper rule, and the report says which bookkeeping ran;
 //   * --state auto picks intervals for Swing's contiguous blocks at p = 4096
-//     and dense for the paper's scattered numbering at odd p = 4095 (at even
-//     p the paper numbering is decided by its quotient, issue 16, so no
-//     per-rank state is chosen at all);
+//     and dense for the paper's scattered numbering at odd p = 4095 of
+//     paper-odd (at even p the paper numbering is decided by its quotient,
+//     at odd p of the default by a fold composition over it, so no per-rank
+//     state is chosen at all);
 //   * bad input: an unknown --state, or --state intervals with --mode exact,
 //     is one line and exit 2; Trivance bandwidth-contiguous outside n = 3^s
-//     is refused by its restriction (exit 2); without the memory guard an
-//     instance over the dense limit whose transfers are too scattered for
-//     intervals is refused (exit 2), not attempted.
+//     is refused by its restriction (exit 2); a valid instance over the
+//     dense limit that no method decides (no quotient, no composition,
+//     transfers too scattered for intervals) is not decided (exit 3), never
+//     attempted.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -69,28 +71,39 @@ TEST(IntervalCli, IntervalsImplyFingerprintMode) {
 
 TEST(IntervalCli, AutoPicksByTheShapeOfTheTransfers) {
   EXPECT_TRUE(instance("--algo swing --variant bandwidth-contiguous --p 4096").at("stats").contains("method"));
-  EXPECT_FALSE(instance("--algo swing --variant bandwidth --p 4095").at("stats").contains("method"));
+  // (paper-odd: an odd p with no composition; the default's odd p are a fold
+  // composition now, below.)
+  EXPECT_FALSE(instance("--algo swing --variant paper-odd --p 4095").at("stats").contains("method"));
   EXPECT_EQ(instance("--algo swing --variant bandwidth --p 4096").at("stats").at("method").get<std::string>().rfind(
                 "quotient: ", 0),
             0u);
 }
 
-// Even p of the same variant: the certified quotient with runs of ranks
-// (p-bit cells would exceed the memory budget) decides it, exactly.
-TEST(IntervalCli, EvenPOverTheDenseLimitIsTheQuotientsWithRunsOfRanks) {
+// Even p of the same variant: the certified quotient with rank 0 as groups
+// of blocks decides it, exactly; odd p: the fold composition over it.
+TEST(IntervalCli, OverTheDenseLimitTheGroupedQuotientAndTheFoldDecide) {
   const std::string method = instance("--algo swing --variant bandwidth --p 2^18").at("stats").at("method");
   EXPECT_EQ(method.rfind("quotient: ", 0), 0u) << method;
-  EXPECT_NE(method.find("runs of ranks"), std::string::npos) << method;
+  EXPECT_NE(method.find("groups of blocks"), std::string::npos) << method;
+  const json odd = instance("--algo swing --variant bandwidth --p 262143 --max-memory none");
+  EXPECT_EQ(odd.at("status"), "holds");
+  EXPECT_EQ(odd.at("stats").at("method").get<std::string>().rfind("composition: ", 0), 0u);
+}
+
+// A valid instance that no method decides (a paper reading's odd p: no
+// composition, a dense state over 2^32 cells, transfers too scattered for
+// intervals) is not decided: exit 3 with the reason, never bad input.
+TEST(IntervalCli, AValidInstanceNoMethodDecidesIsExit3) {
+  auto r = run("verify --algo swing --variant paper-odd --p 262143 --max-memory none");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("not decided: p * nblocks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("too scattered for interval"), std::string::npos) << r.out;
 }
 
 TEST(IntervalCli, BadInput) {
   for (const std::string args : {"verify --algo swing --p 8 --state sparse",
                                  "verify --algo swing --p 8 --mode exact --state intervals",
-                                 "verify --algo trivance --variant bandwidth-contiguous --p 10",
-                                 // scattered sets over the dense limit without the memory guard:
-                                 // refused, never an attempt to allocate ~1e4 GiB of pieces (odd p:
-                                 // a fold, no certified quotient; even p is the quotient's, below)
-                                 "verify --algo swing --p 262143 --max-memory none"}) {
+                                 "verify --algo trivance --variant bandwidth-contiguous --p 10"}) {
     auto r = run(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(test::lines(r.err), 1u) << args << "\n" << r.err;

@@ -6,7 +6,7 @@
 //  * with fixed calibrations, the projection is monotone in the p-range
 //    (1..N for growing N, and adding a variant), counts instances, skips and
 //    refusals as the sweep would, and scales with the fitted constants;
-//  * parse_p_range_for_estimate reads 1..2^21 (beyond one run's 2^20 values)
+//  * parse_p_range_for_estimate reads 1..2^21 and beyond one run.s 2^22 values
 //    and rejects what parse_p_range rejects;
 //  * the CLI: exits 0 without running the sweep (a sweep of many
 //    core-hours is estimated in seconds), the estimate grows with the range,
@@ -168,8 +168,8 @@ TEST(EstimateProjection, RefusesWhatTheCheckerRefuses) {
 // A sparse restriction over a sampled range (2^21 p values, 22 of them
 // powers of two): every allowed p is projected, the largest included (the
 // sampling once skipped all but the smallest), and the interval work model
-// applies at p = 2^21. The paper numbering at 2^21 is refused (dense state
-// over 2^32 cells, transfers too scattered for intervals), not projected.
+// applies at p = 2^21. The paper numbering at 2^21 is the grouped quotient's
+// (even p) and the fold composition's (odd p), projected, not refused.
 TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
   const TimeModel m{0, 0, 1e-9, 0};
   {
@@ -193,21 +193,30 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
     EXPECT_LT(wi.cell_words, 1e12);
   }
   {
-    // Odd p folds (no certified quotient): scattered sets over the dense limit.
+    // Odd p folds: the fold composition over the grouped quotient, linear.
     SweepRequest req = request("swing", "bandwidth", "2097151");
     const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
-    EXPECT_EQ(e.targets[0].refused, 1u);
-    EXPECT_NE(e.targets[0].refusal.find("too scattered for interval"), std::string::npos) << e.targets[0].refusal;
+    EXPECT_EQ(e.targets[0].refused, 0u) << e.targets[0].refusal;
     EXPECT_FALSE(target_uses_intervals(req.targets[0], req.check, uint64_t{1} << 21));
+    const InstanceWork w = instance_work(req.targets[0], 2097151, 0, 2097150, req.check);
+    EXPECT_TRUE(w.grouped);
+    EXPECT_LT(w.cell_words, 1e8);
   }
   {
-    // Even p: the certified quotient with runs of ranks, rank 0's work alone.
+    // Even p: the grouped quotient, rank 0's work alone (linear in p).
     SweepRequest req = request("swing", "bandwidth", "2^21");
     const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
     EXPECT_EQ(e.targets[0].refused, 0u) << e.targets[0].refusal;
     const InstanceWork w = instance_work(req.targets[0], uint64_t{1} << 21, 0, 1u << 21, req.check);
-    EXPECT_TRUE(w.quotient_runs);
-    EXPECT_LT(w.cell_words, 1e9);
+    EXPECT_TRUE(w.grouped);
+    EXPECT_LT(w.cell_words, 1e8);
+  }
+  {
+    // A paper reading's odd p (no composition): still refused, not projected.
+    SweepRequest req = request("swing", "paper-odd", "2097151");
+    const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
+    EXPECT_EQ(e.targets[0].refused, 1u);
+    EXPECT_NE(e.targets[0].refusal.find("too scattered for interval"), std::string::npos) << e.targets[0].refusal;
   }
 }
 
@@ -230,9 +239,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 TEST(EstimateCli, ExitsZeroWithoutRunningTheSweep) {
-  // Exact mode at every p of 1..2^13 is hours of work; the estimate takes seconds.
+  // Exact mode at every odd p of 1..2^13 (a paper reading enumerated rank by
+  // rank) is hours of work; the estimate takes seconds.
   const auto t0 = std::chrono::steady_clock::now();
-  auto r = run("verify --estimate --algo swing --p 1..2^13 --calibrate-seconds 0.2 --format json");
+  auto r = run("verify --estimate --algo swing --variant paper-odd --p 1..2^13 --skip-restricted "
+               "--calibrate-seconds 0.2 --format json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_LT(seconds_since(t0), 30);
   const auto j = nlohmann::json::parse(r.out);
@@ -244,9 +255,10 @@ TEST(EstimateCli, ExitsZeroWithoutRunningTheSweep) {
   EXPECT_GT(j["targets"][0]["largest_memory_bytes"].get<double>(), 0);
   EXPECT_EQ(r.out.find("\"verdicts\""), std::string::npos);  // no report: nothing was verified
 
-  auto text = run("verify --estimate --algo swing --p 1..2^13 --calibrate-seconds 0.1");
+  auto text = run("verify --estimate --algo swing --variant paper-odd --p 1..2^13 --skip-restricted "
+                  "--calibrate-seconds 0.1");
   ASSERT_EQ(text.code, 0) << text.err;
-  for (const char* what : {"calibration:", "core-hours", "wall time on this machine", "extrapolated", "largest p = 8192", "longest instance p = 819"})
+  for (const char* what : {"calibration:", "core-hours", "wall time on this machine", "extrapolated", "largest p = 8191", "longest instance p = 819"})
     EXPECT_NE(text.out.find(what), std::string::npos) << what << "\n" << text.out;
 }
 
@@ -283,7 +295,7 @@ TEST(EstimateCli, BadInputExitsTwo) {
 // p = 4096, which its time model put at 0.25 s: 11 s) for a request of one
 // instance. A calibration point the guard would need more than 256 MiB for
 // is refused and left out, so the estimate runs under a small ulimit. (The
-// estimate itself still plans requests beyond one run's 2^20 instances: that
+// estimate itself still plans requests beyond one run's 2^22 instances: that
 // is what it is for, and nothing per instance is built for it.)
 TEST(EstimateCli, CalibrationStaysWithinItsMemory) {
   auto r = run("--help >/dev/null; ulimit -v 1000000; " + std::string(COLLCHECK_BINARY) +

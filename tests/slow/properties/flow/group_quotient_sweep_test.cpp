@@ -53,3 +53,44 @@ TEST(GroupQuotientSweep, EveryRingReadingToOneThousand) {
 
 }  // namespace
 }  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+InstanceCheck check_with(const VariantInfo& v, uint64_t p, bool symmetry, bool grouped) {
+  InstanceParams ip{p, 0};
+  auto s = v.make(ip);
+  const Claim claim = v.claim(ip);
+  CheckOptions o;
+  o.exactness = Exactness::exact;
+  o.use_symmetry = symmetry;
+  o.grouped_quotient = grouped;
+  return check_schedule(*s, &claim, family_step_hook(v, ip), o);
+}
+
+// The fold composition against enumeration at every odd p <= 1025.
+TEST(GroupQuotientSweep, OddPCompositionEqualsEnumerationToOneThousand) {
+  const VariantInfo& v = test::registered_variant("swing", "bandwidth");
+  for (uint64_t p = 3; p <= 1025; p += 2) {
+    const InstanceCheck composed = check_with(v, p, true, true), enumerated = check_with(v, p, false, false);
+    ASSERT_EQ(composed.stats.at("method").rfind("composition: ", 0), 0u) << p;
+    test::expect_same_verdicts(composed, enumerated, "p=" + std::to_string(p));
+  }
+}
+
+// 50 fixed pseudo-random even p up to 2^21: the grouped quotient against the
+// cell-by-cell quotient (runs of ranks up there).
+TEST(GroupQuotientSweep, FiftyEvenPUpToTwoToTheTwentyOne) {
+  const VariantInfo& v = test::registered_variant("swing", "bandwidth");
+  uint64_t x = 0x2545F4914F6CDD1DULL;
+  for (int i = 0; i < 50; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const uint64_t p = 2 * (1 + (x >> 33) % (uint64_t{1} << 20));
+    const InstanceCheck grouped = check_with(v, p, true, true), cells = check_with(v, p, true, false);
+    EXPECT_NE(grouped.stats.at("method").find("groups of blocks"), std::string::npos) << p;
+    test::expect_same_verdicts(grouped, cells, "p=" + std::to_string(p));
+  }
+}
+
+}  // namespace
+}  // namespace collcheck

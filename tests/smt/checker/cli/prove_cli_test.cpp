@@ -136,12 +136,12 @@ TEST(ProveCli, RequestOverTheInstanceLimitIsRefusedAsVerifyRefusesIt) {
   const std::string request = " --algo all --variant all --p 2..2^20 --skip-restricted";
   const Outcome v = run("verify" + request);
   ASSERT_EQ(v.code, 2) << v.err;
-  ASSERT_NE(v.err.find("instances, more than 2^20; split the sweep"), std::string::npos) << v.err;
+  ASSERT_NE(v.err.find("instances, more than 2^22; split the sweep"), std::string::npos) << v.err;
   const Outcome p = run_command("ulimit -v 400000; " + std::string(COLLCHECK_BINARY) + " prove" + request);
   EXPECT_EQ(p.code, 2) << p.err;
   EXPECT_EQ(p.err, v.err);
   expect_bad_input("prove --algo tra --p 2..2^20 --radix all --query smt-tra-route",
-                   "instances, more than 2^20; split the sweep");
+                   "instances, more than 2^22; split the sweep");
 }
 
 TEST(ProveCli, SkipRestrictedSkipsOrExits77) {

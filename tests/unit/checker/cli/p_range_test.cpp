@@ -99,3 +99,21 @@ TEST(PRangeMalformed, ExactlyTheMaximumIsAccepted) {
 
 }  // namespace
 }  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+// One run takes the headline range 1..2^21 and refuses more than 2^22 values.
+TEST(PRangeLimit, TheHeadlineRangeFitsOneRun) {
+  EXPECT_EQ(parse_p_range("1..2^21").size(), size_t{1} << 21);
+  EXPECT_EQ(parse_p_range("1..2^22").size(), size_t{1} << 22);
+  try {
+    parse_p_range("1..2^22,5000000..5000001");
+    FAIL() << "accepted 2^22 + 1 values";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 2^22 values"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace collcheck

@@ -19,6 +19,7 @@
 #include "properties/instance_checker.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/memory_guard.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/schedule_lookup.hpp"
 #include "tests/support/verdict_compare.hpp"
@@ -223,26 +224,25 @@ TEST(IntervalMode, PiecesStayLogarithmicForContiguousSwing) {
   EXPECT_EQ(ic.stats.at("max_pieces_per_rank"), "13");
 }
 
-TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreBadInput) {
+TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreNotDecided) {
   // Swing's paper block numbering at p = 2^18: p * nblocks is over the dense
   // limit, and rank 0's scattered ranges predict ~p pieces per rank, more
-  // work than dense cells: bad input with the estimate (as the dense limit
-  // always was), with or without the memory guard; estimate_memory still
-  // says what intervals would need.
-  // (Without the certified quotient: with it, the runs-of-ranks quotient
-  // decides this even p exactly, checked last.)
+  // work than dense cells: a valid instance no method decides, so it is
+  // refused as not decided (exit 3 in the CLI), with the estimate, with or
+  // without the memory guard; estimate_memory still says what intervals
+  // would need.
+  // (Without the certified quotient: with it, the grouped quotient decides
+  // this even p exactly, checked last.)
   auto s = test::registered_variant("swing", "bandwidth").make(InstanceParams{1 << 18});
   for (uint64_t guard : {uint64_t{0}, uint64_t{8} << 30}) {
     CheckOptions o;
     o.use_symmetry = false;
     o.max_memory = guard;
-    try {
-      check_schedule(*s, nullptr, {}, o);
-      ADD_FAILURE() << "not refused";
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("too scattered for interval bookkeeping"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("about 262144 per rank"), std::string::npos) << e.what();
-    }
+    const InstanceCheck ic = check_schedule(*s, nullptr, {}, o);
+    ASSERT_TRUE(ic.refused.has_value());
+    EXPECT_EQ(ic.refused->rfind(kUndecidedPrefix, 0), 0u) << *ic.refused;
+    EXPECT_NE(ic.refused->find("too scattered for interval bookkeeping"), std::string::npos) << *ic.refused;
+    EXPECT_NE(ic.refused->find("about 262144 per rank"), std::string::npos) << *ic.refused;
   }
   CheckOptions o;
   o.use_symmetry = false;
@@ -253,15 +253,17 @@ TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreBadInput) {
   InstanceCheck ic = check_schedule(*s, nullptr, {}, o);
   ASSERT_TRUE(ic.refused.has_value());
   EXPECT_NE(ic.refused->find("interval fingerprint simulation"), std::string::npos) << *ic.refused;
-  // With the certified quotient (the default): runs of ranks, exact, small.
+  // With the certified quotient (the default): the grouped quotient, exact,
+  // small (the cell-by-cell quotient would run with runs of ranks).
   CheckOptions q;
   q.max_memory = uint64_t{8} << 30;
   EXPECT_TRUE(quotient_uses_runs(*s, q));
+  EXPECT_TRUE(grouped_takes(*s, q));
   EXPECT_LT(estimate_memory(*s, q).bytes, uint64_t{1} << 30);
   const InstanceCheck decided = check_schedule(*s, nullptr, {}, q);
   EXPECT_FALSE(decided.refused.has_value());
   EXPECT_EQ(combined_status(decided.verdicts), Status::holds);
-  EXPECT_NE(decided.stats.at("method").find("runs of ranks"), std::string::npos) << decided.stats.at("method");
+  EXPECT_NE(decided.stats.at("method").find("groups of blocks"), std::string::npos) << decided.stats.at("method");
 }
 
 // The plan is an estimate; the run measures its own state after every step

@@ -1,9 +1,13 @@
 // The fold composition (properties/flow/fold_composition.hpp):
 //   * Swing's default at odd p is decided by it, with the verdicts and
 //     checks of enumeration (every odd p <= 201);
-//   * its idle obligation holds for the fold's construction: at every rank
-//     and step of every fold in the registry up to p = 130, only ranks i and
-//     p'+i act at the fold steps and ranks >= p' are idle in the core's;
+//   * its construction obligations hold: at every rank and step of every
+//     fold in the registry up to p = 130, only ranks i and p'+i act at the
+//     fold steps, each pair exchanging the whole vector (the wrapper's rule,
+//     checked directly only at the first and last pair), and ranks >= p'
+//     are idle in the core's steps;
+//   * Swing's latency variant at non-powers of two (up to p/2 extra ranks)
+//     is decided by it too, with enumeration's verdicts (every p <= 130);
 //   * a broken wrapper (the extra rank skips a block, or sends its vector
 //     to two core ranks) is declined by the composition and refuted by
 //     enumeration at its minimal p;
@@ -47,6 +51,19 @@ TEST(FoldComposition, DecidesSwingsOddPWithEnumerationsVerdicts) {
   }
 }
 
+TEST(FoldComposition, DecidesSwingLatencysFoldsWithEnumerationsVerdicts) {
+  const VariantInfo& v = test::registered_variant("swing", "latency");
+  for (uint64_t p = 2; p <= 130; ++p) {
+    const InstanceCheck composed = check(v, p, true), enumerated = check(v, p, false);
+    ASSERT_TRUE(composed.stats.count("method")) << p;
+    const std::string& method = composed.stats.at("method");
+    const bool pow2 = (p & (p - 1)) == 0;
+    EXPECT_EQ(method.rfind(pow2 ? "quotient: " : "composition: ", 0), 0u) << p << " " << method;
+    EXPECT_NE(method.find("groups of blocks"), std::string::npos) << p << " " << method;
+    test::expect_same_verdicts(composed, enumerated, "latency p=" + std::to_string(p));
+  }
+}
+
 TEST(FoldComposition, TheFoldsIdleRanksAreIdle) {
   RankStep rs;
   for (const AlgorithmInfo* a : {&test::registered_algorithm("swing"), &test::registered_algorithm("recursive-doubling")})
@@ -59,13 +76,26 @@ TEST(FoldComposition, TheFoldsIdleRanksAreIdle) {
         if (!f) continue;
         const uint64_t pp = f->inner().p(), extra = p - pp;
         const int last = f->num_steps() - 1;
+        const uint32_t nb = f->num_blocks();
+        auto whole = [&](const std::vector<Transfer>& l, Rank peer, Combine c) {
+          return l.size() == 1 && l[0].peer == peer && l[0].combine == c && l[0].blocks == BlockSet::range(0, nb);
+        };
         for (int st = 0; st <= last; ++st)
           for (Rank r = 0; r < p; ++r) {
             f->rank_step(r, st, rs);
             const bool fold_step = st == 0 || st == last;
             const bool may_act = fold_step ? (r < extra || r >= pp) : r < pp;
+            const std::string what = v.name + " p=" + std::to_string(p) + " rank " + std::to_string(r) + " step " +
+                                      std::to_string(st);
             if (!may_act) {
-              ASSERT_TRUE(rs.empty()) << v.name << " p=" << p << " rank " << r << " step " << st;
+              ASSERT_TRUE(rs.empty()) << what;
+            } else if (fold_step) {  // the wrapper's rule: i and p'+i exchange the whole vector
+              const Combine c = st == 0 ? Combine::reduce : Combine::copy;
+              const bool core = r < pp;
+              const Rank partner = static_cast<Rank>(core ? r + pp : r - pp);
+              const bool sends = (st == 0) != core;  // step 0: the extra rank sends; last: the core rank
+              ASSERT_TRUE(whole(sends ? rs.sends : rs.recvs, partner, c)) << what;
+              ASSERT_TRUE((sends ? rs.recvs : rs.sends).empty()) << what;
             }
           }
       }

@@ -56,11 +56,15 @@ TEST(SwingRankZeroMasks, EqualTheGeneratorsSetsForTheDefaultToFourThousandAndBey
   for (uint64_t m : {4098u, 6000u, 16382u, 65536u, 100000u}) expect_masks_match(m, SwingSendRule{}, "bandwidth");
 }
 
-TEST(SwingRankZeroMasks, OnlyEvenRingsOfTheBandwidthGenerator) {
+TEST(SwingRankZeroMasks, OnlyTheEquivariantRings) {
   EXPECT_TRUE(swing::rank_zero_rs_masks(7, SwingSendRule{}).empty());
   EXPECT_FALSE(swing::swing_mask_schedule(*make_swing_bandwidth(8)));  // not wrapped: no certificate
+  // The latency-optimal ring (one block) has its own masks; its folds do not.
   const VariantInfo& latency = test::registered_variant("swing", "latency");
-  EXPECT_FALSE(swing::swing_mask_schedule(*latency.make(InstanceParams{8, 0})));
+  EXPECT_TRUE(swing::swing_mask_schedule(*latency.make(InstanceParams{8, 0})));
+  EXPECT_FALSE(swing::swing_mask_schedule(*latency.make(InstanceParams{12, 0})));
+  EXPECT_FALSE(swing::swing_mask_schedule(*test::registered_variant("swing", "bandwidth-contiguous")
+                                               .make(InstanceParams{8, 0})));
   const VariantInfo& bw = test::registered_variant("swing", "bandwidth");
   EXPECT_TRUE(swing::swing_mask_schedule(*bw.make(InstanceParams{8, 0})));
   EXPECT_FALSE(swing::swing_mask_schedule(*bw.make(InstanceParams{9, 0})));  // a fold
