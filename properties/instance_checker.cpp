@@ -617,12 +617,6 @@ std::string verdict_difference(const std::vector<Verdict>& a, const std::vector<
   return "";
 }
 
-// The grouped quotient (flow/group_quotient.hpp) of `ms` if it certifies
-// the instance within the memory budget and --max-memory; nullopt otherwise
-// (`declined` says why).
-std::optional<flow::GroupQuotientResult> grouped_quotient(const flow::MaskSchedule& ms, const StepHook& hook,
-                                                          const CheckOptions& o, std::string* declined);
-
 // The group cap of a grouped quotient of `ms` within the memory budget and
 // --max-memory, 0 if rank 0's masks do not fit.
 uint64_t group_cap(const flow::MaskSchedule& ms, const CheckOptions& o) {
@@ -636,6 +630,8 @@ uint64_t group_cap(const flow::MaskSchedule& ms, const CheckOptions& o) {
   return std::min<uint64_t>(512, (limit - fixed) / (4 * mask_bytes));
 }
 
+// The fold composition (flow/fold_composition.hpp) of `f` over its core
+// `ms`, within the same budget.
 std::optional<flow::FoldCompositionResult> fold_composition(const FoldedSchedule& f, const flow::MaskSchedule& ms,
                                                             const StepHook& hook, const CheckOptions& o,
                                                             std::string* declined) {
@@ -647,6 +643,9 @@ std::optional<flow::FoldCompositionResult> fold_composition(const FoldedSchedule
   return flow::run_fold_composition(f, f.inner(), ms, hook, declined, cap);
 }
 
+// The grouped quotient (flow/group_quotient.hpp) of `ms` if it certifies
+// the instance within the memory budget and --max-memory; nullopt otherwise
+// (`declined` says why).
 std::optional<flow::GroupQuotientResult> grouped_quotient(const flow::MaskSchedule& ms, const StepHook& hook,
                                                           const CheckOptions& o, std::string* declined) {
   const uint64_t cap = group_cap(ms, o);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "properties/instance_checker.hpp"
+#include "schedules/fold.hpp"
 
 namespace collcheck {
 
@@ -95,6 +96,7 @@ struct QuotientTake {
   bool takes = false;
   uint64_t box_words = 0;
   bool grouped = false;  // the grouped quotient or a fold composition over it (properties/flow/group_quotient.hpp)
+  bool fold = false;     // the schedule is a fold (schedules/fold.hpp)
 };
 QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return {};
@@ -116,6 +118,7 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
       take.takes = take.box_words > 0;
     } else {
       take.grouped = grouped_takes(*s, o);
+      take.fold = dynamic_cast<const FoldedSchedule*>(s.get()) != nullptr;
       take.takes = take.grouped || quotient_takes_1d(*s, o);
     }
   } catch (const std::exception&) {
@@ -159,6 +162,7 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
     // The grouped quotient (or a fold over it): one pass over the blocks
     // rank 0 moves (2 * volume) and a few p-bit masks mapped per step.
     w.quotient = w.grouped = true;
+    w.grouped_fold = q.fold;
     w.intervals = false;
     w.rank_steps = 8 * steps;
     w.cell_words = 2 * static_cast<double>(c.volume_blocks) + 4 * steps * (dp / 64 + 1);

@@ -462,7 +462,12 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
       const InstanceWork w = instance_work(t, p, r, nb, req.check);
       const Calibration* cal = model_for(w.exact);
       if (!cal) throw std::logic_error("project_sweep: no calibration for " + tp.name);
-      const double sec = std::max(0.0, cal->model.predict(static_cast<double>(p), w.rank_steps, w.cell_words));
+      // A fold composition whose core p' = nblocks' ring is also swept reuses
+      // that ring's certificate (properties/flow/group_quotient.hpp,
+      // memo_key): only its wrapper and step hook run, a constant.
+      const bool core_swept = w.grouped_fold && r == 0 && p >= 2 && std::binary_search(req.ps.begin(), req.ps.end(), p - 1);
+      const double sec = std::max(0.0, cal->model.predict(static_cast<double>(p), w.rank_steps,
+                                                          core_swept ? 0.0 : w.cell_words));
       tp.core_seconds += weight * sec;
       if (sec > tp.largest_instance_seconds) tp.largest_instance_seconds = sec, tp.longest_p = p;
     }
