@@ -406,7 +406,6 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     const bool y_is_dest = ex.recv != nullptr;
     mapped.clear();
     pairs.clear();
-    std::string bad;
     auto mapped_set = [&](uint32_t src) -> const uint64_t* {
       for (auto& [i, c] : mapped)
         if (i == src) return c;

@@ -2,38 +2,42 @@
 // The grouped quotient: the certified quotient (flow_rotation.hpp,
 // run_quotient) with rank 0's row of cells kept as groups: each group is one
 // contribution set (a p-bit mask), and every block of rank 0 names its group
-// (one 32-bit id per block). Sized by the number of distinct contribution
-// sets rank 0 carries, with O(1) work per block rank 0 sends or receives
-// and no p-bit set per cell.
+// (one byte per block, at most 255 groups). Sized by the number of distinct
+// contribution sets rank 0 carries, with O(1) work per block rank 0 receives
+// in a reduce step and no p-bit set per cell.
 //
-// How many groups. Measured for Swing's `bandwidth` (later, own block
-// skipped): every even p <= 2048 carries at most L + 14 distinct sets at any
-// step (L = ceil(log2 p); p = 1534: 25), p = 4094: 21, p = 16382: 25,
-// p = 2^k exactly L + 1 (one live set plus one stale set per step sent), and
-// the blocks rank 0 receives in one step come from at most 3 groups of the
-// peer (docs/design.md). So a step costs one pass over the blocks it moves
-// plus O(pairs of groups) mask operations, against O(p) cells of p bits
-// (or runs) in the cell-by-cell quotient.
+// How many groups (verify's `max_groups` stat, the most at any step).
+// Swing's `bandwidth`: every even p <= 2^14 carries at most 34 (p = 12286,
+// L + 20 with L = ceil(log2 p)), p = 2^k exactly L + 1 (one live set plus
+// one stale set per step sent); 507 samples up to 2^21 at most 55
+// (p = 1572862); the blocks rank 0 receives in one step come from at most 3
+// groups of the peer (docs/design.md). So a reduce step costs one pass over
+// the blocks it moves plus O(pairs of groups) mask operations, against O(p)
+// cells of p bits (or runs) in the cell-by-cell quotient.
 //
 // The argument is run_quotient's, unchanged: rank 0's peer q holds in block
 // b the image g_q of rank 0's cell g_q^{-1}(b), so block b arrives with g_q
 // of the contribution set of rank 0's group at g_q^{-1}(b). A reduce pairs
 // the receiving block's group with the incoming one; a contribution counted
 // twice is one intersection of two contribution sets per pair of groups
-// (computed once per pair and step). Nothing is approximated: every block's
-// contribution set is exactly its group's.
+// (computed once per pair and step). Copies, from the first copy step on,
+// are word-parallel: a mask of the blocks holding every contribution; a
+// copy step whose sources are all complete completes its receiving blocks
+// (a superset of anything they held). Nothing is approximated: every
+// block's contribution set is exactly its group's, or complete.
 //
 // Scope: this path only certifies. It covers an allreduce with blocks acting
-// as ranks under a 1D group, where rank 0 exchanges with at most one peer q
-// per step (sends and receives one block set each, one combine mode) and
-// q's partner is rank 0 (g_q(q) = 0; g_q is then an involution). It
-// declines (nullopt, `declined` says why, and the caller runs run_quotient,
-// which reports the exact verdicts and the minimal counterexample) at the
-// first thing that is not a clean pass: a violation of any property, a copy
-// that does not carry every contribution the receiving block holds (so
-// "holds" here also means every copy is a superset: the stronger condition
-// the fold composition needs, fold_composition.hpp), more groups than
-// `max_groups`.
+// as ranks (or fixed) under a 1D group, where rank 0 exchanges with at most
+// one peer q per step (sends and receives one block set each, one combine
+// mode) and q's partner is rank 0 (g_q(q) = 0; g_q is then an involution),
+// reduce steps before copy steps. It declines (nullopt, `declined` says
+// why, and the caller runs run_quotient, which reports the exact verdicts
+// and the minimal counterexample) at the first thing that is not a clean
+// pass: a violation of any property, a copy of a value that is not
+// complete (so "holds" here also means every copy is a superset: the
+// stronger condition the fold composition needs, fold_composition.hpp), a
+// reduce after the copies began, a block read after the step wrote it, more
+// groups than `max_groups` or 255 group ids.
 //
 // Counts: every check of run_quotient is counted (rank 0's, times p), so a
 // holding verdict has the same checks as the quotient's and the enumerated
