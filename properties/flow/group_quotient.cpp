@@ -373,7 +373,12 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       complete_mode = true;
       std::fill(complete.begin(), complete.end(), 0);
       const std::vector<uint8_t> full = full_ids();
-      for (uint64_t b = 0; b < nb; ++b) complete[b / 64] |= uint64_t{full[id[b]]} << (b % 64);
+      for (size_t w = 0; w < W; ++w) {  // 64 blocks at a time, in a register
+        uint64_t bits = 0;
+        const uint64_t base = uint64_t{w} * 64, n = std::min<uint64_t>(64, nb - base);
+        for (uint64_t j = 0; j < n; ++j) bits |= uint64_t{full[id[base + j]]} << j;
+        complete[w] = bits;
+      }
     }
     if (complete_mode) {
       if (reduce) return decline("a reduce at step " + std::to_string(st) + " after the copies began");
@@ -499,9 +504,13 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
         return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
   } else {  // a block the copies made complete has a stale id
     const std::vector<uint8_t> full = full_ids();
-    for (uint64_t b = 0; b < nb; ++b)
-      if (!full[id[b]] && !((complete[b / 64] >> (b % 64)) & 1))
-        return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
+    for (size_t w = 0; w < W; ++w) {
+      const uint64_t base = uint64_t{w} * 64, n = std::min<uint64_t>(64, nb - base);
+      if (complete[w] == (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1)) continue;  // all 64 complete
+      for (uint64_t j = 0; j < n; ++j)
+        if (!full[id[base + j]] && !((complete[w] >> j) & 1))
+          return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
+    }
   }
   flow[kPostcondition].checks += spec.nblocks;
   return cert;
