@@ -290,6 +290,13 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
   std::vector<uint64_t> written(W, 0);                  // blocks written in the current step
   std::vector<uint64_t> other(W), image_buf(W);         // g_q of a step's set
   std::vector<uint64_t> complete(W, 0);                 // blocks holding every contribution (copy steps)
+  // g_q(S) of the reduce steps given by their sent set S, with q and S (an
+  // involution g_q: the same image for the copy step receiving S from q).
+  struct KeptImage {
+    Rank q;
+    std::vector<uint64_t> set, image;
+  };
+  std::vector<KeptImage> images;
   bool complete_mode = false;
   auto is_full = [&](const uint64_t* C) {
     if (C[Wc - 1] != tail_c) return false;
@@ -389,6 +396,12 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
         dest = other.data();
       }
       const uint64_t* sources = ex.recv ? nullptr : ex.send;
+      if (!sources)  // g_q(recv): kept from a reduce step that sent recv to q, or mapped now
+        for (const KeptImage& k : images)
+          if (k.q == q && std::equal(k.set.begin(), k.set.end(), ex.recv)) {
+            sources = k.image.data();
+            break;
+          }
       if (!sources) {
         map_blocks(q, ex.recv, image_buf.data());
         sources = image_buf.data();
@@ -475,6 +488,12 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
                                 : apply_blocks<BlockMove::reflect, false>(Y, W, q, p, ids, wr, cur, change))
                    : (y_is_dest ? apply_blocks<BlockMove::translate, true>(Y, W, q, p, ids, wr, cur, change)
                                 : apply_blocks<BlockMove::translate, false>(Y, W, q, p, ids, wr, cur, change));
+    // A completed step given by its sent set S: the blocks it wrote are
+    // exactly g_q(S). Kept with S, so that a later copy step that receives
+    // S from the same q (Swing's allgather mirroring this step) finds its
+    // sources g_q(S) without mapping S again.
+    if (applied == Applied::ok && !y_is_dest && (reflects || fixed))
+      images.push_back({q, std::vector<uint64_t>(Y, Y + W), written});
     std::fill(written.begin(), written.end(), 0);
     if (applied == Applied::hazard)
       return decline("at step " + std::to_string(st) + " rank 0 receives a block it also sends or reads in that step");
