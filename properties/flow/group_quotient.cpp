@@ -307,11 +307,12 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
   std::vector<uint64_t> written(W, 0);                  // blocks written in the current step
   std::vector<uint64_t> other(W), image_buf(W);         // g_q of a step's set
   std::vector<uint64_t> complete(W, 0);                 // blocks holding every contribution (copy steps)
-  // g_q(S) of the reduce steps given by their sent set S, with q and S (an
-  // involution g_q: the same image for the copy step receiving S from q).
+  // g_q(S) of the reduce steps given by their sent set S, with q and S's key
+  // (an involution g_q: the same image for the copy step receiving S from q).
   struct KeptImage {
     Rank q;
-    std::vector<uint64_t> set, image;
+    uint64_t key;  // MaskExchange::set_key of the set sent to q
+    std::vector<uint64_t> image;
   };
   std::vector<KeptImage> images;
   bool complete_mode = false;
@@ -415,7 +416,7 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       const uint64_t* sources = ex.recv ? nullptr : ex.send;
       if (!sources)  // g_q(recv): kept from a reduce step that sent recv to q, or mapped now
         for (const KeptImage& k : images)
-          if (k.q == q && std::equal(k.set.begin(), k.set.end(), ex.recv)) {
+          if (ex.set_key && k.q == q && k.key == ex.set_key) {
             sources = k.image.data();
             break;
           }
@@ -509,8 +510,8 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     // exactly g_q(S). Kept with S, so that a later copy step that receives
     // S from the same q (Swing's allgather mirroring this step) finds its
     // sources g_q(S) without mapping S again.
-    if (applied == Applied::ok && !y_is_dest && (reflects || fixed))
-      images.push_back({q, std::vector<uint64_t>(Y, Y + W), written});
+    if (applied == Applied::ok && !y_is_dest && (reflects || fixed) && ex.set_key)
+      images.push_back({q, ex.set_key, written});
     std::fill(written.begin(), written.end(), 0);
     if (applied == Applied::hazard)
       return decline("at step " + std::to_string(st) + " rank 0 receives a block it also sends or reads in that step");

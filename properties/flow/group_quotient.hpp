@@ -67,6 +67,10 @@ struct MaskExchange {
   const uint64_t* send = nullptr;
   const uint64_t* recv = nullptr;
   bool other_is_image = false;
+  // Nonzero: the given set's name in this schedule (two exchanges whose
+  // given sets have one key have equal sets), so that a copy step receiving
+  // from q the set a reduce step sent to q reuses g_q of it. 0: none.
+  uint64_t set_key = 0;
 };
 
 // A schedule's rank 0 as masks: the group acting (blocks as ranks), the

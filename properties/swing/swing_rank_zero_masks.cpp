@@ -152,6 +152,7 @@ std::optional<flow::MaskSchedule> swing_mask_schedule(const Schedule& s) {
     out.send = rs ? S.data() : nullptr;
     out.recv = rs ? nullptr : S.data();
     out.other_is_image = true;
+    out.set_key = static_cast<uint64_t>(t) + 1;  // S_t, sent at step t and received at its mirror
   };
   const SwingSendRule& r = ring->rule();
   ms.memo_key = "swing-bandwidth-ring sets=" + std::to_string(static_cast<int>(r.sets)) +
