@@ -22,7 +22,8 @@
 //     S_t = Lit(0, t) minus A_{t+1}.
 // The direct generator walks 2^(L-t) paths per step instead; the two are
 // compared for every reading at every even m <= 1024 and for the default at
-// every even m <= 4096 and at larger m (swing_rank_zero_masks_test.cpp).
+// every even m <= 4096 and at larger m
+// (tests/unit/properties/flow/group_quotient_test.cpp).
 //
 // Restrictions: m even, m >= 2 (the ring schedule itself needs m even).
 #include <cstdint>
