@@ -54,19 +54,20 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
     const bool in = st == 0;
     const Combine mode = in ? Combine::reduce : Combine::copy;
     for (uint64_t i : {uint64_t{0}, extra - 1}) {
+      // Step 0: p'+i sends every block to i (reduce); the last step: i sends
+      // it back (copy). Nothing else happens at either rank.
       const auto core_rank = static_cast<Rank>(i), ex = static_cast<Rank>(pp + i);
-      fold.rank_step(core_rank, st, rs);
-      const auto& c_in = in ? rs.recvs : rs.sends;
-      const auto& c_out = in ? rs.sends : rs.recvs;
-      if (c_in.size() != 1 || !c_out.empty() || !whole(c_in[0], ex, nb, mode))
-        return decline("rank " + std::to_string(core_rank) + " at fold step " + std::to_string(st) +
-                       " is not one whole-vector transfer with rank " + std::to_string(ex));
-      fold.rank_step(ex, st, rs);
-      const auto& e_out = in ? rs.sends : rs.recvs;
-      const auto& e_in = in ? rs.recvs : rs.sends;
-      if (e_out.size() != 1 || !e_in.empty() || !whole(e_out[0], core_rank, nb, mode))
-        return decline("extra rank " + std::to_string(ex) + " at fold step " + std::to_string(st) +
-                       " is not one whole-vector transfer with rank " + std::to_string(core_rank));
+      const Rank from = in ? ex : core_rank, to = in ? core_rank : ex;
+      for (Rank r : {core_rank, ex}) {
+        fold.rank_step(r, st, rs);
+        const bool sends = r == from;
+        const auto& mine = sends ? rs.sends : rs.recvs;
+        const auto& other = sends ? rs.recvs : rs.sends;
+        const Rank partner = sends ? to : from;
+        if (mine.size() != 1 || !other.empty() || !whole(mine[0], partner, nb, mode))
+          return decline(std::string(r >= pp ? "extra rank " : "rank ") + std::to_string(r) + " at fold step " +
+                         std::to_string(st) + " is not one whole-vector transfer with rank " + std::to_string(partner));
+      }
     }
   }
 

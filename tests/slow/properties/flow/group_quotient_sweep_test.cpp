@@ -7,21 +7,14 @@
 #include <gtest/gtest.h>
 
 #include "properties/family_property.hpp"
+#include "tests/support/quotient_check.hpp"
 #include "tests/support/schedule_lookup.hpp"
 #include "tests/support/verdict_compare.hpp"
 
 namespace collcheck {
 namespace {
 
-InstanceCheck check(const VariantInfo& v, uint64_t p, bool grouped) {
-  InstanceParams ip{p, 0};
-  auto s = v.make(ip);
-  const Claim claim = v.claim(ip);
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  o.grouped_quotient = grouped;
-  return check_schedule(*s, &claim, family_step_hook(v, ip), o);
-}
+InstanceCheck check(const VariantInfo& v, uint64_t p, bool grouped) { return test::check_variant(v, p, true, grouped); }
 
 bool by_groups(const InstanceCheck& c) {
   return c.stats.count("method") && c.stats.at("method").find("groups of blocks") != std::string::npos;
@@ -32,7 +25,9 @@ void compare_range(const VariantInfo& v, uint64_t lo, uint64_t hi) {
     if (v.violates(InstanceParams{p, 0})) continue;
     const InstanceCheck grouped = check(v, p, true), cells = check(v, p, false);
     test::expect_same_verdicts(grouped, cells, v.name + " p=" + std::to_string(p));
-    if (v.name == "bandwidth") ASSERT_TRUE(by_groups(grouped)) << "p=" << p;
+    if (v.name == "bandwidth") {
+      ASSERT_TRUE(by_groups(grouped)) << "p=" << p;
+    }
   }
 }
 
@@ -57,22 +52,13 @@ TEST(GroupQuotientSweep, EveryRingReadingToFiveHundredTwelve) {
 namespace collcheck {
 namespace {
 
-InstanceCheck check_with(const VariantInfo& v, uint64_t p, bool symmetry, bool grouped) {
-  InstanceParams ip{p, 0};
-  auto s = v.make(ip);
-  const Claim claim = v.claim(ip);
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  o.use_symmetry = symmetry;
-  o.grouped_quotient = grouped;
-  return check_schedule(*s, &claim, family_step_hook(v, ip), o);
-}
+using test::check_variant;
 
 // The fold composition against enumeration at every odd p <= 1025.
 TEST(GroupQuotientSweep, OddPCompositionEqualsEnumerationToOneThousand) {
   const VariantInfo& v = test::registered_variant("swing", "bandwidth");
   for (uint64_t p = 3; p <= 1025; p += 2) {
-    const InstanceCheck composed = check_with(v, p, true, true), enumerated = check_with(v, p, false, false);
+    const InstanceCheck composed = check_variant(v, p, true, true), enumerated = check_variant(v, p, false, false);
     ASSERT_EQ(composed.stats.at("method").rfind("composition: ", 0), 0u) << p;
     test::expect_same_verdicts(composed, enumerated, "p=" + std::to_string(p));
   }
@@ -86,7 +72,7 @@ TEST(GroupQuotientSweep, FiftyEvenPUpToTwoToTheTwentyOne) {
   for (int i = 0; i < 50; ++i) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     const uint64_t p = 2 * (1 + (x >> 33) % (uint64_t{1} << 20));
-    const InstanceCheck grouped = check_with(v, p, true, true), cells = check_with(v, p, true, false);
+    const InstanceCheck grouped = check_variant(v, p, true, true), cells = check_variant(v, p, true, false);
     EXPECT_NE(grouped.stats.at("method").find("groups of blocks"), std::string::npos) << p;
     test::expect_same_verdicts(grouped, cells, "p=" + std::to_string(p));
   }

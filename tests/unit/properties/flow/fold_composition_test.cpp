@@ -22,6 +22,7 @@
 #include "schedules/fold.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
+#include "tests/support/quotient_check.hpp"
 #include "tests/support/schedule_lookup.hpp"
 #include "tests/support/verdict_compare.hpp"
 
@@ -29,13 +30,9 @@ namespace collcheck {
 namespace {
 
 InstanceCheck check(const VariantInfo& v, uint64_t p, bool symmetry) {
-  InstanceParams ip{p, 0};
-  auto s = v.make(ip);
-  const Claim claim = v.claim(ip);
   CheckOptions o;
-  o.exactness = Exactness::exact;
   o.use_symmetry = symmetry;
-  return check_schedule(*s, &claim, family_step_hook(v, ip), o);
+  return test::check_variant(v, p, o);
 }
 
 TEST(FoldComposition, DecidesSwingsOddPWithEnumerationsVerdicts) {

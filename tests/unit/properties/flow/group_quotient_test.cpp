@@ -18,6 +18,7 @@
 #include "properties/swing/swing_rank_zero_masks.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_math.hpp"
+#include "tests/support/quotient_check.hpp"
 #include "tests/support/schedule_lookup.hpp"
 #include "tests/support/verdict_compare.hpp"
 
@@ -70,15 +71,7 @@ TEST(SwingRankZeroMasks, OnlyTheEquivariantRings) {
   EXPECT_FALSE(swing::swing_mask_schedule(*bw.make(InstanceParams{9, 0})));  // a fold
 }
 
-InstanceCheck check(const VariantInfo& v, uint64_t p, bool grouped) {
-  InstanceParams ip{p, 0};
-  auto s = v.make(ip);
-  const Claim claim = v.claim(ip);
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  o.grouped_quotient = grouped;
-  return check_schedule(*s, &claim, family_step_hook(v, ip), o);
-}
+InstanceCheck check(const VariantInfo& v, uint64_t p, bool grouped) { return test::check_variant(v, p, true, grouped); }
 
 bool by_groups(const InstanceCheck& c) {
   return c.stats.count("method") && c.stats.at("method").find("groups of blocks") != std::string::npos;
