@@ -14,6 +14,7 @@
 #include "properties/exactly_once.hpp"
 #include "properties/flow/box_cells.hpp"
 #include "properties/flow/run_cells.hpp"
+#include "properties/flow/wide_kernels.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
 
@@ -251,13 +252,6 @@ uint64_t quotient_state_bytes(const EquivariantSchedule& s) {
 
 namespace {
 
-inline uint64_t bitrev64(uint64_t x) {
-  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
-  return __builtin_bswap64(x);
-}
-
 // How the rank-0 simulation sees the other ranks: rank 0's step and its
 // peers' (ops[0], ops[q]; false: the schedule is not symmetric at this step,
 // give up), where a peer's cell comes from (g_q^{-1} of a block) and how a
@@ -347,7 +341,7 @@ void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c) {
   while (w < words) {
     if (p - start < 64) {  // the 64 bits cross p: this word wraps
       const uint64_t v = get64(src, start, words) | (get64(src, 0, words) << (p - start));
-      dst[w++] = bitrev64(v);
+      dst[w++] = wide::bitrev64(v);
       start = start >= 64 ? start - 64 : start + p - 64;
       continue;
     }
@@ -355,14 +349,7 @@ void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c) {
     // to the one holding bit o (then the start wraps below 0).
     const uint64_t o = start % 64;
     const size_t k = start / 64, cnt = std::min(k + 1, words - w);
-    if (o == 0) {
-      for (size_t i = 0; i < cnt; ++i) dst[w + i] = bitrev64(src[k - i]);
-    } else {
-      for (size_t i = 0; i < cnt; ++i) {
-        const uint64_t hi = k - i + 1 < words ? src[k - i + 1] : 0;
-        dst[w + i] = bitrev64((src[k - i] >> o) | (hi << (64 - o)));
-      }
-    }
+    wide::reverse_words(dst + w, src, k, static_cast<unsigned>(o), cnt, words);
     w += cnt;
     start = cnt == k + 1 ? o + p - 64 : start - 64 * cnt;
   }

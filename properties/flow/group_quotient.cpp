@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "properties/flow/flow_common.hpp"
+#include "properties/flow/wide_kernels.hpp"
 
 namespace collcheck::flow {
 
@@ -20,15 +21,6 @@ void inverse_map_mask(const GroupAction& g, Rank q, const uint64_t* src, uint64_
 }
 
 namespace {
-
-// Population count without relying on the POPCNT instruction (the build
-// targets the baseline x86-64).
-inline uint64_t pop(uint64_t x) {
-  x = x - ((x >> 1) & 0x5555555555555555ULL);
-  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-  return (x * 0x0101010101010101ULL) >> 56;
-}
 
 // Masks of W words, recycled.
 class MaskPool {
@@ -67,29 +59,6 @@ uint64_t hash_words(const uint64_t* m, size_t W) {
   uint64_t a = 0;
   for (size_t w = 0; w < W; ++w) a |= m[w];
   return a != 0;
-}
-
-uint64_t count_bits_portable(const uint64_t* m, size_t W) {
-  uint64_t n = 0;
-  for (size_t w = 0; w < W; ++w) n += pop(m[w]);
-  return n;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-// The same with the POPCNT instruction, where the processor has it.
-__attribute__((target("popcnt"))) uint64_t count_bits_popcnt(const uint64_t* m, size_t W) {
-  uint64_t n = 0;
-  for (size_t w = 0; w < W; ++w) n += static_cast<uint64_t>(__builtin_popcountll(m[w]));
-  return n;
-}
-#endif
-
-uint64_t count_bits(const uint64_t* m, size_t W) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool hw = __builtin_cpu_supports("popcnt");
-  if (hw) return count_bits_popcnt(m, W);
-#endif
-  return count_bits_portable(m, W);
 }
 
 // Calls f(x) for every set bit x of the W-word mask m, in increasing order.
@@ -348,7 +317,7 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       return decline("rank 0's exchange at step " + std::to_string(st) + " names neither or both sets as given");
     if ((ex.send && (ex.send[W - 1] & ~tail)) || (ex.recv && (ex.recv[W - 1] & ~tail)))
       return decline("a block beyond the last at step " + std::to_string(st));
-    const uint64_t sent0 = ex.send ? count_bits(ex.send, W) : 0, got0 = ex.recv ? count_bits(ex.recv, W) : 0;
+    const uint64_t sent0 = ex.send ? wide::count_bits(ex.send, W) : 0, got0 = ex.recv ? wide::count_bits(ex.recv, W) : 0;
     const uint64_t sent = ex.send ? sent0 : got0, got = ex.recv ? got0 : sent0;  // an image has the size of its set
     if (!sent && !got) continue;
     last_active = st;
@@ -499,8 +468,39 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     };
     GroupId* ids = id.data();
     uint64_t* wr = written.data();
+    // Under a reflection whose receiving blocks D and sources g_q(D) are
+    // disjoint (Swing's every step), no block is read after the step wrote
+    // it: the pass needs no hazard marks and runs 64 blocks at a time
+    // (wide_kernels.hpp); what it wrote is D.
+    std::optional<Applied> wide_pass;
+    const uint64_t* wrote = wr;  // the blocks the step wrote
+    if (reflects && !fixed) {
+      // D: the receiving blocks; the sources are g_q(D) (an involution).
+      map_blocks(q, Y, image_buf.data());
+      const uint64_t* D = y_is_dest ? Y : image_buf.data();
+      const uint64_t* sources = y_is_dest ? image_buf.data() : Y;
+      uint64_t meet = 0;
+      for (size_t w = 0; w < W; ++w) meet |= D[w] & sources[w];
+      if (!meet) {
+        struct Sink final : wide::PairSink {
+          Cursor& c;
+          decltype(change)& next;
+          Sink(Cursor& cursor, decltype(change)& ch) : c(cursor), next(ch) {}
+          int next_pair(uint8_t dst, uint8_t src, uint64_t previous_run) override {
+            c.run = previous_run;
+            return next(dst, src, c) ? static_cast<int>(c.made) : -1;
+          }
+        } sink(cur, change);
+        uint64_t last = 0;
+        const bool ok = wide::reflect_group_ids(D, W, q, p, ids, sink, last);
+        if (ok) cur.run = last;
+        wrote = D;
+        wide_pass = ok ? Applied::ok : Applied::failed;
+      }
+    }
     const Applied applied =
-        fixed      ? (y_is_dest ? apply_blocks<BlockMove::fixed, true>(Y, W, q, p, ids, wr, cur, change)
+        wide_pass  ? *wide_pass
+        : fixed    ? (y_is_dest ? apply_blocks<BlockMove::fixed, true>(Y, W, q, p, ids, wr, cur, change)
                                 : apply_blocks<BlockMove::fixed, false>(Y, W, q, p, ids, wr, cur, change))
         : reflects ? (y_is_dest ? apply_blocks<BlockMove::reflect, true>(Y, W, q, p, ids, wr, cur, change)
                                 : apply_blocks<BlockMove::reflect, false>(Y, W, q, p, ids, wr, cur, change))
@@ -511,8 +511,8 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     // S from the same q (Swing's allgather mirroring this step) finds its
     // sources g_q(S) without mapping S again.
     if (applied == Applied::ok && !y_is_dest && (reflects || fixed) && ex.set_key)
-      images.push_back({q, ex.set_key, written});
-    std::fill(written.begin(), written.end(), 0);
+      images.push_back({q, ex.set_key, std::vector<uint64_t>(wrote, wrote + W)});
+    if (!wide_pass) std::fill(written.begin(), written.end(), 0);  // the wide pass marks nothing
     if (applied == Applied::hazard)
       return decline("at step " + std::to_string(st) + " rank 0 receives a block it also sends or reads in that step");
     if (too_many_ids)

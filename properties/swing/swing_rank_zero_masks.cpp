@@ -21,11 +21,34 @@ std::vector<Mask> rank_zero_rs_masks(uint64_t m, const SwingSendRule& rule) {
   std::vector<Mask> lit(steps, Mask(W, 0));
   Mask A(W, 0);
   A[0] = 1;
+  // The default reading (peer-index sets, kept at the later step) in the
+  // same pass: A_{t+1} is then what the later steps listed, plus rank 0.
+  const bool fused = rule.sets == SwingStepSet::peer && rule.keep == SwingKeep::later;
+  bool zero_listed = false;  // some later step listed rank 0 itself
   for (int t = L - 1; t >= 0; --t) {
     const auto c = static_cast<uint64_t>(pi(0, t, m));  // rho(t) mod m
     Mask& x = lit[static_cast<size_t>(t)];
     flow::reflect_bits(x.data(), A.data(), m, c);
-    for (size_t w = 0; w < W; ++w) A[w] |= x[w];
+    if (!fused) {
+      for (size_t w = 0; w < W; ++w) A[w] |= x[w];
+      continue;
+    }
+    // Word 0: A holds rank 0 from the start; "later" holds it only if a
+    // later step listed it.
+    const uint64_t listed0 = x[0];
+    x[0] = listed0 & ~((A[0] & ~uint64_t{1}) | (zero_listed ? 1 : 0));
+    A[0] |= listed0;
+    zero_listed = zero_listed || (listed0 & 1);
+    for (size_t w = 1; w < W; ++w) {
+      const uint64_t listed_here = x[w];
+      x[w] = listed_here & ~A[w];
+      A[w] |= listed_here;
+    }
+  }
+  if (fused) {
+    if (rule.skip_own)
+      for (Mask& x : lit) x[0] &= ~uint64_t{1};
+    return lit;
   }
   // The step sets before de-duplication, in place: peer-index Lit(0, t), or
   // the printed get_rs_idx(0, t) = Lit(0, t) + ... + Lit(0, L-1).
