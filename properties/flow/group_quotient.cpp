@@ -367,12 +367,8 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       complete_mode = true;
       std::fill(complete.begin(), complete.end(), 0);
       const std::vector<uint8_t> full = full_ids();
-      for (size_t w = 0; w < W; ++w) {  // 64 blocks at a time, in a register
-        uint64_t bits = 0;
-        const uint64_t base = uint64_t{w} * 64, n = std::min<uint64_t>(64, nb - base);
-        for (uint64_t j = 0; j < n; ++j) bits |= uint64_t{full[id[base + j]]} << j;
-        complete[w] = bits;
-      }
+      for (uint32_t i = 0; i < table.ids(); ++i)  // the blocks of every complete group (one, as a rule)
+        if (full[i]) wide::or_bytes_equal(id.data(), nb, static_cast<uint8_t>(i), complete.data());
     }
     if (complete_mode) {
       if (reduce) return decline("a reduce at step " + std::to_string(st) + " after the copies began");

@@ -1,5 +1,6 @@
 #include "properties/flow/wide_kernels.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -42,6 +43,15 @@ uint64_t count_bits_portable(const uint64_t* m, size_t W) {
   uint64_t n = 0;
   for (size_t w = 0; w < W; ++w) n += pop(m[w]);
   return n;
+}
+
+void or_bytes_equal_portable(const uint8_t* bytes, size_t n, uint8_t value, uint64_t* out) {
+  for (size_t base = 0; base < n; base += 64) {  // 64 bytes at a time, in a register
+    uint64_t bits = 0;
+    const size_t m = std::min<size_t>(64, n - base);
+    for (size_t j = 0; j < m; ++j) bits |= uint64_t{bytes[base + j] == value} << j;
+    out[base / 64] |= bits;
+  }
 }
 
 void reverse_words_portable(uint64_t* dst, const uint64_t* src, size_t k, unsigned o, size_t n, size_t words) {
@@ -117,6 +127,15 @@ __attribute__((target("avx512f,avx512vpopcntdq"))) uint64_t count_bits_wide(cons
     sum = _mm512_add_epi64(
         sum, _mm512_popcnt_epi64(_mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << (W - w)) - 1), m + w)));
   return static_cast<uint64_t>(_mm512_reduce_add_epi64(sum));
+}
+
+COLLCHECK_WIDE void or_bytes_equal_wide(const uint8_t* bytes, size_t n, uint8_t value, uint64_t* out) {
+  const __m512i v = _mm512_set1_epi8(static_cast<char>(value));
+  for (size_t base = 0; base < n; base += 64) {
+    const size_t m = std::min<size_t>(64, n - base);
+    const __mmask64 in_range = m == 64 ? ~__mmask64{0} : (__mmask64{1} << m) - 1;
+    out[base / 64] |= _mm512_mask_cmpeq_epi8_mask(in_range, _mm512_maskz_loadu_epi8(in_range, bytes + base), v);
+  }
 }
 
 COLLCHECK_WIDE void reverse_words_wide(uint64_t* dst, const uint64_t* src, size_t k, unsigned o, size_t n,
@@ -208,6 +227,13 @@ uint64_t count_bits(const uint64_t* m, size_t W) {
   if (enabled()) return count_bits_wide(m, W);
 #endif
   return count_bits_portable(m, W);
+}
+
+void or_bytes_equal(const uint8_t* bytes, size_t n, uint8_t value, uint64_t* out) {
+#ifdef COLLCHECK_WIDE_KERNELS
+  if (enabled()) return or_bytes_equal_wide(bytes, n, value, out);
+#endif
+  or_bytes_equal_portable(bytes, n, value, out);
 }
 
 void reverse_words(uint64_t* dst, const uint64_t* src, size_t k, unsigned o, size_t n, size_t words) {

@@ -29,6 +29,10 @@ inline uint64_t bitrev64(uint64_t x) {
 // The number of set bits of the W-word mask m.
 uint64_t count_bits(const uint64_t* m, size_t W);
 
+// Sets bit i of the mask out (ceil(n/64) words) for every i < n with
+// bytes[i] == value; other bits are left as they are.
+void or_bytes_equal(const uint8_t* bytes, size_t n, uint8_t value, uint64_t* out);
+
 // One run of reflect_bits (flow_rotation.cpp): for i < n,
 //   dst[i] = bitrev64((src[k - i] >> o) | (src[k - i + 1] << (64 - o)))
 // where src[words] reads as zero and o = 0 takes src[k - i] alone.

@@ -2,7 +2,7 @@
 // on both paths: the wide one (AVX-512 + GFNI, where the processor has it)
 // and the portable one, each against the definition written out bit by bit
 // and byte by byte:
-//   * count_bits on every length to 40 words;
+//   * count_bits on every length to 40 words, or_bytes_equal at the edges;
 //   * reflect_bits at sizes whose runs are long enough for the wide path
 //     (eight words and more), every centre;
 //   * one reduce step of group ids under a reflection: the final ids and the
@@ -80,6 +80,27 @@ TEST(WideKernels, CountBitsIsItsDefinition) {
       for (int b = 0; b < 64; ++b) want += (x >> b) & 1;
     }
     on_both_paths([&](const char* path) { EXPECT_EQ(flow::wide::count_bits(m.data(), W), want) << path << " W=" << W; });
+  }
+}
+
+TEST(WideKernels, OrBytesEqualIsItsDefinition) {
+  uint64_t seed = 11;
+  for (size_t n : {0u, 1u, 63u, 64u, 65u, 127u, 128u, 200u, 1000u}) {
+    std::vector<uint8_t> bytes(n);
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(next(seed) % 3);
+    const size_t W = (n + 63) / 64;
+    std::vector<uint64_t> start(W);
+    for (uint64_t& x : start) x = next(seed) * 0x9E3779B97F4A7C15ULL;
+    for (uint8_t value : {0, 1, 2, 7}) {
+      std::vector<uint64_t> want = start;
+      for (size_t i = 0; i < n; ++i)
+        if (bytes[i] == value) want[i / 64] |= uint64_t{1} << (i % 64);
+      on_both_paths([&](const char* path) {
+        std::vector<uint64_t> out = start;
+        flow::wide::or_bytes_equal(bytes.data(), n, value, out.data());
+        EXPECT_EQ(out, want) << path << " n=" << n << " value=" << int{value};
+      });
+    }
   }
 }
 
