@@ -20,6 +20,11 @@ void causality_reduce_into_undefined(Verdict& v, uint64_t p, Rank receiver, int 
   v.fail(std::move(c));
 }
 
+std::string copy_loss_text(uint64_t had, uint64_t got) {
+  return std::to_string(had - got) + " contribution(s) (holds " + std::to_string(had) + ", copy has " +
+         std::to_string(got) + ")";
+}
+
 void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender,
                              std::string lost) {
   Counterexample c = Counterexample::at(p, receiver, step, b, sender);

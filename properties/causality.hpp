@@ -31,5 +31,8 @@ void check_receive_races(const StepView& sv, Rank r, Verdict& v);
 void causality_reduce_into_undefined(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender);
 void causality_copy_discards(Verdict& v, uint64_t p, Rank receiver, int step, Block b, Rank sender,
                              std::string lost);
+// What a copy of `got` contributions over a cell holding `had` > got discards,
+// as every checker path words it.
+std::string copy_loss_text(uint64_t had, uint64_t got);
 
 }  // namespace collcheck

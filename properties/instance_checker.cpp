@@ -96,8 +96,7 @@ struct FingerprintCells {
   std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const {
     std::optional<std::string> lost;
     if (in[0] < c[0])
-      lost = std::to_string(c[0] - in[0]) + " contribution(s) (holds " + std::to_string(c[0]) + ", copy has " +
-             std::to_string(in[0]) + ")";
+      lost = copy_loss_text(c[0], in[0]);
     c[0] = in[0];
     c[1] = in[1];
     return lost;
@@ -707,10 +706,33 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       }
   if (o.use_symmetry && o.exactness != Exactness::fingerprint) {
     if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s)) {
+      auto with_grouped = [&](InstanceCheck out) {
+        if (!grouped_declined.empty()) out.stats["grouped_declined"] = grouped_declined;
+        return out;
+      };
+      // A refutation by a quotient is re-checked by enumeration while p is
+      // small enough for exact mode (--exact-max-p): the counterexample is
+      // already concrete (rank 0 is the identity's rank), and both checkers
+      // must report the same properties, counts and minimal counterexamples.
+      // A disagreement is a defect of collcheck: the enumerated verdicts are
+      // reported, and the disagreement with them.
+      auto rechecked = [&](InstanceCheck out) {
+        const bool refuted = std::any_of(out.verdicts.begin(), out.verdicts.end(),
+                                         [](const Verdict& v) { return v.status == Status::violated; });
+        if (!refuted || s.p() > o.exact_max_p) return with_grouped(std::move(out));
+        InstanceCheck enumerated = run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
+        if (std::string diff = verdict_difference(out.verdicts, enumerated.verdicts); !diff.empty()) {
+          enumerated.stats["quotient_disagreed"] = diff;
+          return with_grouped(std::move(enumerated));
+        }
+        out.stats["quotient_rechecked"] = "the enumerated exact check agrees";
+        return with_grouped(std::move(out));
+      };
       // First the grouped quotient (flow/group_quotient.hpp) where rank 0's
-      // steps come as masks: it only certifies; anything else (a violation,
-      // a copy that is not a superset, too many groups) declines to the
-      // cell-by-cell quotient below, which reports the exact verdicts.
+      // steps come as masks. It decides what its word-parallel pass covers,
+      // violations included (counted per group pair, the counterexample at
+      // the pair's first block); anything else (a read-after-write hazard,
+      // too many groups) declines to the cell-by-cell quotient below.
       auto ms = o.grouped_quotient ? swing::swing_mask_schedule(s) : std::nullopt;
       if (ms && !o.reuse_certificates) ms->memo_key.clear();
       if (ms)
@@ -721,12 +743,8 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
                                 "; rank 0 simulated as groups of blocks sharing one contribution set (" +
                                 ms->representation + ")";
           out.stats["max_groups"] = std::to_string(gq->max_groups);
-          return out;
+          return rechecked(std::move(out));
         }
-      auto with_grouped = [&](InstanceCheck out) {
-        if (!grouped_declined.empty()) out.stats["grouped_declined"] = grouped_declined;
-        return out;
-      };
       // Rank 0's row as p-bit sets while it fits the budget; beyond, under a
       // 1D group, as runs of ranks (exact, sized by content, stopped at the
       // budget as it runs: flow_rotation.hpp).
@@ -746,22 +764,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
                               (torus      ? "boxes (products of per-dimension coordinate sets, exact)"
                                : bits_fit ? "p-bit sets"
                                           : "runs of ranks (exact; p-bit sets would exceed the memory budget)");
-        // A refutation by the quotient is re-checked by enumeration while p
-        // is small enough for exact mode (--exact-max-p): the counterexample
-        // is already concrete (rank 0 is the identity's rank), and both
-        // checkers must report the same properties, counts and minimal
-        // counterexamples. A disagreement is a defect of collcheck: the
-        // enumerated verdicts are reported, and the disagreement with them.
-        const bool refuted = std::any_of(out.verdicts.begin(), out.verdicts.end(),
-                                         [](const Verdict& v) { return v.status == Status::violated; });
-        if (!refuted || s.p() > o.exact_max_p) return with_grouped(std::move(out));
-        InstanceCheck enumerated = run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
-        if (std::string diff = verdict_difference(out.verdicts, enumerated.verdicts); !diff.empty()) {
-          enumerated.stats["quotient_disagreed"] = diff;
-          return with_grouped(std::move(enumerated));
-        }
-        out.stats["quotient_rechecked"] = "the enumerated exact check agrees";
-        return with_grouped(std::move(out));
+        return rechecked(std::move(out));
       }
     }
   }

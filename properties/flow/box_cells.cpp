@@ -117,8 +117,7 @@ std::optional<std::string> BoxCells::copy(uint64_t* c, const uint64_t* in) const
   const uint64_t had = count(c), got = count(in);
   std::copy(in, in + words_, c);
   if (got >= had) return std::nullopt;
-  return std::to_string(had - got) + " contribution(s) (holds " + std::to_string(had) + ", copy has " +
-         std::to_string(got) + ")";
+  return copy_loss_text(had, got);
 }
 
 void BoxCells::map(const GroupAction& g, Rank q, const uint64_t* src, uint64_t* dst) const {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/causality.hpp"
 #include "properties/cost.hpp"
 #include "properties/instance_checker.hpp"
 #include "properties/step_view.hpp"
@@ -111,8 +112,7 @@ struct ExactCells {
     uint64_t had = count(c), got = count(in);
     std::copy(in, in + words, c);
     if (got >= had) return std::nullopt;
-    return std::to_string(had - got) + " contribution(s) (holds " + std::to_string(had) + ", copy has " +
-           std::to_string(got) + ")";
+    return copy_loss_text(had, got);
   }
 };
 

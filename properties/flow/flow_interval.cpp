@@ -268,8 +268,7 @@ class IntervalSimulator {
     v[kCausality].checks += n;
     if (in.count < have.count) {
       causality_copy_discards(v[kCausality], p_, r, st, b, t.peer,
-                              std::to_string(have.count - in.count) + " contribution(s) (holds " +
-                                  std::to_string(have.count) + ", copy has " + std::to_string(in.count) + ")");
+                              copy_loss_text(have.count, in.count));
       more_violations(v[kCausality], n);
     }
     return in;

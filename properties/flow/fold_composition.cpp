@@ -43,6 +43,12 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   std::string why;
   auto c = run_group_quotient(core, core_hook, &why, max_groups);
   if (!c) return decline("the core of " + std::to_string(pp) + " ranks: " + why);
+  // The glue carries the core's verdicts over only when they hold: a core
+  // that violates a property is not composed (the fold is then enumerated
+  // or refused, and reports its own counterexample).
+  for (const Verdict& v : c->result.verdicts)
+    if (v.status != Status::holds)
+      return decline("the core of " + std::to_string(pp) + " ranks does not satisfy " + v.property);
 
   // The wrapper, checked directly at its first and last pair (i = 0 and
   // i = p - p' - 1); the pairs between follow the same rule of fold.cpp

@@ -7,6 +7,8 @@
 
 #include "properties/flow/flow_common.hpp"
 #include "properties/flow/wide_kernels.hpp"
+#include "properties/causality.hpp"
+#include "properties/exactly_once.hpp"
 
 namespace collcheck::flow {
 
@@ -143,9 +145,10 @@ struct Cursor {
 
 enum class Applied { ok, hazard, failed };
 
-// Applies one step's receives to rank 0's group ids: for every y of the
-// W-word mask Y, z = g_q(y) (a reflection z = q - y or a translation
-// z = y + q, mod p), the pair (source x, receiving block b) is (y, z), or
+// Applies one step's receives to rank 0's group ids block by block, for the
+// moves the wide pass (reflections, wide_kernels.hpp) does not cover: for
+// every y of the W-word mask Y, z = g_q(y) (a translation z = y + q mod p,
+// or z = y with blocks fixed), the pair (source x, receiving block b) is (y, z), or
 // (z, y) when Y lists the receiving blocks. `written` marks the blocks
 // written so far; reading one is a hazard. `change(dst, src, c)` is called
 // when the pair changes (it settles c.run, looks the pair up, sets c).
@@ -153,9 +156,9 @@ enum class Applied { ok, hazard, failed };
 // The inner loop makes no call: it returns at a pair change with the block
 // not yet applied (the resume point in w / word), so that its state stays in
 // registers (a call inside it cost a store-to-load round trip per block).
-// How g_q moves a block: reflection z = q - y, translation z = y + q (both
-// mod p, blocks acting as ranks), or not at all (blocks fixed).
-enum class BlockMove { reflect, translate, fixed };
+// How g_q moves a block: translation z = y + q mod p (blocks acting as
+// ranks), or not at all (blocks fixed).
+enum class BlockMove { translate, fixed };
 
 template <BlockMove Move, bool YIsDest>
 bool run_until_change(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupId* ids, uint64_t* written,
@@ -176,8 +179,7 @@ bool run_until_change(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, Group
     }
     const uint64_t y = uint64_t{w} * 64 + static_cast<uint64_t>(__builtin_ctzll(word));
     uint64_t z;
-    if constexpr (Move == BlockMove::reflect) z = y <= q ? q - y : q + p - y;
-    else if constexpr (Move == BlockMove::translate) z = y + q >= p ? y + q - p : y + q;
+    if constexpr (Move == BlockMove::translate) z = y + q >= p ? y + q - p : y + q;
     else z = y;
     const uint64_t b = YIsDest ? y : z, x = YIsDest ? z : y;
     if ((written[x / 64] >> (x % 64)) & 1) {
@@ -201,6 +203,8 @@ bool run_until_change(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, Group
   }
 }
 
+// `change` is also told the block y of Y where the new pair starts (with
+// blocks fixed, the receiving block itself: increasing, so a pair's first).
 template <BlockMove Move, bool YIsDest, class Change>
 Applied apply_blocks(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupId* ids, uint64_t* written, Cursor& c,
                      Change&& change) {
@@ -211,7 +215,7 @@ Applied apply_blocks(const uint64_t* Y, size_t W, uint64_t q, uint64_t p, GroupI
   uint32_t nd = 0, ns = 0;
   while (run_until_change<Move, YIsDest>(Y, W, q, p, ids, written, w, word, c.dst, c.src, c.made, c.run, nd, ns,
                                             hazard))
-    if (!change(nd, ns, c)) return Applied::failed;
+    if (!change(nd, ns, c, uint64_t{w} * 64 + static_cast<uint64_t>(__builtin_ctzll(word)))) return Applied::failed;
   return hazard ? Applied::hazard : Applied::ok;
 }
 
@@ -251,12 +255,16 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
   const size_t Wc = (p + 63) / 64;   // a contribution set
   const uint64_t tail = nb % 64 ? (uint64_t{1} << (nb % 64)) - 1 : ~uint64_t{0};
   const uint64_t tail_c = p % 64 ? (uint64_t{1} << (p % 64)) - 1 : ~uint64_t{0};
-  MaskPool pool(Wc);
-  GroupTable table(Wc, pool);
+  // A group's set: Wc words of contributions and one flag word, nonzero once
+  // some contribution was counted twice (ExactCells' layout).
+  const size_t Wg = Wc + 1;
+  MaskPool pool(Wg);
+  GroupTable table(Wg, pool);
   std::vector<GroupId> id(nb);  // rank 0's block b is in group id[b]
+  std::vector<GroupId> before;  // id before a step whose receives read blocks it writes
   {
     uint64_t* zero = pool.get();
-    std::fill(zero, zero + Wc, 0);
+    std::fill(zero, zero + Wg, 0);
     zero[0] = 1;  // every block of rank 0 starts with rank 0's contribution
     const uint32_t z = table.intern(zero);
     table[z].blocks = nb;
@@ -285,8 +293,9 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
   };
   std::vector<KeptImage> images;
   bool complete_mode = false;
+  // Every contribution, each once: the collective's result.
   auto is_full = [&](const uint64_t* C) {
-    if (C[Wc - 1] != tail_c) return false;
+    if (C[Wc] || C[Wc - 1] != tail_c) return false;
     for (size_t w = 0; w + 1 < Wc; ++w)
       if (C[w] != ~uint64_t{0}) return false;
     return true;
@@ -298,9 +307,35 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     return full;
   };
   std::vector<std::pair<uint32_t, uint64_t*>> mapped;   // group -> g_q of its set, this step
+  // A pair that violates a property at each of its blocks (with the wide
+  // pass; the per-block pass declines instead): a double count (reduce) or
+  // a copy that discards contributions.
+  enum class Fault : uint8_t { none, doubled, discards };
   struct Pair {
-    uint32_t dst, src, made;
-    uint64_t blocks;  // moved from dst to made this step
+    uint32_t dst = 0, src = 0, made = 0;
+    uint64_t blocks = 0;  // moved from dst to made this step
+    Fault fault = Fault::none;
+    uint64_t first_block = 0;  // the lowest block under this pair (its counterexample)
+    Rank twice = 0;            // doubled: the lowest contribution counted twice
+    std::string lost;          // discards: what
+  };
+  // Back from the copy steps' complete mask to group ids (the complete
+  // blocks' ids are stale there): every complete block joins the complete
+  // group.
+  auto leave_complete_mode = [&] {
+    uint64_t* full_set = pool.get();
+    std::fill(full_set, full_set + Wg, ~uint64_t{0});
+    full_set[Wc - 1] = tail_c;
+    full_set[Wc] = 0;
+    const uint32_t f = table.intern(full_set);
+    for_each_bit(complete.data(), W, [&](uint64_t b) {
+      --table[id[b]].blocks;
+      id[b] = static_cast<GroupId>(f);
+      ++table[f].blocks;
+    });
+    table.collect();
+    complete_mode = false;
+    return f < kMaxGroupIds;
   };
   std::vector<Pair> pairs;                              // this step's (receiving, incoming) -> result
 
@@ -361,8 +396,8 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     // every contribution (their group ids are not kept up to date any more).
     // A step whose sources are all complete makes its receiving blocks
     // complete (a superset of anything they held: no copy loses a
-    // contribution); any other step after that point declines (the cell
-    // quotient decides), as does a reduce.
+    // contribution). A copy of a value that is not complete, or a reduce,
+    // goes back to group ids for that step (leave_complete_mode).
     if (!reduce && !complete_mode) {
       complete_mode = true;
       std::fill(complete.begin(), complete.end(), 0);
@@ -370,8 +405,8 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       for (uint32_t i = 0; i < table.ids(); ++i)  // the blocks of every complete group (one, as a rule)
         if (full[i]) wide::or_bytes_equal(id.data(), nb, static_cast<uint8_t>(i), complete.data());
     }
-    if (complete_mode) {
-      if (reduce) return decline("a reduce at step " + std::to_string(st) + " after the copies began");
+    bool partial = reduce;
+    if (complete_mode && !reduce) {
       // Sources x = g_q(b) of the receiving blocks b.
       const uint64_t* dest = ex.recv;
       if (!dest) {
@@ -389,13 +424,17 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
         map_blocks(q, ex.recv, image_buf.data());
         sources = image_buf.data();
       }
-      uint64_t partial = 0;
-      for (size_t w = 0; w < W; ++w) partial |= sources[w] & ~complete[w];
-      if (partial)
-        return decline("at step " + std::to_string(st) + " a copy carries a value that is not yet complete");
-      for (size_t w = 0; w < W; ++w) complete[w] |= dest[w];
-      continue;
+      uint64_t not_complete = 0;
+      for (size_t w = 0; w < W; ++w) not_complete |= sources[w] & ~complete[w];
+      partial = not_complete != 0;
+      if (!partial) {
+        for (size_t w = 0; w < W; ++w) complete[w] |= dest[w];
+        continue;
+      }
     }
+    if (complete_mode && partial && !leave_complete_mode())
+      return decline("rank 0 carries more than " + std::to_string(kMaxGroupIds) + " group ids at step " +
+                     std::to_string(st));
     // The blocks arrive as pairs (source x at rank 0, receiving block b),
     // b = g_q(x), listed by the given set Y. They are applied in one pass;
     // a block read after another of the step's receives wrote it (Y and
@@ -412,11 +451,15 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
         if (i == src) return c;
       uint64_t* c = pool.get();
       map_mask(g, q, table[src].C, c);
+      c[Wc] = table[src].C[Wc];  // the flag moves with the set
       mapped.emplace_back(src, c);
       return c;
     };
     bool too_many_ids = false;
-    auto combine = [&](uint32_t dst, uint32_t src) -> std::optional<uint32_t> {
+    bool report_faults = false;  // the wide pass reports a pair's violations; the per-block pass declines
+    // The group pair (dst, src) makes, as ExactCells::reduce / copy would
+    // (the union and "counted twice", or the copy and what it discards).
+    auto combine = [&](uint32_t dst, uint32_t src, Pair& out) -> bool {
       const uint64_t* in = mapped_set(src);
       const uint64_t* have = table[dst].C;
       uint64_t* made = pool.get();
@@ -426,35 +469,54 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
           clash |= have[w] & in[w];
           made[w] = have[w] | in[w];
         }
+        made[Wc] = have[Wc] | in[Wc] | (clash ? 1 : 0);
       } else {
         for (size_t w = 0; w < Wc; ++w) {
           clash |= have[w] & ~in[w];
           made[w] = in[w];
         }
+        made[Wc] = in[Wc];
       }
-      if (clash) {
+      if (clash && !report_faults) {
         pool.put(made);
-        return std::nullopt;
+        return false;
       }
-      const uint32_t made_id = table.intern(made);
-      if (made_id >= kMaxGroupIds) {
+      if (clash && reduce) {
+        out.fault = Fault::doubled;
+        for (size_t w = 0; w < Wc; ++w)
+          if (const uint64_t both = have[w] & in[w]) {
+            out.twice = static_cast<Rank>(w * 64 + static_cast<uint64_t>(__builtin_ctzll(both)));
+            break;
+          }
+      } else if (clash) {
+        const uint64_t had = wide::count_bits(have, Wc), now = wide::count_bits(in, Wc);
+        if (now < had) {
+          out.fault = Fault::discards;
+          out.lost = copy_loss_text(had, now);
+        }
+      }
+      out.made = table.intern(made);
+      if (out.made >= kMaxGroupIds) {
         too_many_ids = true;
-        return std::nullopt;
+        return false;
       }
-      return made_id;
+      return true;
     };
     // Runs of blocks with the same (receiving, incoming) pair share one
     // lookup; the block counts of the groups are settled per pair.
     Cursor cur;
-    auto change = [&](uint32_t dst, uint32_t src, Cursor& c) {
+    auto change = [&](uint32_t dst, uint32_t src, Cursor& c, uint64_t block) {
       if (c.run) pairs[c.pair].blocks += c.run;
       c.run = 0;
       size_t h = 0;
       while (h < pairs.size() && (pairs[h].dst != dst || pairs[h].src != src)) ++h;
       if (h == pairs.size()) {
-        const auto made = combine(dst, src);
-        if (!made) return false;
-        pairs.push_back({dst, src, *made, 0});
+        Pair made;
+        made.dst = dst;
+        made.src = src;
+        made.first_block = block;  // blocks come in increasing order: its first
+        if (!combine(dst, src, made)) return false;
+        pairs.push_back(std::move(made));
       }
       c.pair = h;
       c.dst = dst;
@@ -464,10 +526,12 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     };
     GroupId* ids = id.data();
     uint64_t* wr = written.data();
-    // Under a reflection whose receiving blocks D and sources g_q(D) are
-    // disjoint (Swing's every step), no block is read after the step wrote
-    // it: the pass needs no hazard marks and runs 64 blocks at a time
-    // (wide_kernels.hpp); what it wrote is D.
+    // Under a reflection the pass runs 64 blocks at a time
+    // (wide_kernels.hpp) and writes exactly D. Where the receiving blocks D
+    // and their sources g_q(D) are disjoint (Swing's every step) it reads
+    // the sources in place; where they meet (a reading that sends a block
+    // it also receives), from a copy of the ids taken before the step, as
+    // every receive reads its source before any is applied.
     std::optional<Applied> wide_pass;
     const uint64_t* wrote = wr;  // the blocks the step wrote
     if (reflects && !fixed) {
@@ -477,29 +541,30 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       const uint64_t* sources = y_is_dest ? image_buf.data() : Y;
       uint64_t meet = 0;
       for (size_t w = 0; w < W; ++w) meet |= D[w] & sources[w];
-      if (!meet) {
-        struct Sink final : wide::PairSink {
-          Cursor& c;
-          decltype(change)& next;
-          Sink(Cursor& cursor, decltype(change)& ch) : c(cursor), next(ch) {}
-          int next_pair(uint8_t dst, uint8_t src, uint64_t previous_run) override {
-            c.run = previous_run;
-            return next(dst, src, c) ? static_cast<int>(c.made) : -1;
-          }
-        } sink(cur, change);
-        uint64_t last = 0;
-        const bool ok = wide::reflect_group_ids(D, W, q, p, ids, sink, last);
-        if (ok) cur.run = last;
-        wrote = D;
-        wide_pass = ok ? Applied::ok : Applied::failed;
-      }
+      if (meet) before.assign(id.begin(), id.end());
+      struct Sink final : wide::PairSink {
+        Cursor& c;
+        decltype(change)& next;
+        Sink(Cursor& cursor, decltype(change)& ch) : c(cursor), next(ch) {}
+        int next_pair(uint8_t dst, uint8_t src, uint64_t block, uint64_t previous_run) override {
+          c.run = previous_run;
+          return next(dst, src, c, block) ? static_cast<int>(c.made) : -1;
+        }
+      } sink(cur, change);
+      report_faults = true;
+      uint64_t last = 0;
+      const bool ok = wide::reflect_group_ids(D, W, q, p, ids, meet ? before.data() : ids, sink, last);
+      if (ok) cur.run = last;
+      wrote = D;
+      wide_pass = ok ? Applied::ok : Applied::failed;
     }
+    // With blocks fixed the per-block pass visits the receiving blocks in
+    // increasing order too, and reports a pair's violations at its first.
+    if (fixed) report_faults = true;
     const Applied applied =
         wide_pass  ? *wide_pass
         : fixed    ? (y_is_dest ? apply_blocks<BlockMove::fixed, true>(Y, W, q, p, ids, wr, cur, change)
                                 : apply_blocks<BlockMove::fixed, false>(Y, W, q, p, ids, wr, cur, change))
-        : reflects ? (y_is_dest ? apply_blocks<BlockMove::reflect, true>(Y, W, q, p, ids, wr, cur, change)
-                                : apply_blocks<BlockMove::reflect, false>(Y, W, q, p, ids, wr, cur, change))
                    : (y_is_dest ? apply_blocks<BlockMove::translate, true>(Y, W, q, p, ids, wr, cur, change)
                                 : apply_blocks<BlockMove::translate, false>(Y, W, q, p, ids, wr, cur, change));
     // A completed step given by its sent set S: the blocks it wrote are
@@ -519,9 +584,16 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
                             : "a copy at step " + std::to_string(st) +
                                   " does not carry every contribution the receiving block holds");
     if (cur.run) pairs[cur.pair].blocks += cur.run;
-    for (const Pair& x : pairs) {
+    for (Pair& x : pairs) {
       table[x.dst].blocks -= x.blocks;
       table[x.made].blocks += x.blocks;
+      // Every block of a faulty pair is one report, as the cell quotient
+      // makes them; the minimal counterexample is at its first block.
+      if (x.fault == Fault::none || !x.blocks) continue;
+      Verdict& v = flow[x.fault == Fault::doubled ? kExactlyOnce : kCausality];
+      if (x.fault == Fault::doubled) exactly_once_double(v, p, 0, st, static_cast<Block>(x.first_block), q, x.twice);
+      else causality_copy_discards(v, p, 0, st, static_cast<Block>(x.first_block), q, std::move(x.lost));
+      v.violations += x.blocks - 1;
     }
     for (auto& [i, c] : mapped) pool.put(c);
     table.collect();
@@ -531,18 +603,36 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
                      std::to_string(st));
   }
   // Postcondition: every block of rank 0 holds every contribution, once.
+  bool all_complete = true;
   if (!complete_mode) {
     for (uint32_t i = 0; i < table.ids(); ++i)
-      if (table[i].C && !is_full(table[i].C))
-        return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
+      if (table[i].C && table[i].blocks && !is_full(table[i].C)) all_complete = false;
   } else {  // a block the copies made complete has a stale id
     const std::vector<uint8_t> full = full_ids();
-    for (size_t w = 0; w < W; ++w) {
+    for (size_t w = 0; w < W && all_complete; ++w) {
       const uint64_t base = uint64_t{w} * 64, n = std::min<uint64_t>(64, nb - base);
       if (complete[w] == (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1)) continue;  // all 64 complete
       for (uint64_t j = 0; j < n; ++j)
-        if (!full[id[base + j]] && !((complete[w] >> j) & 1))
-          return decline("rank 0 ends with a block that lacks a contribution (postcondition)");
+        if (!full[id[base + j]] && !((complete[w] >> j) & 1)) all_complete = false;
+    }
+  }
+  if (!all_complete) {
+    // Judged per group, as judge_exact_cell judges each of its blocks: one
+    // report per block, the counterexample at the group's first block.
+    if (complete_mode && !leave_complete_mode())
+      return decline("rank 0 carries more than " + std::to_string(kMaxGroupIds) + " group ids at the end");
+    std::vector<uint64_t> every(Wc, ~uint64_t{0});
+    every.back() = tail_c;
+    std::vector<uint64_t> first(table.ids(), nb);
+    for (uint64_t b = nb; b-- > 0;) first[id[b]] = b;
+    const int last = std::max(0, m.steps - 1);
+    for (uint32_t i = 0; i < table.ids(); ++i) {
+      if (!table[i].C || !table[i].blocks || is_full(table[i].C)) continue;
+      Verdict one;
+      judge_exact_cell(one, spec, p, 0, last, static_cast<Block>(first[i]), table[i].C, Wc, every);
+      if (!one.counterexample) continue;
+      flow[kPostcondition].fail(std::move(*one.counterexample));
+      flow[kPostcondition].violations += table[i].blocks - 1;
     }
   }
   flow[kPostcondition].checks += spec.nblocks;
@@ -624,6 +714,7 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
   GroupQuotientResult out;
   for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHook}) {
     flow[i].checks *= p;  // every rank does rank 0's checks, mapped
+    flow[i].violations *= p;  // and finds its violations, mapped (the counterexample is rank 0's)
     out.result.verdicts[i] = flow[i];
   }
   out.result.cost.steps = cert->last_active + 1;

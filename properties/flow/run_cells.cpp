@@ -63,8 +63,7 @@ std::optional<std::string> RunCells::copy(RunSet* c, const RunSet* in) const {
   assign(c, BlockSet(in->ranks));
   c->doubled = in->doubled;
   if (contained || got >= had) return std::nullopt;
-  return std::to_string(had - got) + " contribution(s) (holds " + std::to_string(had) + ", copy has " +
-         std::to_string(got) + ")";
+  return copy_loss_text(had, got);
 }
 
 void RunCells::map(Rank q, bool reflect, const RunSet* src, RunSet* dst) const {

@@ -67,14 +67,15 @@ void reverse_words_portable(uint64_t* dst, const uint64_t* src, size_t k, unsign
 
 // Blocks of D's word w, one at a time (the portable path, and the wide
 // path's words whose sources wrap around p).
-bool reflect_word_portable(uint64_t bits, size_t w, uint64_t q, uint64_t p, uint8_t* ids, PairSink& sink,
+bool reflect_word_portable(uint64_t bits, size_t w, uint64_t q, uint64_t p, uint8_t* ids, const uint8_t* sources,
+                           PairSink& sink,
                            uint8_t& cd, uint8_t& cs, uint8_t& cm, bool& have, uint64_t& run) {
   for (; bits; bits &= bits - 1) {
     const uint64_t b = uint64_t{w} * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
     const uint64_t x = b <= q ? q - b : q + p - b;
-    const uint8_t d = ids[b], s = ids[x];
+    const uint8_t d = ids[b], s = sources[x];
     if (!have || d != cd || s != cs) {
-      const int made = sink.next_pair(d, s, run);
+      const int made = sink.next_pair(d, s, b, run);
       if (made < 0) return false;
       cd = d;
       cs = s;
@@ -88,13 +89,13 @@ bool reflect_word_portable(uint64_t bits, size_t w, uint64_t q, uint64_t p, uint
   return true;
 }
 
-bool reflect_group_ids_portable(const uint64_t* D, size_t W, uint64_t q, uint64_t p, uint8_t* ids, PairSink& sink,
-                                uint64_t& last_run) {
+bool reflect_group_ids_portable(const uint64_t* D, size_t W, uint64_t q, uint64_t p, uint8_t* ids,
+                                const uint8_t* sources, PairSink& sink, uint64_t& last_run) {
   uint8_t cd = 0, cs = 0, cm = 0;
   bool have = false;
   uint64_t run = 0;
   for (size_t w = 0; w < W; ++w)
-    if (D[w] && !reflect_word_portable(D[w], w, q, p, ids, sink, cd, cs, cm, have, run)) return false;
+    if (D[w] && !reflect_word_portable(D[w], w, q, p, ids, sources, sink, cd, cs, cm, have, run)) return false;
   last_run = run;
   return true;
 }
@@ -158,7 +159,7 @@ COLLCHECK_WIDE void reverse_words_wide(uint64_t* dst, const uint64_t* src, size_
 }
 
 COLLCHECK_WIDE bool reflect_group_ids_wide(const uint64_t* D, size_t W, uint64_t q, uint64_t p, uint8_t* ids,
-                                           PairSink& sink, uint64_t& last_run) {
+                                           const uint8_t* sources, PairSink& sink, uint64_t& last_run) {
   uint8_t cd = 0, cs = 0, cm = 0;
   bool have = false;
   uint64_t run = 0;
@@ -171,11 +172,11 @@ COLLCHECK_WIDE bool reflect_group_ids_wide(const uint64_t* D, size_t W, uint64_t
     // bytes ending at `top` unless it wraps (then block by block).
     const uint64_t top = b0 <= q ? q - b0 : q + p - b0;
     if (top < 63 || (b0 <= q && b0 + 63 > q)) {
-      if (!reflect_word_portable(lanes, w, q, p, ids, sink, cd, cs, cm, have, run)) return false;
+      if (!reflect_word_portable(lanes, w, q, p, ids, sources, sink, cd, cs, cm, have, run)) return false;
       continue;
     }
     const __m512i d = _mm512_maskz_loadu_epi8(lanes, ids + b0);  // lanes beyond p are not read
-    const __m512i s = reverse_bytes512(_mm512_loadu_si512(ids + top - 63));
+    const __m512i s = reverse_bytes512(_mm512_loadu_si512(sources + top - 63));
     bool spilled = false;
     while (lanes) {
       if (have) {
@@ -196,7 +197,7 @@ COLLCHECK_WIDE bool reflect_group_ids_wide(const uint64_t* D, size_t W, uint64_t
         spilled = true;
       }
       const unsigned j = static_cast<unsigned>(__builtin_ctzll(lanes));
-      const int made = sink.next_pair(dst_bytes[j], src_bytes[j], run);
+      const int made = sink.next_pair(dst_bytes[j], src_bytes[j], b0 + j, run);
       if (made < 0) return false;
       cd = dst_bytes[j];
       cs = src_bytes[j];
@@ -243,12 +244,12 @@ void reverse_words(uint64_t* dst, const uint64_t* src, size_t k, unsigned o, siz
   reverse_words_portable(dst, src, k, o, n, words);
 }
 
-bool reflect_group_ids(const uint64_t* D, size_t W, uint64_t q, uint64_t p, uint8_t* ids, PairSink& sink,
-                       uint64_t& last_run) {
+bool reflect_group_ids(const uint64_t* D, size_t W, uint64_t q, uint64_t p, uint8_t* ids, const uint8_t* sources,
+                       PairSink& sink, uint64_t& last_run) {
 #ifdef COLLCHECK_WIDE_KERNELS
-  if (enabled()) return reflect_group_ids_wide(D, W, q, p, ids, sink, last_run);
+  if (enabled()) return reflect_group_ids_wide(D, W, q, p, ids, sources, sink, last_run);
 #endif
-  return reflect_group_ids_portable(D, W, q, p, ids, sink, last_run);
+  return reflect_group_ids_portable(D, W, q, p, ids, sources, sink, last_run);
 }
 
 }  // namespace collcheck::flow::wide

@@ -39,27 +39,29 @@ void or_bytes_equal(const uint8_t* bytes, size_t n, uint8_t value, uint64_t* out
 // Requires n <= k + 1, k < words, o < 64.
 void reverse_words(uint64_t* dst, const uint64_t* src, size_t k, unsigned o, size_t n, size_t words);
 
-// One reduce step of the grouped quotient (group_quotient.cpp) under a
-// reflection g_q(y) = (q - y) mod p with blocks acting as ranks: for every
-// block b in the p-bit mask D, ids[b] becomes the group made of the pair
-// (ids[b], ids[(q - b) mod p]). The caller guarantees that no source
-// (q - b) mod p of a block of D is itself in D, so every byte read holds
-// its value from before the step whatever the order.
+// One reduce or copy step of the grouped quotient (group_quotient.cpp)
+// under a reflection g_q(y) = (q - y) mod p with blocks acting as ranks: for
+// every block b in the p-bit mask D, ids[b] becomes the group made of the
+// pair (ids[b], sources[(q - b) mod p]). `sources` holds the ids from before
+// the step: the caller passes ids itself when no source of a block of D is
+// in D (nothing read is written), a copy taken before the step otherwise.
 //
-// Blocks are visited in increasing order; consecutive blocks with the same
-// (receiving, incoming) pair form a run. At every change of pair the sink
-// is told the new pair and how many blocks the previous run moved; it
-// returns the id the new pair makes, or a negative number to stop.
+// Blocks are taken in increasing order, a word of 64 at a time: the run of
+// a pair is its blocks in one word, or across words while it lasts. At
+// every change of pair the sink is told the new pair, the block where its
+// run starts (a pair's first run starts at its lowest block) and how many
+// blocks the previous run moved; it returns the id the new pair makes, or a
+// negative number to stop.
 class PairSink {
  public:
-  virtual int next_pair(uint8_t dst, uint8_t src, uint64_t previous_run) = 0;
+  virtual int next_pair(uint8_t dst, uint8_t src, uint64_t block, uint64_t previous_run) = 0;
 
  protected:
   ~PairSink() = default;
 };
 // false: the sink stopped. `last_run` is the length of the final run (its
 // pair is the last one the sink was told).
-bool reflect_group_ids(const uint64_t* D, size_t W, uint64_t q, uint64_t p, uint8_t* ids, PairSink& sink,
-                       uint64_t& last_run);
+bool reflect_group_ids(const uint64_t* D, size_t W, uint64_t q, uint64_t p, uint8_t* ids, const uint8_t* sources,
+                       PairSink& sink, uint64_t& last_run);
 
 }  // namespace collcheck::flow::wide

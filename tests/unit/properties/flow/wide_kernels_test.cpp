@@ -6,7 +6,8 @@
 //   * reflect_bits at sizes whose runs are long enough for the wide path
 //     (eight words and more), every centre;
 //   * one reduce step of group ids under a reflection: the final ids and the
-//     blocks counted per (receiving, incoming) pair, on random ids and
+//     blocks counted per (receiving, incoming) pair and the block where each
+//     pair is first told to the sink, on random ids and
 //     random receiving sets, and a sink that stops;
 //   * the grouped quotient's verdicts on both paths, equal to the cell
 //     quotient's.
@@ -110,30 +111,34 @@ struct CountingSink final : flow::wide::PairSink {
   std::map<std::pair<int, int>, uint64_t> blocks;
   std::pair<int, int> current{-1, -1};
   std::pair<int, int> stop_at{-1, -1};
-  int next_pair(uint8_t d, uint8_t s, uint64_t previous_run) override {
+  std::map<std::pair<int, int>, uint64_t> first_block;
+  int next_pair(uint8_t d, uint8_t s, uint64_t block, uint64_t previous_run) override {
     if (current.first >= 0) blocks[current] += previous_run;
     else EXPECT_EQ(previous_run, 0u);
     current = {d, s};
+    first_block.emplace(current, block);  // kept at the pair's first run
     if (current == stop_at) return -1;
     return made(d, s);
   }
   static int made(int d, int s) { return (3 * d + 5 * s + 1) % 251; }
 };
 
-// Random ids over `kinds` values, and a random receiving set D with no
-// block's source (q - b) mod p in D.
+// Random ids over `kinds` values, and a random receiving set D: with no
+// block's source (q - b) mod p in D (the pass then reads ids in place), or
+// with `meet` any D (it then reads a copy taken before the step).
 struct StepCase {
   uint64_t p, q;
   std::vector<uint8_t> ids;
   std::vector<uint64_t> D;
+  bool meet = false;
 };
 
-StepCase random_case(uint64_t p, uint64_t q, int kinds, uint64_t seed, int density_shift) {
-  StepCase c{p, q, std::vector<uint8_t>(p), std::vector<uint64_t>((p + 63) / 64, 0)};
+StepCase random_case(uint64_t p, uint64_t q, int kinds, uint64_t seed, int density_shift, bool meet = false) {
+  StepCase c{p, q, std::vector<uint8_t>(p), std::vector<uint64_t>((p + 63) / 64, 0), meet};
   for (uint64_t b = 0; b < p; ++b) c.ids[b] = static_cast<uint8_t>(next(seed) % static_cast<uint64_t>(kinds));
   for (uint64_t b = 0; b < p; ++b) {
     const uint64_t x = (q + p - b) % p;
-    if (x == b || ((c.D[x / 64] >> (x % 64)) & 1)) continue;
+    if (!meet && (x == b || ((c.D[x / 64] >> (x % 64)) & 1))) continue;
     if (next(seed) % (uint64_t{1} << density_shift) == 0) c.D[b / 64] |= uint64_t{1} << (b % 64);
   }
   return c;
@@ -141,21 +146,25 @@ StepCase random_case(uint64_t p, uint64_t q, int kinds, uint64_t seed, int densi
 
 void expect_step_is_definition(const StepCase& c, const std::string& what) {
   std::vector<uint8_t> want = c.ids;
-  std::map<std::pair<int, int>, uint64_t> want_blocks;
+  std::map<std::pair<int, int>, uint64_t> want_blocks, want_first;
   for (uint64_t b = 0; b < c.p; ++b)
     if ((c.D[b / 64] >> (b % 64)) & 1) {
       const int d = c.ids[b], s = c.ids[(c.q + c.p - b) % c.p];
       want[b] = static_cast<uint8_t>(CountingSink::made(d, s));
       ++want_blocks[{d, s}];
+      want_first.emplace(std::make_pair(d, s), b);
     }
   on_both_paths([&](const char* path) {
     std::vector<uint8_t> ids = c.ids;
+    const std::vector<uint8_t> before = c.ids;
     CountingSink sink;
     uint64_t last = 0;
-    ASSERT_TRUE(flow::wide::reflect_group_ids(c.D.data(), c.D.size(), c.q, c.p, ids.data(), sink, last));
+    ASSERT_TRUE(flow::wide::reflect_group_ids(c.D.data(), c.D.size(), c.q, c.p, ids.data(),
+                                              c.meet ? before.data() : ids.data(), sink, last));
     if (sink.current.first >= 0) sink.blocks[sink.current] += last;
     EXPECT_EQ(ids, want) << path << " " << what;
     EXPECT_EQ(sink.blocks, want_blocks) << path << " " << what;
+    EXPECT_EQ(sink.first_block, want_first) << path << " " << what;  // each pair's counterexample block
   });
 }
 
@@ -164,12 +173,14 @@ TEST(WideKernels, AReflectedStepIsItsDefinition) {
   for (uint64_t p : {2u, 63u, 64u, 130u, 640u, 1000u, 4096u, 5001u})
     for (uint64_t q : {uint64_t{1}, uint64_t{63}, p / 2 + 1, p - 1, p > 100 ? uint64_t{100} : uint64_t{0}})
       for (int kinds : {1, 2, 7})
-        for (int density : {0, 1, 4}) {
-          const uint64_t qq = q % p;
-          expect_step_is_definition(random_case(p, qq, kinds, ++n, density),
-                                    "p=" + std::to_string(p) + " q=" + std::to_string(qq) +
-                                        " kinds=" + std::to_string(kinds) + " density=1/2^" + std::to_string(density));
-        }
+        for (int density : {0, 1, 4})
+          for (bool meet : {false, true}) {
+            const uint64_t qq = q % p;
+            expect_step_is_definition(random_case(p, qq, kinds, ++n, density, meet),
+                                      "p=" + std::to_string(p) + " q=" + std::to_string(qq) + " kinds=" +
+                                          std::to_string(kinds) + " density=1/2^" + std::to_string(density) +
+                                          (meet ? " meeting" : ""));
+          }
 }
 
 RC_GTEST_PROP(WideKernels, AReflectedStepIsItsDefinitionAtRandom, ()) {
@@ -177,8 +188,9 @@ RC_GTEST_PROP(WideKernels, AReflectedStepIsItsDefinitionAtRandom, ()) {
   const uint64_t q = *rc::gen::inRange<uint64_t>(0, p);
   const int kinds = *rc::gen::inRange(1, 9);
   const int density = *rc::gen::inRange(0, 6);
-  expect_step_is_definition(random_case(p, q, kinds, *rc::gen::arbitrary<uint64_t>(), density),
-                            "p=" + std::to_string(p) + " q=" + std::to_string(q));
+  const bool meet = *rc::gen::arbitrary<bool>();
+  expect_step_is_definition(random_case(p, q, kinds, *rc::gen::arbitrary<uint64_t>(), density, meet),
+                            "p=" + std::to_string(p) + " q=" + std::to_string(q) + (meet ? " meeting" : ""));
 }
 
 TEST(WideKernels, ASinkThatStopsStopsTheStep) {
@@ -188,7 +200,8 @@ TEST(WideKernels, ASinkThatStopsStopsTheStep) {
     CountingSink sink;
     sink.stop_at = {2, 1};
     uint64_t last = 0;
-    EXPECT_FALSE(flow::wide::reflect_group_ids(c.D.data(), c.D.size(), c.q, c.p, ids.data(), sink, last)) << path;
+    EXPECT_FALSE(flow::wide::reflect_group_ids(c.D.data(), c.D.size(), c.q, c.p, ids.data(), ids.data(), sink, last))
+        << path;
     EXPECT_EQ(sink.current, sink.stop_at) << path;
   });
 }
