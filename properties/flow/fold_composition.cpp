@@ -49,6 +49,8 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   for (const Verdict& v : c->result.verdicts)
     if (v.status != Status::holds)
       return decline("the core of " + std::to_string(pp) + " ranks does not satisfy " + v.property);
+  if (!c->every_copy_superset)
+    return decline("the core of " + std::to_string(pp) + " ranks copies a value over one it does not contain");
 
   // The wrapper, checked directly at its first and last pair (i = 0 and
   // i = p - p' - 1); the pairs between follow the same rule of fold.cpp

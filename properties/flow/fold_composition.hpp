@@ -4,9 +4,9 @@
 // with every obligation stated and discharged:
 //
 //   core    the inner schedule on p' ranks holds every property, decided by
-//           the grouped quotient (group_quotient.hpp), which also certifies
-//           that every copy in it carries a superset of what the receiving
-//           block holds; the step hook is the instance's, shifted by the
+//           the grouped quotient (group_quotient.hpp), and every copy in it
+//           carries a superset of what the receiving block holds (its
+//           every_copy_superset); the step hook is the instance's, shifted by the
 //           fold step, and must judge by distances on Z_p'
 //           (StepHook::isometry_ring == p');
 //   wrapper the fold steps: at step 0 rank p'+i sends every block to rank i
@@ -34,8 +34,10 @@
 // The verdicts are what enumeration reports for the folded schedule, with
 // the same checks (fold_composition_test.cpp compares them): the core's
 // counts plus the fold steps', ports p per step, the postcondition p x nb.
-// It only certifies: anything that is not a clean pass declines (nullopt,
-// `declined` says why) and the caller enumerates the folded schedule.
+// It only certifies: a core that violates a property or copies over a set
+// it does not contain, or anything else that is not a clean pass, declines
+// (nullopt, `declined` says why) and the caller enumerates the folded
+// schedule.
 #include <optional>
 #include <string>
 

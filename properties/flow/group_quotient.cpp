@@ -237,6 +237,7 @@ struct FlowCertificate {
     bool sends, recvs;
   };
   std::vector<Step> steps;
+  bool every_copy_superset = true;  // no copy replaced a set it does not contain
   std::string declined;  // nonempty: not certified, and why
 };
 
@@ -489,6 +490,7 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
             break;
           }
       } else if (clash) {
+        cert.every_copy_superset = false;
         const uint64_t had = wide::count_bits(have, Wc), now = wide::count_bits(in, Wc);
         if (now < had) {
           out.fault = Fault::discards;
@@ -722,6 +724,7 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
   out.result.cost.max_volume_rank = 0;
   out.result.cost.total_volume = cert->volume0 * p;
   out.max_groups = cert->most;
+  out.every_copy_superset = cert->every_copy_superset;
   out.reused = reused;
   return out;
 }

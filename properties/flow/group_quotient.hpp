@@ -26,18 +26,28 @@
 // (a superset of anything they held). Nothing is approximated: every
 // block's contribution set is exactly its group's, or complete.
 //
-// Scope: this path only certifies. It covers an allreduce with blocks acting
-// as ranks (or fixed) under a 1D group, where rank 0 exchanges with at most
-// one peer q per step (sends and receives one block set each, one combine
-// mode) and q's partner is rank 0 (g_q(q) = 0; g_q is then an involution),
-// reduce steps before copy steps. It declines (nullopt, `declined` says
-// why, and the caller runs run_quotient, which reports the exact verdicts
-// and the minimal counterexample) at the first thing that is not a clean
-// pass: a violation of any property, a copy of a value that is not
-// complete (so "holds" here also means every copy is a superset: the
-// stronger condition the fold composition needs, fold_composition.hpp), a
-// reduce after the copies began, a block read after the step wrote it, more
-// groups than `max_groups` or 255 group ids.
+// Violations are decided here too, as the cell quotient decides them: a
+// group's set carries ExactCells' "counted twice" flag word; a pair that
+// counts a contribution twice (reduce) or discards some (copy, by the count
+// rule of every path) is one report per block it moves, the counterexample
+// at its first block (the blocks of a step are visited in increasing
+// order); the postcondition is judged once per group, at its first block.
+// A copy of a value that is not complete, or a reduce after the copies
+// began, goes back from the complete mask to group ids for that step.
+//
+// Scope: an allreduce with blocks acting as ranks (or fixed) under a 1D
+// group, where rank 0 exchanges with at most one peer q per step (sends and
+// receives one block set each, one combine mode) and q's partner is rank 0
+// (g_q(q) = 0; g_q is then an involution). Under a reflection a step is one
+// pass 64 blocks at a time (wide_kernels.hpp; receives that read blocks the
+// step writes read a copy taken before it); with blocks fixed or under a
+// translation a block-by-block pass, which declines at a violation under a
+// translation or at a block read after the step wrote it. It also declines
+// (nullopt, `declined` says why, and the caller runs run_quotient) above
+// `max_groups` or 255 group ids, or when the step hook reports.
+// `every_copy_superset` in the result says whether every copy contained
+// what it replaced: the stronger condition the fold composition needs
+// (fold_composition.hpp).
 //
 // Counts: every check of run_quotient is counted (rank 0's, times p), so a
 // holding verdict has the same checks as the quotient's and the enumerated
@@ -95,6 +105,10 @@ struct GroupQuotientResult {
   RotationResult result;
   uint64_t max_groups = 0;  // the most groups rank 0 carried at once
   bool reused = false;      // the flow half came from an earlier call with the same memo_key
+  // Every copy's incoming set contained what the receiving block held (a
+  // copy may replace a set it does not contain without a violation when it
+  // carries as many contributions: the count rule every path uses).
+  bool every_copy_superset = true;
 };
 
 std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, const StepHook& hook,

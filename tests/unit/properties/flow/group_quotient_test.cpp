@@ -161,6 +161,7 @@ TEST(GroupQuotient, CertifiesTheUnchangedMasks) {
     std::string why;
     const auto r = flow::run_group_quotient(o->ms, StepHook{}, &why);
     ASSERT_TRUE(r) << p << ": " << why;
+    EXPECT_TRUE(r->every_copy_superset) << p;
     EXPECT_EQ(r->result.cost.max_volume, 2 * (p - 1)) << p;
   }
 }
@@ -179,6 +180,32 @@ RC_GTEST_PROP(GroupQuotient, AFlippedBlockOfRankZeroIsNeverCertified, ()) {
   std::string why;
   const auto r = flow::run_group_quotient(o->ms, StepHook{}, &why);
   RC_ASSERT(!r || r->result.cost.max_volume != 2 * (p - 1));
+}
+
+// A copy over a set it does not contain, carrying as many contributions:
+// no causality report (the count rule), but the result says so, and the
+// fold composition (which needs supersets) will not compose such a core.
+// p = 2, one copy step: rank 0's block 1 receives g_1 of its block 0, {1}
+// over {0}.
+TEST(GroupQuotient, ACopyOverASetItDoesNotContainIsSaid) {
+  auto o = swing_masks_with(2, {});
+  static const uint64_t kBlockOne = 2;
+  o->ms.steps = 1;
+  o->ms.exchange = [](int st, flow::MaskExchange& out, bool& active) {
+    active = st == 0;
+    out.peer = 1;
+    out.combine = Combine::copy;
+    out.send = nullptr;
+    out.recv = &kBlockOne;
+    out.other_is_image = true;
+  };
+  std::string why;
+  const auto r = flow::run_group_quotient(o->ms, StepHook{}, &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_FALSE(r->every_copy_superset);
+  EXPECT_EQ(r->result.verdicts[flow::kCausality].status, Status::holds);
+  EXPECT_EQ(r->result.verdicts[flow::kPostcondition].status, Status::violated);
+  EXPECT_EQ(r->result.verdicts[flow::kPostcondition].violations, 2u * 2u);  // both blocks of both ranks lack one
 }
 
 TEST(GroupQuotient, RefusesAPeerSetThatIsNotTheImage) {
