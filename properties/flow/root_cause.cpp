@@ -64,7 +64,10 @@ class BlockFlow {
             std::to_string(lim.max_nodes);
       return false;
     }
-    if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s_)) {
+    const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s_);
+    if (eq && lim.by_symmetry && build_by_symmetry(*eq, lim, why)) return true;
+    if (!why.empty()) return false;
+    if (eq) {
       // Every rank's steps are rank 0's mapped block by block: count the
       // blocks rank 0 lists before mapping any (stops at the limit).
       RankStep rep;
@@ -103,6 +106,69 @@ class BlockFlow {
           if (!matched) links_.push_back({x->peer, q, false, false});
           if (matched && x->blocks.contains(b_)) edges_.push_back({x->peer, q, x->combine});  // else nothing arrives
         }
+        if (edges_.size() + links_.size() > lim.max_entries) {
+          why = "more than " + std::to_string(lim.max_entries) + " transfers and receives of block " +
+                std::to_string(b_) + " exceed the trace's limit";
+          return false;
+        }
+      }
+      off_.push_back(edges_.size());
+      std::sort(links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back()), links_.end(),
+                [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+      link_off_.push_back(links_.size());
+    }
+    return true;
+  }
+
+  // The same graph from rank 0's steps alone, for an equivariant schedule
+  // whose receives are all matched: rank q's step is g_q of rank 0's (the
+  // schedule's construction; the group acts regularly, g_q g_y = g_{g_q(y)}),
+  // so its transfers go to g_q of rank 0's peers, in rank 0's order, and
+  // carry block b iff rank 0's carry g_q^{-1}(b); rank q's receive from
+  // g_q(y) is matched iff rank 0's from y is (checked by generating rank
+  // 0's peers' steps). No block set is mapped: O(p) per step. False with an
+  // empty `why`: not applicable (an unmatched receive), build() generates.
+  bool build_by_symmetry(const EquivariantSchedule& eq, const RootCauseLimits& lim, std::string& why) {
+    const GroupAction& g = eq.action();
+    std::vector<RankStep> rep(static_cast<size_t>(steps_));
+    RankStep peer_step;
+    for (int t = 0; t < steps_; ++t) {
+      eq.representative_step(t, rep[static_cast<size_t>(t)]);
+      for (const Transfer& x : rep[static_cast<size_t>(t)].recvs) {
+        if (x.peer >= p_ || x.peer == 0) continue;
+        eq.rank_step(x.peer, t, peer_step);
+        if (!find_transfer(peer_step.sends, 0, x.blocks, x.combine)) return false;
+      }
+    }
+    off_.assign(1, 0);
+    link_off_.assign(1, 0);
+    nsend_.assign(nodes(), 0);
+    nrecv_.assign(nodes(), 0);
+    auto count = [](size_t n) { return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX)); };
+    struct Receive {
+      Rank peer;
+      Combine combine;
+      bool carries;
+    };
+    std::vector<Receive> mine;
+    for (int t = 0; t < steps_; ++t) {
+      const RankStep& r0 = rep[static_cast<size_t>(t)];
+      for (Rank q = 0; q < p_; ++q) {
+        nsend_[node(t, q)] = count(r0.sends.size());
+        nrecv_[node(t, q)] = count(r0.recvs.size());
+        const Block source = g.inverse_block(q, b_);  // rank 0's block that g_q maps to b
+        for (const Transfer& x : r0.sends) {
+          const Rank peer = g.rank(q, x.peer);
+          if (peer < p_ && peer != q) links_.push_back({q, peer, true, x.blocks.contains(source)});
+        }
+        mine.clear();
+        for (const Transfer& x : r0.recvs) mine.push_back({g.rank(q, x.peer), x.combine, x.blocks.contains(source)});
+        if (mine.size() > 1)  // flow::canonical_receive_order on the mapped peers
+          std::stable_sort(mine.begin(), mine.end(), [](const Receive& a, const Receive& c) {
+            return std::tie(a.peer, a.combine) < std::tie(c.peer, c.combine);
+          });
+        for (const Receive& x : mine)
+          if (x.peer < p_ && x.peer != q && x.carries) edges_.push_back({x.peer, q, x.combine});
         if (edges_.size() + links_.size() > lim.max_entries) {
           why = "more than " + std::to_string(lim.max_entries) + " transfers and receives of block " +
                 std::to_string(b_) + " exceed the trace's limit";

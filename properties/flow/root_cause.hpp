@@ -75,6 +75,10 @@ struct RootCauseLimits {
   // list. Above this the trace is not built (the instance's verdicts stand;
   // a refuted torus-paper-delta at --dims 32768 spent minutes here).
   uint64_t max_block_images = uint64_t{1} << 24;
+  // An equivariant schedule whose receives are all matched is traced from
+  // rank 0's steps (no block set mapped; max_block_images does not apply).
+  // False: every rank's steps are generated (tests compare the two).
+  bool by_symmetry = true;
 };
 
 // Which contribution to trace when the target both misses and doubles some.
