@@ -308,9 +308,10 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     return full;
   };
   std::vector<std::pair<uint32_t, uint64_t*>> mapped;   // group -> g_q of its set, this step
-  // A pair that violates a property at each of its blocks (with the wide
-  // pass; the per-block pass declines instead): a double count (reduce) or
-  // a copy that discards contributions.
+  // A pair that violates a property at each of its blocks (reported by the
+  // wide pass and, with blocks fixed, the per-block pass; under a
+  // translation the per-block pass declines instead): a double count
+  // (reduce) or a copy that discards contributions.
   enum class Fault : uint8_t { none, doubled, discards };
   struct Pair {
     uint32_t dst = 0, src = 0, made = 0;
@@ -457,7 +458,7 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       return c;
     };
     bool too_many_ids = false;
-    bool report_faults = false;  // the wide pass reports a pair's violations; the per-block pass declines
+    bool report_faults = false;  // report a pair's violations (blocks visited in increasing order), or decline
     // The group pair (dst, src) makes, as ExactCells::reduce / copy would
     // (the union and "counted twice", or the copy and what it discards).
     auto combine = [&](uint32_t dst, uint32_t src, Pair& out) -> bool {

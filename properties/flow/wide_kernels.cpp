@@ -102,22 +102,17 @@ bool reflect_group_ids_portable(const uint64_t* D, size_t W, uint64_t q, uint64_
 
 #ifdef COLLCHECK_WIDE_KERNELS
 
-COLLCHECK_WIDE inline __m512i reverse_bits512(__m512i v) {
-  // Bits within each byte (a GF(2) affine map), then the 64 bytes.
-  const __m512i in_bytes = _mm512_gf2p8affine_epi64_epi8(v, _mm512_set1_epi64(0x8040201008040201LL), 0);
-  const __m512i idx = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-                                      22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
-                                      42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61,
-                                      62, 63);
-  return _mm512_permutexvar_epi8(idx, in_bytes);
-}
-
 COLLCHECK_WIDE inline __m512i reverse_bytes512(__m512i v) {
   const __m512i idx = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                                       22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
                                       42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61,
                                       62, 63);
   return _mm512_permutexvar_epi8(idx, v);
+}
+
+COLLCHECK_WIDE inline __m512i reverse_bits512(__m512i v) {
+  // Bits within each byte (a GF(2) affine map), then the 64 bytes.
+  return reverse_bytes512(_mm512_gf2p8affine_epi64_epi8(v, _mm512_set1_epi64(0x8040201008040201LL), 0));
 }
 
 __attribute__((target("avx512f,avx512vpopcntdq"))) uint64_t count_bits_wide(const uint64_t* m, size_t W) {
