@@ -87,16 +87,12 @@ class BlockFlow {
     }
     std::vector<RankStep> ops(p_);
     std::vector<const Transfer*> order;
-    off_.assign(1, 0);
-    link_off_.assign(1, 0);
-    nsend_.assign(nodes(), 0);
-    nrecv_.assign(nodes(), 0);
-    auto count = [](size_t n) { return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX)); };
+    begin_graph();
     for (int t = 0; t < steps_; ++t) {
       generate(t, ops);
       for (Rank q = 0; q < p_; ++q) {
-        nsend_[node(t, q)] = count(ops[q].sends.size());
-        nrecv_[node(t, q)] = count(ops[q].recvs.size());
+        nsend_[node(t, q)] = listed(ops[q].sends.size());
+        nrecv_[node(t, q)] = listed(ops[q].recvs.size());
         for (const Transfer& x : ops[q].sends)
           if (x.peer < p_ && x.peer != q) links_.push_back({q, x.peer, true, x.blocks.contains(b_)});
         flow::canonical_receive_order(ops[q].recvs, order);
@@ -106,16 +102,9 @@ class BlockFlow {
           if (!matched) links_.push_back({x->peer, q, false, false});
           if (matched && x->blocks.contains(b_)) edges_.push_back({x->peer, q, x->combine});  // else nothing arrives
         }
-        if (edges_.size() + links_.size() > lim.max_entries) {
-          why = "more than " + std::to_string(lim.max_entries) + " transfers and receives of block " +
-                std::to_string(b_) + " exceed the trace's limit";
-          return false;
-        }
+        if (!within_entries(lim, why)) return false;
       }
-      off_.push_back(edges_.size());
-      std::sort(links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back()), links_.end(),
-                [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
-      link_off_.push_back(links_.size());
+      end_step();
     }
     return true;
   }
@@ -140,11 +129,7 @@ class BlockFlow {
         if (!find_transfer(peer_step.sends, 0, x.blocks, x.combine)) return false;
       }
     }
-    off_.assign(1, 0);
-    link_off_.assign(1, 0);
-    nsend_.assign(nodes(), 0);
-    nrecv_.assign(nodes(), 0);
-    auto count = [](size_t n) { return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX)); };
+    begin_graph();
     struct Receive {
       Rank peer;
       Combine combine;
@@ -154,8 +139,8 @@ class BlockFlow {
     for (int t = 0; t < steps_; ++t) {
       const RankStep& r0 = rep[static_cast<size_t>(t)];
       for (Rank q = 0; q < p_; ++q) {
-        nsend_[node(t, q)] = count(r0.sends.size());
-        nrecv_[node(t, q)] = count(r0.recvs.size());
+        nsend_[node(t, q)] = listed(r0.sends.size());
+        nrecv_[node(t, q)] = listed(r0.recvs.size());
         const Block source = g.inverse_block(q, b_);  // rank 0's block that g_q maps to b
         for (const Transfer& x : r0.sends) {
           const Rank peer = g.rank(q, x.peer);
@@ -169,18 +154,33 @@ class BlockFlow {
           });
         for (const Receive& x : mine)
           if (x.peer < p_ && x.peer != q && x.carries) edges_.push_back({x.peer, q, x.combine});
-        if (edges_.size() + links_.size() > lim.max_entries) {
-          why = "more than " + std::to_string(lim.max_entries) + " transfers and receives of block " +
-                std::to_string(b_) + " exceed the trace's limit";
-          return false;
-        }
+        if (!within_entries(lim, why)) return false;
       }
-      off_.push_back(edges_.size());
-      std::sort(links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back()), links_.end(),
-                [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
-      link_off_.push_back(links_.size());
+      end_step();
     }
     return true;
+  }
+
+  // The graph-building steps both builds share.
+  void begin_graph() {
+    off_.assign(1, 0);
+    link_off_.assign(1, 0);
+    nsend_.assign(nodes(), 0);
+    nrecv_.assign(nodes(), 0);
+  }
+  static uint16_t listed(size_t n) { return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX)); }
+  bool within_entries(const RootCauseLimits& lim, std::string& why) const {
+    if (edges_.size() + links_.size() <= lim.max_entries) return true;
+    why = "more than " + std::to_string(lim.max_entries) + " transfers and receives of block " + std::to_string(b_) +
+          " exceed the trace's limit";
+    return false;
+  }
+  // Closes a step: its receives end here, its links sorted by (src, dst).
+  void end_step() {
+    off_.push_back(edges_.size());
+    std::sort(links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back()), links_.end(),
+              [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+    link_off_.push_back(links_.size());
   }
 
   // Step t's listed transfers, by (src, dst).
