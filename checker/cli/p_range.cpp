@@ -20,7 +20,7 @@ uint64_t parse_value(const std::string& t, const std::string& whole) {
   if (t.empty()) bad(whole, "empty value");
   auto digits = [&](const std::string& s) {
     if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
-      bad(whole, quote_input(t) + " is not a number or 2^K");
+      bad(whole, quote_input(t) + " is not a number or B^K");
     // Too many digits for any p (or exponent) collcheck takes: say so, instead
     // of calling a well-formed number malformed (stoull would overflow).
     const size_t nz = s.find_first_not_of('0');
@@ -31,10 +31,16 @@ uint64_t parse_value(const std::string& t, const std::string& whole) {
   uint64_t v;
   auto caret = t.find('^');
   if (caret != std::string::npos) {
-    if (t.substr(0, caret) != "2") bad(whole, "only powers of two may be written with ^ (" + quote_input(t) + ")");
-    uint64_t k = digits(t.substr(caret + 1));
-    if (k > 24) bad(whole, t + " exceeds the maximum p = 2^24");
-    v = uint64_t{1} << k;
+    // B^K for any base B >= 2 (2^21, 3^13 for Trivance's powers of three),
+    // multiplied out with a bound check at every factor: no overflow.
+    const uint64_t base = digits(t.substr(0, caret));
+    if (base < 2) bad(whole, "the base of " + quote_input(t) + " must be at least 2");
+    const uint64_t k = digits(t.substr(caret + 1));
+    v = 1;
+    for (uint64_t i = 0; i < k; ++i) {
+      if (v > kMaxP / base) bad(whole, t + " exceeds the maximum p = 2^24");
+      v *= base;
+    }
   } else {
     v = digits(t);
   }

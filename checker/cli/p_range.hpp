@@ -1,6 +1,6 @@
 #pragma once
 // The p-range syntax (README.md, "Using it"):
-//   N            one value (N may be written 2^K)
+//   N            one value (N may be written B^K: 2^21, 3^13)
 //   A..B         every p from A to B
 //   A..B:STEP    every STEP-th p from A
 //   A..B:pow2    the powers of two in [A, B]

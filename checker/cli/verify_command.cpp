@@ -28,7 +28,7 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm name, 'all', or a comma list of them")
       ("variant", po::value<std::string>()->default_value("default"), "variant name, 'default', 'all', or a comma list of them")
-      ("p", po::value<std::string>(), "p-range: N, A..B, 2^K, A..B:STEP, 2^A..2^B:pow2, comma lists")
+      ("p", po::value<std::string>(), "p-range: N, A..B, B^K (2^21, 3^13), A..B:STEP, 2^A..2^B:pow2, comma lists")
       ("skip-restricted", "skip p outside a variant's restriction (exit 77 if nothing remains)")
       ("properties", po::value<std::string>(),
        "comma list of properties to check (default: all that apply; see 'collcheck list')")

@@ -80,7 +80,7 @@ void expect_input_error(const std::string& text) {
 }
 
 TEST(PRangeMalformed, BriefList) {
-  for (const char* bad : {"", "0", "5..3", "1..", "..4", "2^", "3^4", "1..8:0", "1..8:x", "2^25", "1,,2", "abc",
+  for (const char* bad : {"", "0", "5..3", "1..", "..4", "2^", "1^4", "0^3", "3^16", "1..8:0", "1..8:x", "2^25", "1,,2", "abc",
                           "-1", "4:2"})
     expect_input_error(bad);
 }
@@ -90,6 +90,15 @@ TEST(PRangeMalformed, MoreEdgeCases) {
                           " 4", "4 ", "1.5", "16777217", "1..16777217", "99999999999999999999", "2^2^2",
                           "0..4", "5..7:pow2", "2^30..2^31:pow2", "4:pow2", "1..4:2:2"})
     expect_input_error(bad);
+}
+
+TEST(PRange, PowersOfAnyBase) {
+  EXPECT_EQ(parse_p_range("3^4"), V{81});
+  EXPECT_EQ(parse_p_range("3^0"), V{1});
+  EXPECT_EQ(parse_p_range("3^15"), V{14348907});  // 3^15 < 2^24 < 3^16
+  EXPECT_EQ(parse_p_range("10^7"), V{10000000});
+  EXPECT_EQ(parse_p_range("1..3^2").size(), 9u);
+  EXPECT_EQ(parse_p_range("3^2..3^2"), V{9});
 }
 
 TEST(PRangeMalformed, ExactlyTheMaximumIsAccepted) {
