@@ -745,25 +745,40 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
           out.stats["max_groups"] = std::to_string(gq->max_groups);
           return rechecked(std::move(out));
         }
-      // Rank 0's row as p-bit sets while it fits the budget; beyond, under a
-      // 1D group, as runs of ranks (exact, sized by content, stopped at the
-      // budget as it runs: flow_rotation.hpp).
+      // Rank 0's row, under a 1D group, first as runs of ranks (exact, sized
+      // by content: where the sets are intervals, as in the ring, Träff's
+      // circulant collectives and Trivance at 3^k, far smaller and faster
+      // than p-bit sets), stopped when the runs outgrow the p-bit row (or the
+      // budget), then as p-bit sets while those fit; under a torus group as
+      // boxes (flow_rotation.hpp).
       const bool torus = eq->action().torus();
-      const bool bits_fit = flow::quotient_state_bytes(*eq) <= o.memory_budget;
+      const uint64_t bits_bytes = flow::quotient_state_bytes(*eq);
+      const bool bits_fit = bits_bytes <= o.memory_budget;
       const uint64_t runs_budget = o.max_memory ? std::min(o.memory_budget, o.max_memory) : o.memory_budget;
-      if (!bits_fit && torus)
-        quotient_declined = "rank 0's exact state exceeds the memory budget";
-      else if (o.max_memory && (bits_fit ? rotation_estimate(s, zsize()) : runs_estimate(s, zsize())).bytes > o.max_memory)
-        quotient_declined = "rank 0's exact state exceeds --max-memory";
-      else if (auto q = flow::run_quotient(*eq, hook, &quotient_declined,
-                                           bits_fit ? flow::QuotientCells::bits : flow::QuotientCells::runs,
-                                           runs_budget)) {
+      const bool bits_allowed = bits_fit && !(o.max_memory && rotation_estimate(s, zsize()).bytes > o.max_memory);
+      const bool runs_allowed = !torus && !(o.max_memory && runs_estimate(s, zsize()).bytes > o.max_memory);
+      std::optional<flow::RotationResult> q;
+      const char* cells = nullptr;
+      if (torus) {
+        if (!bits_fit) quotient_declined = "rank 0's exact state exceeds the memory budget";
+        else if (!bits_allowed) quotient_declined = "rank 0's exact state exceeds --max-memory";
+        else if ((q = flow::run_quotient(*eq, hook, &quotient_declined)))
+          cells = "boxes (products of per-dimension coordinate sets, exact)";
+      } else {
+        if (runs_allowed &&
+            (q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::runs,
+                                    bits_allowed ? std::min(bits_bytes, runs_budget) : runs_budget)))
+          cells = "runs of ranks (exact)";
+        if (getenv("CC_DBG")) fprintf(stderr, "runs: q=%d %d %s %llu\n", (int)q.has_value(), (int)runs_allowed, quotient_declined.c_str(), (unsigned long long)runs_estimate(s, zsize()).bytes);
+        if (!q && bits_allowed &&
+            (q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::bits)))
+          cells = "p-bit sets";
+        if (!q && !runs_allowed && !bits_allowed) quotient_declined = "rank 0's exact state exceeds --max-memory";
+      }
+      if (q) {
         InstanceCheck out = assemble(s, std::move(q->verdicts), q->cost, claim, hook, "exact");
         out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +
-                              "; certificate: " + eq->certificate() + "; rank 0 simulated with " +
-                              (torus      ? "boxes (products of per-dimension coordinate sets, exact)"
-                               : bits_fit ? "p-bit sets"
-                                          : "runs of ranks (exact; p-bit sets would exceed the memory budget)");
+                              "; certificate: " + eq->certificate() + "; rank 0 simulated with " + cells;
         return rechecked(std::move(out));
       }
     }

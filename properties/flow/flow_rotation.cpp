@@ -125,63 +125,6 @@ inline uint64_t get64(const uint64_t* src, uint64_t pos, size_t words) {
   return v;
 }
 
-// Exactly-once reports of one step summed over all ranks, when rank 0's
-// reduces overlap. Rank r applies its receives sorted by ((q + r) mod p,
-// combine); that order only changes where some q + r wraps past p, so the
-// ranks fall into at most #receives + 1 intervals. For each, rank 0's step is
-// replayed in that interval's order from the cells before the step (`saved`,
-// aligned with `inbox`, both in rank 0's order), counting the reduces that
-// find a contribution twice.
-uint64_t recount_doubles(const std::vector<const Transfer*>& order, const std::vector<uint64_t>& inbox,
-                         const std::vector<uint64_t>& saved, size_t W, size_t bits, uint64_t p) {
-  struct Entry {
-    Block b;
-    size_t recv;    // index into `order`
-    size_t offset;  // into inbox / saved
-  };
-  std::vector<Entry> entries;
-  size_t off = 0;
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i]->blocks.for_each([&](Block b) {
-      entries.push_back({b, i, off});
-      off += W;
-    });
-  std::vector<uint64_t> starts{0};
-  for (const Transfer* t : order) starts.push_back((p - t->peer) % p);
-  std::sort(starts.begin(), starts.end());
-  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
-  uint64_t total = 0;
-  std::vector<size_t> rank_of(order.size());
-  std::vector<uint64_t> cur(W);
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const uint64_t r = starts[k], len = (k + 1 < starts.size() ? starts[k + 1] : p) - r;
-    std::vector<size_t> idx(order.size());
-    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
-      return std::make_tuple((order[a]->peer + r) % p, order[a]->combine) <
-             std::make_tuple((order[b]->peer + r) % p, order[b]->combine);
-    });
-    for (size_t i = 0; i < idx.size(); ++i) rank_of[idx[i]] = i;
-    std::vector<Entry> e = entries;
-    std::sort(e.begin(), e.end(), [&](const Entry& a, const Entry& b) {
-      return std::make_pair(a.b, rank_of[a.recv]) < std::make_pair(b.b, rank_of[b.recv]);
-    });
-    uint64_t count = 0;
-    for (size_t i = 0; i < e.size(); ++i) {
-      if (i == 0 || e[i].b != e[i - 1].b) std::copy(saved.begin() + e[i].offset, saved.begin() + e[i].offset + W, cur.begin());
-      const uint64_t* x = inbox.data() + e[i].offset;
-      uint64_t both = 0;
-      for (size_t w = 0; w < bits; ++w) {
-        both |= cur[w] & x[w];
-        cur[w] |= x[w];
-      }
-      count += both != 0;
-    }
-    total += len * count;
-  }
-  return total;
-}
-
 }  // namespace
 
 bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, uint64_t p, uint32_t nblocks,
@@ -289,10 +232,12 @@ struct BitModel {
     return cells.reduce(c, in, held);
   }
   std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const { return cells.copy(c, in); }
+  void duplicate(uint64_t* dst, const uint64_t* src) const { std::copy(src, src + cells.words, dst); }
   void judge(Verdict& v, const CollectiveSpec& spec, int last, Block b, const uint64_t* c) const {
     judge_exact_cell(v, spec, cells.p, 0, last, b, c, cells.bits, full);
   }
   static constexpr bool kBounded = true;  // the state's size is known before the run
+  static constexpr bool kRecounts = true;  // recount_doubles under translations
   uint64_t bytes() const { return 0; }
 };
 
@@ -304,6 +249,7 @@ struct BoxModel : BoxCells {
   Store store(size_t n) const { return Store(words(), n); }
   void map(Rank q, const uint64_t* src, uint64_t* dst) const { BoxCells::map(g, q, src, dst); }
   static constexpr bool kBounded = true;
+  static constexpr bool kRecounts = false;  // a torus group is not the 1D translations
   uint64_t bytes() const { return 0; }
 };
 
@@ -318,9 +264,62 @@ struct RunModel : RunCells {
   explicit RunModel(const GroupAction& action, uint64_t p) : RunCells(p), g(action) {}
   Store store(size_t n) const { return Store(n); }
   void map(Rank q, const RunSet* src, RunSet* dst) const { RunCells::map(q, g.reflects(q), src, dst); }
+  void duplicate(RunSet* dst, const RunSet* src) const { RunCells::copy(dst, src); }
   static constexpr bool kBounded = false;  // checked against the budget as it runs
+  static constexpr bool kRecounts = true;   // recount_doubles under translations
   uint64_t bytes() const { return runs_held() * sizeof(BlockSet::Range); }
 };
+
+// Exactly-once reports of one step summed over all ranks, when rank 0's
+// reduces overlap. Rank r applies its receives sorted by ((q + r) mod p,
+// combine); that order only changes where some q + r wraps past p, so the
+// ranks fall into at most #receives + 1 intervals. For each, rank 0's step is
+// replayed in that interval's order from the cells before the step (`saved`,
+// aligned with `inbox`, both in rank 0's order), counting the reduces that
+// find a contribution twice. The model's own reduce decides "twice", so the
+// count is the same in every exact model (p-bit sets, runs).
+template <class Model>
+uint64_t recount_doubles(const Model& cells, const std::vector<const Transfer*>& order,
+                         typename Model::Store& inbox, typename Model::Store& saved, uint64_t p) {
+  struct Entry {
+    Block b;
+    size_t recv;  // index into `order`
+    size_t cell;  // into inbox / saved
+  };
+  std::vector<Entry> entries;
+  size_t k = 0;
+  for (size_t i = 0; i < order.size(); ++i) order[i]->blocks.for_each([&](Block b) { entries.push_back({b, i, k++}); });
+  std::vector<uint64_t> starts{0};
+  for (const Transfer* t : order) starts.push_back((p - t->peer) % p);
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  uint64_t total = 0;
+  std::vector<size_t> rank_of(order.size());
+  typename Model::Store cur = cells.store(1);
+  for (size_t s = 0; s < starts.size(); ++s) {
+    const uint64_t r = starts[s], len = (s + 1 < starts.size() ? starts[s + 1] : p) - r;
+    std::vector<size_t> idx(order.size());
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+      return std::make_tuple((order[a]->peer + r) % p, order[a]->combine) <
+             std::make_tuple((order[b]->peer + r) % p, order[b]->combine);
+    });
+    for (size_t i = 0; i < idx.size(); ++i) rank_of[idx[i]] = i;
+    std::vector<Entry> e = entries;
+    std::sort(e.begin(), e.end(), [&](const Entry& a, const Entry& b) {
+      return std::make_pair(a.b, rank_of[a.recv]) < std::make_pair(b.b, rank_of[b.recv]);
+    });
+    uint64_t count = 0;
+    for (size_t i = 0; i < e.size(); ++i) {
+      if (i == 0 || e[i].b != e[i - 1].b) cells.duplicate(cur.at(0), saved.at(e[i].cell));
+      bool held = true, representable = true;
+      count += cells.reduce(cur.at(0), inbox.at(e[i].cell), held, representable).has_value();
+    }
+    total += len * count;
+  }
+  if constexpr (!Model::kBounded) cells.release(cur.at(0));
+  return total;
+}
 
 }  // namespace
 
@@ -382,7 +381,6 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
   int last_active = -1;
   std::vector<RankStep> ops(p);
   std::vector<Rank> kept;
-  std::vector<uint64_t> saved;         // receiving cells before the step (p-bit sets only)
   uint64_t eo_violations = 0;          // exactly-once reports over all ranks
   std::vector<const Transfer*> order;
 
@@ -416,7 +414,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
         if (rv[i].blocks.intersects(rv[j].blocks)) {
           if (rv[i].combine != Combine::reduce || rv[j].combine != Combine::reduce || rv[i].peer == rv[j].peer)
             return decline("rank 0 receives one block twice in one step with a copy involved");
-          if (view.translations && std::is_same_v<Model, BitModel>) reduces_overlap = true;
+          if (view.translations && Model::kRecounts) reduces_overlap = true;
           else order_sensitive = true;
         }
 
@@ -453,11 +451,12 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     for (const Transfer* t : order) {
       t->blocks.for_each([&](Block b) { cells.map(t->peer, cell(view.source_block(t->peer, b)), inbox.at(k++)); });
     }
-    if constexpr (std::is_same_v<Model, BitModel>)
-      if (reduces_overlap) {  // the receiving cells before the step, aligned with inbox
-        saved.clear();
-        for (const Transfer* t : order)
-          t->blocks.for_each([&](Block b) { saved.insert(saved.end(), cell(b), cell(b) + cells.words()); });
+    // The receiving cells before the step, aligned with inbox (recounts only).
+    typename Model::Store saved = cells.store(reduces_overlap ? total : 0);
+    if constexpr (Model::kRecounts)
+      if (reduces_overlap) {
+        k = 0;
+        for (const Transfer* t : order) t->blocks.for_each([&](Block b) { cells.duplicate(saved.at(k++), cell(b)); });
       }
     if constexpr (!Model::kBounded)
       if (memory_budget && cells.bytes() > memory_budget)
@@ -485,8 +484,6 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
         }
       });
     }
-    if constexpr (std::is_same_v<Model, RunModel>)
-      for (size_t i = 0; i < total; ++i) cells.release(inbox.at(i));
     if (not_representable)
       return decline("at step " + std::to_string(st) +
                      ", a reduce at rank 0 makes a contribution set that is not a product of per-dimension sets");
@@ -497,12 +494,15 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     if ((order_sensitive && eo_step) || ((order_sensitive || reduces_overlap) && flow[kCausality].violations != causality_before))
       return decline("rank 0 receives one block twice in one step, and what is reported there depends on the order "
                      "of the receives");
-    if constexpr (std::is_same_v<Model, BitModel>)
-      eo_violations += reduces_overlap && eo_step
-                           ? recount_doubles(order, inbox.words, saved, cells.words(), cells.cells.bits, p)
-                           : p * eo_step;
+    if constexpr (Model::kRecounts)
+      eo_violations += reduces_overlap && eo_step ? recount_doubles(cells, order, inbox, saved, p) : p * eo_step;
     else
-      eo_violations += p * eo_step;  // reduces_overlap is set with p-bit sets only
+      eo_violations += p * eo_step;  // reduces_overlap is set only where the model recounts
+    if constexpr (!Model::kBounded)  // the step's received (and saved) cells are dropped
+      for (size_t i = 0; i < total; ++i) {
+        cells.release(inbox.at(i));
+        if (reduces_overlap) cells.release(saved.at(i));
+      }
   }
   // Rank 0's final values.
   const int last = std::max(0, steps - 1);

@@ -5,6 +5,7 @@
 // No instance option besides p.
 #include "schedules/bruck/bruck_allreduce.hpp"
 #include "schedules/family.hpp"
+#include "schedules/trivance/trivance_bandwidth.hpp"
 #include "schedules/trivance/trivance_family.hpp"
 
 namespace collcheck {
@@ -37,7 +38,8 @@ VariantInfo bruck_allreduce_bandwidth() {
               "reversed; every n";
   v.reference = kBruckRef;
   v.violates = any_p;
-  v.make = [](const InstanceParams& i) { return make_bruck_allreduce_bandwidth(i.p); };
+  v.make = [](const InstanceParams& i) { return offset_routing_certified(make_bruck_allreduce_bandwidth(i.p)); };
+  v.symmetry = SymmetryGroup::translations;  // offset_routing_certified
   v.claim = [](const InstanceParams& i) {
     return two_phase_claim(i.p, "Trivance paper Sec. 2.4 (2 log3 n steps, 2m per node); for n not a power of "
                                 "three derived by collcheck");

@@ -1,8 +1,10 @@
 #include "schedules/trivance/trivance_bandwidth.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "schedules/check.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "schedules/trivance/trivance_latency.hpp"
 
 namespace collcheck {
@@ -148,6 +150,20 @@ std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, con
 
 std::unique_ptr<Schedule> make_trivance_bandwidth(uint64_t n, const TrivanceRouting& how) {
   return std::make_unique<OffsetRoutingRing>(n, trivance_moves(n, how), true, 2);
+}
+
+}  // namespace collcheck
+
+namespace collcheck {
+
+std::unique_ptr<Schedule> offset_routing_certified(std::unique_ptr<Schedule> ring) {
+  if (dynamic_cast<const OffsetRoutingRing*>(ring.get()) == nullptr)
+    throw std::logic_error("offset_routing_certified: not an OffsetRoutingRing");
+  return translation_equivariant(
+      std::move(ring), 1,
+      "construction (every rank's transfers are rank 0's translated by r, schedules/symmetry.hpp) + the offset "
+      "routing rule reads r only as r + sigma and r + c mod n, peers and blocks alike (trivance_bandwidth.hpp), "
+      "tested against the direct generator at every rank for n <= 200 and 255, 256");
 }
 
 }  // namespace collcheck

@@ -137,4 +137,15 @@ std::vector<std::vector<OffsetRoutingRing::Move>> trivance_moves(uint64_t n, con
 
 std::unique_ptr<Schedule> make_trivance_bandwidth(uint64_t n, const TrivanceRouting& how = {});
 
+// `ring`, an OffsetRoutingRing, as a TranslationEquivariant
+// (translation_equivariant.hpp, shift h = 1) for the certified quotients.
+// The faithfulness argument is the engine's rule itself: rank r's peers are
+// r + sigma and r - sigma, its blocks r + c and r - sigma + c (mod n), so r
+// enters only as r + (a constant): rank r's transfers are rank 0's
+// translated by r, blocks shifted by r. The registry's Trivance bandwidth
+// readings and Bruck's bandwidth allreduce are wrapped here; every rank is
+// compared with the direct generator in translation_equivariant_test.cpp.
+// Throws std::logic_error if `ring` is not an OffsetRoutingRing.
+std::unique_ptr<Schedule> offset_routing_certified(std::unique_ptr<Schedule> ring);
+
 }  // namespace collcheck

@@ -88,7 +88,8 @@ VariantInfo trivance_bandwidth() {
               "ceil((n - 3^t)/2) of the text and Fig. 4";
   v.reference = kTrivanceRef;
   v.violates = any_p;
-  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(nodes(i)); };
+  v.make = [](const InstanceParams& i) { return offset_routing_certified(make_trivance_bandwidth(nodes(i))); };
+  v.symmetry = SymmetryGroup::translations;  // offset_routing_certified
   v.claim = one_path_claim;
   v.family_properties = {kCoverage};
   return v;
@@ -163,7 +164,8 @@ VariantInfo trivance_paper_bandwidth(bool own_stays) {
   how.printed_last_distance = true;
   how.every_path = true;
   how.own_block_stays = own_stays;
-  v.make = [how](const InstanceParams& i) { return make_trivance_bandwidth(nodes(i), how); };
+  v.make = [how](const InstanceParams& i) { return offset_routing_certified(make_trivance_bandwidth(nodes(i), how)); };
+  v.symmetry = SymmetryGroup::translations;  // offset_routing_certified
   v.claim = [](const InstanceParams& i) { return two_phase_claim(nodes(i), "Trivance Sec. 4.1, Lemma 4.1"); };
   v.family_properties = {kCoverage};
   return v;
@@ -182,7 +184,8 @@ VariantInfo trivance_paper_distance() {
       "minimal p = 7: postcondition (distance 1 instead of Fig. 4's 2: the digit sums reach only 5 of the 7 offsets, "
       "rank 0 never gets block 0 from ranks 3 and 4); fails exactly where 2*3^t < n < 3^(t+1)";
   v.violates = any_p;
-  v.make = [](const InstanceParams& i) { return make_trivance_bandwidth(nodes(i), {.printed_last_distance = true}); };
+  v.make = [](const InstanceParams& i) { return offset_routing_certified(make_trivance_bandwidth(nodes(i), {.printed_last_distance = true})); };
+  v.symmetry = SymmetryGroup::translations;  // offset_routing_certified
   v.claim = [](const InstanceParams& i) { return two_phase_claim(nodes(i), "Trivance Sec. 4.1, Lemma 4.1"); };
   v.family_properties = {kCoverage};
   return v;
@@ -250,7 +253,8 @@ VariantInfo trivance_dedup(const TrivanceOrder& order, TrivanceOwn own, const st
   TrivanceRouting how;
   how.preference = order;
   how.own_block_stays = own == TrivanceOwn::stays;
-  v.make = [how](const InstanceParams& i) { return make_trivance_bandwidth(nodes(i), how); };
+  v.make = [how](const InstanceParams& i) { return offset_routing_certified(make_trivance_bandwidth(nodes(i), how)); };
+  v.symmetry = SymmetryGroup::translations;  // offset_routing_certified
   v.claim = one_path_claim;
   v.family_properties = {kCoverage};
   if (!stay_first) {
@@ -299,7 +303,8 @@ VariantInfo trivance_keep_last(bool own_stays) {
   how.every_path = true;
   how.keep_last_listing = true;
   how.own_block_stays = own_stays;
-  v.make = [how](const InstanceParams& i) { return make_trivance_bandwidth(nodes(i), how); };
+  v.make = [how](const InstanceParams& i) { return offset_routing_certified(make_trivance_bandwidth(nodes(i), how)); };
+  v.symmetry = SymmetryGroup::translations;  // offset_routing_certified
   v.claim = one_path_claim;
   v.family_properties = {kCoverage};
   return v;
