@@ -531,10 +531,7 @@ bool quotient_takes_1d(const Schedule& s, const CheckOptions& o) {
   return eq && !eq->action().torus();
 }
 
-bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) {
-  return quotient_takes_1d(s, o) &&
-         flow::quotient_state_bytes(dynamic_cast<const EquivariantSchedule&>(s)) > o.memory_budget;
-}
+bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) { return quotient_takes_1d(s, o); }
 
 uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks) { return flow::rotation_state_bytes(p, nblocks); }
 
@@ -769,7 +766,6 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
             (q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::runs,
                                     bits_allowed ? std::min(bits_bytes, runs_budget) : runs_budget)))
           cells = "runs of ranks (exact)";
-        if (getenv("CC_DBG")) fprintf(stderr, "runs: q=%d %d %s %llu\n", (int)q.has_value(), (int)runs_allowed, quotient_declined.c_str(), (unsigned long long)runs_estimate(s, zsize()).bytes);
         if (!q && bits_allowed &&
             (q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::bits)))
           cells = "p-bit sets";

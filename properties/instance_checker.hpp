@@ -134,8 +134,9 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o);
 bool uses_intervals(const Schedule& s, const CheckOptions& o);
 // Whether check_schedule hands `s` to the certified quotient with rank 0's
 // cells as runs of ranks (flow_rotation.hpp: an equivariant schedule under a
-// 1D group whose p-bit row would exceed the memory budget). The quotient can
-// still decline while it runs (then the instance is enumerated or refused).
+// 1D group; runs are tried first, and where they outgrow the p-bit row that
+// fits the memory budget, p-bit sets follow). The quotient can still
+// decline while it runs (then the instance is enumerated or refused).
 bool quotient_uses_runs(const Schedule& s, const CheckOptions& o);
 // Whether check_schedule hands `s` to the certified quotient under a 1D
 // group at all (p-bit cells or runs, by the memory budget).

@@ -22,7 +22,11 @@
 // Stats      : radius_per_step (the largest R with the whole ball of radius R
 //              covered at every rank, per reducing step), claimed_radius_per_step,
 //              one_port_rank_steps (rank-steps using fewer than 2 ports).
-// Limit      : n <= 2^16 (n^2 bits); larger n are skipped.
+// Limit      : n <= 2^16 (n^2 bits); larger n are skipped, except for a
+//              circulant ring schedule (certified TranslationEquivariant:
+//              Trivance's bandwidth readings, Bruck's bandwidth allreduce),
+//              which is simulated on rank 0 alone (D(r) = D(0) + r) for
+//              every n, with the rank-by-rank loop's verdict.
 // Torus      : for a TrivanceTorus (Sec. 5) it runs trivance_torus_coverage
 //              (trivance_torus_coverage.hpp): the product of per-dimension
 //              windows, Fig. 5's dimension switching, both ports per dimension.

@@ -29,11 +29,21 @@ std::vector<std::pair<const AlgorithmInfo*, const VariantInfo*>> declared() {
   return out;
 }
 
-TEST(TranslationEquivariant, RegistryDeclaresTheRingAndTraffsCirculantCollectives) {
+TEST(TranslationEquivariant, RegistryDeclaresTheCirculantCollectives) {
   std::set<std::string> names;
   for (auto [a, v] : declared()) names.insert(a->name + "/" + v->name);
-  EXPECT_EQ(names, (std::set<std::string>{"ring/bandwidth", "traff-allgather/allgather",
-                                          "traff-reduce-scatter/reduce-scatter", "traff-allreduce/allreduce"}));
+  std::set<std::string> want{"ring/bandwidth", "traff-allgather/allgather", "traff-reduce-scatter/reduce-scatter",
+                             "traff-allreduce/allreduce", "bruck-allreduce/bandwidth"};
+  // Every Trivance ring reading built on OffsetRoutingRing (offset_routing_certified).
+  for (const char* v : {"bandwidth", "paper-bandwidth", "paper-bandwidth-own-stays", "paper-distance",
+                        "paper-keep-last", "paper-keep-last-own-stays"})
+    want.insert(std::string("trivance/") + v);
+  for (const char* order : {"stay-left-right", "right-stay-left", "right-left-stay", "left-stay-right",
+                            "left-right-stay"}) {
+    want.insert(std::string("trivance/dedup-") + order);
+    if (std::string(order).substr(0, 4) != "stay") want.insert(std::string("trivance/dedup-") + order + "-own-stays");
+  }
+  EXPECT_EQ(names, want);
 }
 
 TEST(TranslationEquivariant, EveryRankIsTheDirectGeneratorsForEveryDeclaredVariant) {

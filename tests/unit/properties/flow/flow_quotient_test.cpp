@@ -75,7 +75,14 @@ void compare_declared_variants(uint64_t lo, uint64_t hi, uint64_t stride = 1) {
         EXPECT_EQ(q.stats.at("steps"), e.stats.at("steps")) << what;
         EXPECT_EQ(q.stats.at("max_volume_blocks"), e.stats.at("max_volume_blocks")) << what;
         const bool equivariant = dynamic_cast<const EquivariantSchedule*>(s.get()) != nullptr;
-        EXPECT_EQ(by_quotient(q), equivariant) << what << (q.stats.count("quotient_declined") ? " declined: " + q.stats.at("quotient_declined") : "");
+        // Equivariant: by the quotient, unless rank 0 receives one block twice
+        // in one step where the order of the receives matters (Trivance's
+        // every-path readings), which the quotient's argument does not cover.
+        const std::string declined = q.stats.count("quotient_declined") ? q.stats.at("quotient_declined") : "";
+        if (equivariant && !by_quotient(q))
+          EXPECT_EQ(declined.rfind("rank 0 receives one block twice in one step", 0), 0u) << what << ": " << declined;
+        else
+          EXPECT_EQ(by_quotient(q), equivariant) << what << " declined: " << declined;
         if (by_quotient(q)) {
           ++quotient;
           quotient_violated += combined_status(q.verdicts) == Status::violated;
