@@ -399,6 +399,28 @@ void validate(const SweepRequest& req) {
 
 // ---- projection -----------------------------------------------------------
 
+namespace {
+// What verify's memory guard says about (t, p, r) where the instance goes to
+// the generic simulation (dense or intervals; not the certified quotient,
+// whose row is sized and stopped as it runs): the checker's own estimate
+// (estimate_memory, from rank 0's steps) against --max-memory, with the
+// checker's refusal text. It builds the schedule (its generators are lazy)
+// and reads rank 0's steps: done only for the sampled instances that do not
+// go to the quotient.
+std::optional<std::string> guard_refusal(const SweepTarget& t, uint64_t p, uint32_t r, const CheckOptions& o) {
+  if (!o.max_memory || !o.any_generic_selected()) return std::nullopt;
+  std::optional<std::string> out;
+  try {
+    const MemoryEstimate est = estimate_memory(*t.variant->make(t.params(p, r)), o);
+    if (est.bytes > o.max_memory) out = refusal(est, o.max_memory);
+  } catch (const InputError& e) {  // verify cannot build it either
+    out = e.what();
+  }
+  return out;
+}
+}  // namespace
+
+
 Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::vector<Calibration> calibrations) {
   Estimate e;
   e.cores = default_cores(o);
@@ -426,6 +448,21 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
     // (a sparse restriction such as "p a power of two" is never missed), a
     // larger one sampled 64 times (its allowed share estimated from them).
     // Nothing per job is stored (--radix all reaches 2^31 jobs).
+    // Whether verify's memory guard refuses the largest allowed instance
+    // that does not go to the quotient (asked once, on first use).
+    std::optional<bool> largest_guard;
+    auto largest_guarded = [&]() {
+      if (largest_guard) return *largest_guard;
+      largest_guard = false;
+      for (size_t i = req.ps.size(); i-- > 0;) {
+        const uint64_t p = req.ps[i];
+        const uint32_t r = t.all_radices && p >= 2 ? 2 : 0;
+        if (!allowed(t, p, r)) continue;
+        largest_guard = guard_refusal(t, p, r, req.check).has_value();
+        break;
+      }
+      return *largest_guard;
+    };
     const uint64_t n = jobs.count();
     const uint64_t strata = std::min<uint64_t>(n, std::max<uint64_t>(o.max_exact_samples, 1));
     std::mt19937_64 rng(24301 + ti);
@@ -458,8 +495,16 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
         tp.refused += allowed;
         continue;
       }
-      tp.checked += allowed;
       const InstanceWork w = instance_work(t, p, r, nb, req.check);
+      // Verify's memory guard: asked per sampled instance only where it
+      // refuses the target's largest instance (memory grows with p; asking
+      // every sample builds thousands of schedules, 90 s for Swing's
+      // readings to 2^14).
+      if (!w.quotient && largest_guarded() && guard_refusal(t, p, r, req.check)) {
+        tp.refused += allowed;
+        continue;
+      }
+      tp.checked += allowed;
       const Calibration* cal = model_for(w.exact);
       if (!cal) throw std::logic_error("project_sweep: no calibration for " + tp.name);
       // A fold composition whose core p' = nblocks' ring is also swept reuses
@@ -480,9 +525,12 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
       tp.largest_nblocks = nblocks_of(t, rule, p, r);
       tp.largest_memory_bytes = instance_memory_bytes(p, tp.largest_nblocks, req.check);
       if (req.check.any_generic_selected()) {
+        const InstanceWork w = instance_work(t, p, r, tp.largest_nblocks, req.check);
         if (auto why = projected_refusal(t, p, tp.largest_nblocks, req.check))
           tp.refusal = *why;
-        else if (instance_work(t, p, r, tp.largest_nblocks, req.check).intervals)  // the checker's own estimate
+        else if (auto guard = w.quotient ? std::nullopt : guard_refusal(t, p, r, req.check))
+          tp.refusal = *guard;
+        else if (w.intervals)  // the checker's own estimate
           tp.largest_memory_bytes = estimate_memory(*t.variant->make(t.params(p, r)), req.check).bytes;
       }
       break;
@@ -599,8 +647,9 @@ std::string render_estimate_text(const Estimate& e, const SweepRequest& req) {
       << " / K, never below the largest instance (" << human_seconds(e.largest_instance_seconds / e.cores)
       << ")\n";
   std::snprintf(buf, sizeof buf,
-                "calibration took %.2f CPU s; refused instances (exact mode over --memory-gib %.3g, or a dense state "
-                "over 2^32 cells with transfers too scattered for intervals) are not in the totals\n",
+                "calibration took %.2f CPU s; refused instances (exact mode over --memory-gib %.3g, a dense state "
+                "over 2^32 cells with transfers too scattered for intervals, or over --max-memory by the checker's own "
+                "estimate) are not in the totals\n",
                 e.calibration_cpu_seconds, double(req.check.memory_budget) / double(1ULL << 30));
   out << buf;
   for (const auto& n : e.notes) out << "note: " << n << "\n";

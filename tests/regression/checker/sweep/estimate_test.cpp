@@ -22,6 +22,7 @@
 #include "checker/sweep/cost_model.hpp"
 #include "checker/sweep/estimate.hpp"
 #include "checker/cli/p_range.hpp"
+#include "properties/instance_checker.hpp"
 #include "schedules/input_error.hpp"
 #include "tests/support/run_binary.hpp"
 
@@ -163,6 +164,32 @@ TEST(EstimateProjection, RefusesWhatTheCheckerRefuses) {
   EXPECT_EQ(e.targets[0].refused, 1u);
   EXPECT_EQ(e.core_seconds, 0);
   EXPECT_NE(e.targets[0].refusal.find("exact mode needs"), std::string::npos);
+}
+
+// Verify's memory guard (--max-memory, the checker's own estimate from rank
+// 0's steps) refuses the tunable-radix all-to-all above some p; the
+// projection counts exactly those as refused, with the checker's text, and
+// keeps the rest (once "0 refused" while verify refused them).
+TEST(EstimateProjection, KnowsWhatTheMemoryGuardRefuses) {
+  SweepRequest req = request("tra", "tra", "64..256:64");
+  req.check.max_memory = uint64_t{48} << 20;
+  std::vector<uint64_t> refused_by_verify;
+  for (uint64_t p : req.ps) {
+    auto s = req.targets[0].variant->make(req.targets[0].params(p, 0));
+    const InstanceCheck c = check_schedule(*s, nullptr, {}, req.check);
+    if (c.refused) refused_by_verify.push_back(p);
+  }
+  ASSERT_FALSE(refused_by_verify.empty()) << "the limit refuses nothing: the test checks nothing";
+  ASSERT_LT(refused_by_verify.size(), req.ps.size()) << "the limit refuses everything";
+  const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, TimeModel{0, 0, 1e-9, 0}));
+  EXPECT_EQ(e.targets[0].refused, refused_by_verify.size());
+  EXPECT_EQ(e.targets[0].checked, req.ps.size() - refused_by_verify.size());
+  EXPECT_EQ(e.targets[0].refusal.rfind(kRefusedPrefix, 0), 0u) << e.targets[0].refusal;
+  EXPECT_NE(e.targets[0].refusal.find("more than --max-memory"), std::string::npos) << e.targets[0].refusal;
+  // Without the guard nothing is refused.
+  req.check.max_memory = 0;
+  EXPECT_EQ(project_sweep(req, EstimateOptions{}, fixed_calibrations(req, TimeModel{0, 0, 1e-9, 0})).targets[0].refused,
+            0u);
 }
 
 // A sparse restriction over a sampled range (2^21 p values, 22 of them
