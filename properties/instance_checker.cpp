@@ -465,6 +465,17 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
 // The certified quotient with runs of ranks: rank 0's cells (about log2 p
 // runs each; their real size is checked as the quotient runs, at most the
 // memory budget), one RankStep per rank, rank 0's and its peers' transfers.
+MemoryEstimate held_estimate(const Schedule& s, const RankZeroSize& z) {
+  MemoryEstimate m;
+  const uint64_t held = s.p() + uint64_t(std::max(s.num_steps(), 0)) * z.recv_blocks;
+  const uint64_t cells = held * 64;  // a hash map node (key, cell) and its bucket
+  const uint64_t ops = s.p() * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + 64);
+  m.bytes = cells + ops + kProcessBaseline;
+  m.how = "exact by symmetry, rank 0's held blocks only: at most " + std::to_string(held) + " cells, " + gib(cells) +
+          ", transfers " + gib(ops) + ", process 0.0312 GiB";
+  return m;
+}
+
 MemoryEstimate runs_estimate(const Schedule& s, const RankZeroSize& z) {
   MemoryEstimate m;
   const uint64_t cells = uint64_t{s.num_blocks()} * (sizeof(flow::RunSet) + 8 * (2 + std::bit_width(s.p())));
@@ -498,6 +509,11 @@ MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o) {
   const RankZeroSize z = rank_zero_size(s);
   MemoryEstimate gen = generic_estimate(s, o, e, z);
   const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
+  if (eq && o.use_symmetry && o.exactness != Exactness::fingerprint && eq->action().block_action() == BlockAction::pairs) {
+    MemoryEstimate held = held_estimate(s, z);
+    held.fallback_bytes = gen.bytes;
+    return held;
+  }
   const bool symmetric = eq != nullptr || flow::probe_rotation(s);
   const uint64_t state = eq ? flow::quotient_state_bytes(*eq) : flow::rotation_state_bytes(s.p(), s.num_blocks());
   if (o.use_symmetry && o.exactness != Exactness::fingerprint && symmetric && state <= o.memory_budget) {
@@ -756,7 +772,14 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       const bool runs_allowed = !torus && !(o.max_memory && runs_estimate(s, zsize()).bytes > o.max_memory);
       std::optional<flow::RotationResult> q;
       const char* cells = nullptr;
-      if (torus) {
+      if (eq->action().block_action() == BlockAction::pairs) {
+        // An all-to-all's (source, destination) pairs: p * p cells, of which
+        // rank 0 holds only its own and what it receives.
+        if (o.max_memory && held_estimate(s, zsize()).bytes > o.max_memory)
+          quotient_declined = "rank 0's held blocks exceed --max-memory";
+        else if ((q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::sparse, runs_budget)))
+          cells = "the blocks it holds only (one contributor per cell, in a hash map, exact)";
+      } else if (torus) {
         if (!bits_fit) quotient_declined = "rank 0's exact state exceeds the memory budget";
         else if (!bits_allowed) quotient_declined = "rank 0's exact state exceeds --max-memory";
         else if ((q = flow::run_quotient(*eq, hook, &quotient_declined)))

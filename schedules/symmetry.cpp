@@ -48,6 +48,15 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
            ", p = " + std::to_string(p) + ")";
   if (blocks == BlockAction::shift && g != SymmetryGroup::translations)
     return "a block shift is defined for the translations only";
+  if (blocks == BlockAction::pairs) {
+    if (g != SymmetryGroup::translations) return "blocks as (source, destination) pairs are defined for the translations only";
+    if (spec.kind != Collective::alltoall)
+      return std::string("blocks as (source, destination) pairs index an all-to-all's blocks only (") +
+             to_string(spec.kind) + ")";
+    if (nb != p * p)
+      return "blocks as (source, destination) pairs need p * p blocks (nblocks = " + std::to_string(nb) +
+             ", p = " + std::to_string(p) + ")";
+  }
   if (blocks == BlockAction::renumbered_ranks) {
     if (on_torus(g)) return "renumbered blocks are defined for the 1D groups only";
     if (nb != p)
@@ -65,9 +74,13 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
       if (blocks == BlockAction::as_ranks) return std::nullopt;
       if (blocks == BlockAction::shift && nb % p == 0 && h == nb / p) return std::nullopt;
       return std::string("the group does not preserve which rank owns a block (") + to_string(spec.kind) + ")";
+    case Collective::alltoall:
+      // Block (i, j) starts at i and must end at j; g_r maps it to
+      // (i + r, j + r), which starts at g_r(i) and must end at g_r(j).
+      if (blocks == BlockAction::pairs) return std::nullopt;
+      [[fallthrough]];
     case Collective::broadcast:
     case Collective::reduce:
-    case Collective::alltoall:
       if (p == 1) return std::nullopt;
       return std::string("no rank-transitive group preserves a ") + to_string(spec.kind) +
              "'s pre- and postcondition (a root, or blocks indexed by source and destination)";
@@ -136,8 +149,14 @@ Block GroupAction::block(Rank r, Block b) const {
     case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + rank(r, static_cast<Rank>(b % p_)));
     case BlockAction::shift: return static_cast<Block>((b + (uint64_t{r} * h_) % nblocks_) % nblocks_);
     case BlockAction::renumbered_ranks: return pos_[rank(r, at_[b])];
+    case BlockAction::pairs: return pair_block(b, r % p_);
   }
   return b;
+}
+
+Block GroupAction::pair_block(Block b, uint64_t t) const {
+  const uint64_t i = b / p_, j = b % p_;
+  return static_cast<Block>(((i + t) % p_) * p_ + (j + t) % p_);
 }
 
 Block GroupAction::inverse_block(Rank r, Block b) const {
@@ -148,6 +167,7 @@ Block GroupAction::inverse_block(Rank r, Block b) const {
     case BlockAction::shift:
       return static_cast<Block>((b + nblocks_ - (uint64_t{r} * h_) % nblocks_) % nblocks_);
     case BlockAction::renumbered_ranks: return pos_[inverse_rank(r, at_[b])];
+    case BlockAction::pairs: return pair_block(b, (p_ - r % p_) % p_);
   }
   return b;
 }
@@ -173,6 +193,31 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
         const uint64_t base = block(r, static_cast<Block>(lo)) & ~(len - 1);
         img.push_back({static_cast<Block>(base), static_cast<Block>(base + len)});
         lo += len;
+      }
+    }
+    std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
+    out.clear();
+    for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+    return;
+  }
+  if (blocks_ == BlockAction::pairs) {
+    // Row by row: [lo, hi) within source row i is the destinations
+    // [j0, j1) of source i; the image is row i + r, destinations shifted by
+    // r (mod p), split where they wrap. Blocks past nblocks are kept.
+    const uint64_t t = r % p_;
+    for (const BlockSet::Range& rg : in.ranges()) {
+      const uint64_t hi = std::min<uint64_t>(rg.hi, nb);
+      if (rg.hi > nb) img.push_back({static_cast<Block>(std::max<uint64_t>(rg.lo, nb)), rg.hi});
+      for (uint64_t lo = rg.lo; lo < hi;) {
+        const uint64_t i = lo / p_, row_end = std::min<uint64_t>((i + 1) * p_, hi);
+        const uint64_t j0 = lo % p_, len = row_end - lo, base = ((i + t) % p_) * p_, d0 = (j0 + t) % p_;
+        if (d0 + len <= p_) {
+          img.push_back({static_cast<Block>(base + d0), static_cast<Block>(base + d0 + len)});
+        } else {
+          img.push_back({static_cast<Block>(base + d0), static_cast<Block>(base + p_)});
+          img.push_back({static_cast<Block>(base), static_cast<Block>(base + d0 + len - p_)});
+        }
+        lo = row_end;
       }
     }
     std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
@@ -262,6 +307,7 @@ std::string GroupAction::describe() const {
       return g + (nblocks_ == p_ ? ", blocks as ranks" : ", blocks as ranks in each of " + std::to_string(nblocks_ / p_) + " parts");
     case BlockAction::shift: return g + ", blocks shifted by " + std::to_string(h_) + " per rank";
     case BlockAction::renumbered_ranks: return g + ", blocks as ranks through the block renumbering";
+    case BlockAction::pairs: return g + ", blocks as (source, destination) pairs, both ends moved";
   }
   return g;
 }

@@ -7,10 +7,13 @@
 // exactly one element g_r with g_r(0) = r, so an element is named by the rank
 // it sends rank 0 to, and rank 0 is a representative of the single rank orbit.
 //   translations   g_r(x) = x + r (mod p): the cyclic group (the Cayley-graph
-//                  view of circulants). Certified for the ring and Träff's
-//                  Algorithm 7 family (schedules/translation_equivariant.hpp);
-//                  Bruck's and Trivance's ring schedules are checked rank by
-//                  rank for it instead (flow_rotation.hpp's verified rotation).
+//                  view of circulants). Certified for the ring, Träff's
+//                  Algorithm 7 family, Trivance's bandwidth readings and
+//                  Bruck's bandwidth allreduce on the ring (offset routing),
+//                  and the tunable-radix all-to-all with blocks as pairs
+//                  (schedules/translation_equivariant.hpp); other circulant
+//                  schedules are checked rank by rank for it instead
+//                  (flow_rotation.hpp's verified rotation).
 //   swing_dihedral g_r(x) = x + r for r even, r - x for r odd (mod p), p even
 //                  (or p = 1): the translations by even amounts and the
 //                  reflections x -> c - x with c odd, a dihedral group of order
@@ -35,17 +38,24 @@
 //                  (a ring per line) and Trivance on tori of sides 3^k (its
 //                  ring rule per line, peers x_i -+ 3^k) are equivariant
 //                  under it (schedules/translation_equivariant.hpp).
-// Blocks move with the group in one of three ways (BlockAction):
+// Blocks move with the group in one of these ways (BlockAction):
 //   fixed     every element fixes every block (whole-vector exchanges);
 //   as_ranks  blocks are ranks, k parts of p (nblocks = k p; block
 //             b = part * p + rank): g acts on b's rank, keeping its part (the
 //             1D groups: k = 1; Swing on a torus: one part per collective);
-//   shift     translations only: b -> b + r*h (mod nblocks).
+//   shift     translations only: b -> b + r*h (mod nblocks);
+//   pairs     translations and all-to-all only: block b = src * p + dst is
+//             the pair (src, dst), and g_r moves both ends,
+//             (src, dst) -> (src + r, dst + r) (mod p). The orbits are the
+//             diagonals dst - src = const; the all-to-all's pre- and
+//             postcondition (block (i, j) starts at i, ends at j) are
+//             invariant, so the quotient argument holds (the tunable-radix
+//             all-to-all: schedules/tra/tra.hpp).
 // GroupAction::invalid says when a group does not act on (p, spec): the
 // parity of a rank is not defined mod an odd p; the collective's
 // precondition and postcondition must be invariant (allreduce under any block
 // action; allgather / reduce-scatter only if owner(g b) = g owner(b); rooted
-// collectives and all-to-all never).
+// collectives never; all-to-all only with blocks as pairs).
 //
 // Certificate by construction. An EquivariantSchedule supplies rank 0's
 // transfers (representative_step) and a GroupAction; its rank_step is FINAL
@@ -88,7 +98,7 @@ bool on_torus(SymmetryGroup g);
 // such (swing_equivariant.hpp: the reach sets S(q, t) are its subtrees and
 // g_r(S(q, t)) = S(g_r(q), t)); checked against the direct generator at
 // every rank, not assumed.
-enum class BlockAction { fixed, as_ranks, shift, renumbered_ranks };
+enum class BlockAction { fixed, as_ranks, shift, renumbered_ranks, pairs };
 
 class GroupAction {
  public:
@@ -141,6 +151,7 @@ class GroupAction {
   BlockAction blocks_;
   uint64_t p_;
   void torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const;
+  Block pair_block(Block b, uint64_t t) const;  // (i, j) -> (i + t, j + t) mod p
 
   uint32_t nblocks_;
   Block h_;

@@ -8,6 +8,12 @@ TranslationEquivariant::TranslationEquivariant(std::unique_ptr<Schedule> direct,
       certificate_(std::move(certificate)) {}
 
 TranslationEquivariant::TranslationEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,
+                                               std::string certificate)
+    : direct_(std::move(direct)),
+      action_(SymmetryGroup::translations, blocks, direct_->spec()),
+      certificate_(std::move(certificate)) {}
+
+TranslationEquivariant::TranslationEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,
                                                std::vector<uint32_t> dims, std::string certificate)
     : direct_(std::move(direct)),
       action_(SymmetryGroup::torus_translations, blocks, direct_->spec(), 0, std::move(dims)),
@@ -16,6 +22,11 @@ TranslationEquivariant::TranslationEquivariant(std::unique_ptr<Schedule> direct,
 std::unique_ptr<Schedule> translation_equivariant(std::unique_ptr<Schedule> direct, Block h, std::string certificate) {
   if (GroupAction::invalid(SymmetryGroup::translations, BlockAction::shift, direct->spec(), h)) return direct;
   return std::make_unique<TranslationEquivariant>(std::move(direct), h, std::move(certificate));
+}
+
+std::unique_ptr<Schedule> alltoall_translation_equivariant(std::unique_ptr<Schedule> direct, std::string certificate) {
+  if (GroupAction::invalid(SymmetryGroup::translations, BlockAction::pairs, direct->spec())) return direct;
+  return std::make_unique<TranslationEquivariant>(std::move(direct), BlockAction::pairs, std::move(certificate));
 }
 
 std::unique_ptr<Schedule> torus_translation_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,

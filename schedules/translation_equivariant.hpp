@@ -34,6 +34,10 @@ class TranslationEquivariant final : public EquivariantSchedule {
   // shifted by r*h; `certificate`: why (one sentence, printed in reports).
   // Throws InputError when the translations do not act (GroupAction::invalid).
   TranslationEquivariant(std::unique_ptr<Schedule> direct, Block h, std::string certificate);
+  // On the ring with blocks as (source, destination) pairs (all-to-all:
+  // BlockAction::pairs, block (i, j) of rank r is block (i - r, j - r) of
+  // rank 0).
+  TranslationEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks, std::string certificate);
   // On the torus `dims` (the torus translations), blocks as ranks in each
   // part or fixed.
   TranslationEquivariant(std::unique_ptr<Schedule> direct, BlockAction blocks, std::vector<uint32_t> dims,
@@ -64,6 +68,10 @@ class TranslationEquivariant final : public EquivariantSchedule {
 // `direct` wrapped as TranslationEquivariant where the translations act on
 // its collective with shift h (GroupAction::invalid), `direct` itself otherwise.
 std::unique_ptr<Schedule> translation_equivariant(std::unique_ptr<Schedule> direct, Block h, std::string certificate);
+// An all-to-all whose rank r is rank 0 translated by r, blocks as
+// (source, destination) pairs moved at both ends; `direct` itself where the
+// translations do not act (not an all-to-all of p * p blocks).
+std::unique_ptr<Schedule> alltoall_translation_equivariant(std::unique_ptr<Schedule> direct, std::string certificate);
 // The same on the torus `dims`.
 std::unique_ptr<Schedule> torus_translation_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,
                                                         const std::vector<uint32_t>& dims, std::string certificate);

@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <atomic>
 #include <functional>
 #include <tuple>
@@ -238,6 +239,8 @@ struct BitModel {
   }
   static constexpr bool kBounded = true;  // the state's size is known before the run
   static constexpr bool kRecounts = true;  // recount_doubles under translations
+  static constexpr bool kSparse = false;
+  static constexpr const char* kUnrepresentable = "";  // every set is representable
   uint64_t bytes() const { return 0; }
 };
 
@@ -250,6 +253,8 @@ struct BoxModel : BoxCells {
   void map(Rank q, const uint64_t* src, uint64_t* dst) const { BoxCells::map(g, q, src, dst); }
   static constexpr bool kBounded = true;
   static constexpr bool kRecounts = false;  // a torus group is not the 1D translations
+  static constexpr bool kSparse = false;
+  static constexpr const char* kUnrepresentable = "a contribution set that is not a product of per-dimension sets";
   uint64_t bytes() const { return 0; }
 };
 
@@ -267,7 +272,100 @@ struct RunModel : RunCells {
   void duplicate(RunSet* dst, const RunSet* src) const { RunCells::copy(dst, src); }
   static constexpr bool kBounded = false;  // checked against the budget as it runs
   static constexpr bool kRecounts = true;   // recount_doubles under translations
+  static constexpr bool kSparse = false;
+  static constexpr const char* kUnrepresentable = "";  // every set is representable
   uint64_t bytes() const { return runs_held() * sizeof(BlockSet::Range); }
+};
+
+// An all-to-all under the translations with blocks as (source, destination)
+// pairs (BlockAction::pairs): rank 0's row has p * p cells, of which it
+// holds its own p and the ones it receives. Only those are kept, in a hash
+// map (a cell not in it is empty), and a cell is its one contributor (an
+// all-to-all only copies: block (i, j) carries i's contribution alone) or
+// none, with the "counted twice" flag. A reduce that would put two ranks in
+// one cell is not representable: the quotient declines and the instance is
+// enumerated. Every answer is the p-bit model's for such cells: the copy
+// loss by counts (1 -> 0), the postcondition's missing and unexpected ranks
+// (flow_quotient_test.cpp compares it with p-bit sets over the whole row).
+// Initial cells are rank 0's own blocks (0, j) = j, and the postcondition is
+// judged on the blocks (i, 0) = i p, the only ones rank 0 must hold; every
+// other cell of the row has no requirement (CollectiveSpec::required).
+struct HeldModel {
+  struct Cell {
+    uint64_t who = 0;  // 0: empty; else the contributor + 1
+    bool doubled = false;
+  };
+  struct Store {
+    std::unordered_map<uint64_t, Cell> row;  // node-based: pointers stay valid
+    std::vector<Cell> dense;                 // a step's received cells
+    bool sparse;
+    Store(size_t n, bool sp) : sparse(sp) {
+      if (!sparse) dense.resize(n);
+    }
+    Cell* at(size_t i) { return sparse ? &row[i] : &dense[i]; }
+  };
+  const GroupAction& g;
+  uint64_t p, nb;
+  HeldModel(const GroupAction& action, uint64_t p_) : g(action), p(p_), nb(action.nblocks()) {}
+  Store store(size_t n) const { return Store(n, n == nb); }  // the row itself: sparse
+  void init(Cell* c, std::optional<Rank> who) const {
+    if (who) c->who = uint64_t{*who} + 1;
+  }
+  bool empty(const Cell* c) const { return c->who == 0; }
+  std::optional<Rank> reduce(Cell* c, const Cell* in, bool& held, bool& representable) const {
+    held = c->who != 0;
+    representable = true;
+    std::optional<Rank> twice;
+    if (c->who && in->who) {
+      if (c->who != in->who) {
+        representable = false;
+        return std::nullopt;
+      }
+      twice = static_cast<Rank>(c->who - 1);
+    }
+    if (!c->who) c->who = in->who;
+    c->doubled = c->doubled || in->doubled || twice.has_value();
+    return twice;
+  }
+  std::optional<std::string> copy(Cell* c, const Cell* in) const {
+    const uint64_t had = c->who != 0, got = in->who != 0;
+    const bool contained = !c->who || c->who == in->who;
+    *c = *in;
+    if (contained || got >= had) return std::nullopt;
+    return copy_loss_text(had, got);
+  }
+  void map(Rank q, const Cell* src, Cell* dst) const {
+    dst->who = src->who ? (src->who - 1 + q) % p + 1 : 0;  // the translations (pairs act under them only)
+    dst->doubled = src->doubled;
+  }
+  void duplicate(Cell* dst, const Cell* src) const { *dst = *src; }
+  void judge(Verdict& v, const CollectiveSpec& spec, int last_step, Block b, const Cell* c) const {
+    const Requirement req = spec.required(0, b);
+    if (req.kind == Requirement::Kind::none) return;
+    ++v.checks;
+    std::vector<Rank> missing, extra;
+    if (req.kind == Requirement::Kind::all_ranks) {
+      for (uint64_t x = 0; x < p && missing.size() < 9; ++x)
+        if (c->who != x + 1) missing.push_back(static_cast<Rank>(x));
+    } else {
+      if (c->who != uint64_t{req.origin} + 1) missing.push_back(req.origin);
+      if (c->who && c->who - 1 != req.origin && c->who - 1 < p) extra.push_back(static_cast<Rank>(c->who - 1));
+    }
+    report_wrong_cell(v, req, p, 0, last_step, b, missing, extra, c->doubled);
+  }
+  void init_row(Store& state, const CollectiveSpec& spec) const {
+    state.row.reserve(2 * p);
+    for (Block b = 0; b < spec.p; ++b) init(state.at(b), spec.initial_contributor(0, b));
+  }
+  template <class F>
+  void for_each_required(const CollectiveSpec& spec, F&& f) const {
+    for (uint64_t i = 0; i < spec.p; ++i) f(static_cast<Block>(i * spec.p));
+  }
+  static constexpr bool kBounded = true;    // at most p + the blocks received: checked before the run
+  static constexpr bool kRecounts = false;  // no joint reductions to recount: one contributor per cell
+  static constexpr bool kSparse = true;
+  static constexpr const char* kUnrepresentable = "a contribution set of two ranks (an all-to-all cell holds one)";
+  uint64_t bytes() const { return 0; }
 };
 
 // Exactly-once reports of one step summed over all ranks, when rank 0's
@@ -373,7 +471,9 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
   const CollectiveSpec& spec = s.spec();
   typename Model::Store state = cells.store(nb);
   auto cell = [&](Block b) { return state.at(b); };
-  for (Block b = 0; b < nb; ++b) cells.init(cell(b), spec.initial_contributor(0, b));
+  if constexpr (Model::kSparse) cells.init_row(state, spec);
+  else
+    for (Block b = 0; b < nb; ++b) cells.init(cell(b), spec.initial_contributor(0, b));
 
   RotationResult res;
   Verdicts flow;  // rank 0's verdicts (scaled by p at the end)
@@ -486,7 +586,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     }
     if (not_representable)
       return decline("at step " + std::to_string(st) +
-                     ", a reduce at rank 0 makes a contribution set that is not a product of per-dimension sets");
+                     ", a reduce at rank 0 makes " + Model::kUnrepresentable);
     const uint64_t eo_step = flow[kExactlyOnce].violations - eo_before;
     // A reduce into an empty cell is counted once per cell in any order
     // unless an operand is empty too (its sender held nothing): then the
@@ -506,7 +606,10 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
   }
   // Rank 0's final values.
   const int last = std::max(0, steps - 1);
-  for (Block b = 0; b < nb; ++b) cells.judge(flow[kPostcondition], spec, last, b, cell(b));
+  if constexpr (Model::kSparse)
+    cells.for_each_required(spec, [&](Block b) { cells.judge(flow[kPostcondition], spec, last, b, cell(b)); });
+  else
+    for (Block b = 0; b < nb; ++b) cells.judge(flow[kPostcondition], spec, last, b, cell(b));
 
   for (int i : {kMatching, kPorts, kCausality, kExactlyOnce, kPostcondition, kHook}) {
     flow[i].checks *= p;  // every rank does rank 0's checks, mapped
@@ -585,6 +688,14 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
   if (g.torus()) {
     const BoxModel boxes(g);
     return simulate_rank_zero(s, boxes, view, hook, declined);
+  }
+  if (model_kind == QuotientCells::sparse) {
+    if (g.block_action() != BlockAction::pairs) {
+      if (declined) *declined = "held cells only are kept for an all-to-all's (source, destination) pairs only";
+      return std::nullopt;
+    }
+    const HeldModel held(g, p);
+    return simulate_rank_zero(s, held, view, hook, declined, memory_budget);
   }
   if (model_kind == QuotientCells::runs) {
     const RunModel runs(g, p);

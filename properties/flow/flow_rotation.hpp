@@ -128,7 +128,11 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 // run_cells.hpp: sized by their content, exact, the same judgement; the
 // run declines when the runs outgrow `memory_budget`, 0: no limit). Under
 // a torus group they are boxes whatever is asked.
-enum class QuotientCells { bits, runs };
+// `sparse`: an all-to-all with blocks as (source, destination) pairs
+// (BlockAction::pairs): only the cells rank 0 holds, one contributor each,
+// in a hash map (p * p cells would not fit: rank 0 holds p + the blocks it
+// receives); a reduce that would join two contributors declines.
+enum class QuotientCells { bits, runs, sparse };
 std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined,
                                           QuotientCells cells = QuotientCells::bits, uint64_t memory_budget = 0);
 

@@ -140,6 +140,7 @@ class Sim {
   Sim(const Instance& in, const Rules& rules, Simulation& out) : in_(in), rules_(rules), out_(out), P_(in.p) {}
 
   void run_tra();
+  void run_tra_rank_zero();
   void run_tra2();
 
  private:
@@ -269,6 +270,84 @@ void Sim::run_tra() {
     for (uint64_t k = 0; k < P; ++k)
       for (uint64_t q = 0; q < P; ++q) out_.final_buffer[q * P + index_of(k, q)] = buf[k * P + q];
   release_if_large(s.a);
+}
+
+// TRA on rank 0's P tokens alone. Every printed TRA rule reads the rank p
+// only as p + (a constant): the shift R[i] = S[(p + sign*i + offset) % P],
+// the peers p +- z r^x, the final R[i] = R[(p - i + P) % P]. So rank q's
+// buffer is rank 0's with every token (s, b) translated to (s + q, b + q)
+// (mod P), by induction over the rounds: rank 0 receives position i from
+// rank -ds, whose R[i] is rank 0's translated by -ds. The final check of
+// rank q at position k (i = (q - k) mod P, want token i*P + q) holds iff
+// rank 0's token at k is ((-k) mod P, 0): the same k fail at every rank,
+// so the wrong cells are P times rank 0's and the smallest (rank, index) is
+// rank 0's. Position k of the P ranks holds every token of one diagonal
+// (b - s = const) once, so a token's global count is the number of rank 0's
+// positions on its diagonal: lost and duplicated tokens are P times the
+// empty and the extra diagonals. The verdict, counts, counterexample and
+// stats are the P x P simulation's (alltoall_delivery_test.cpp compares
+// both on every TRA variant, radix and broken rule), in O(P + D) time and
+// O(P) memory, for every P. Only with the final shift of the text (final
+// sign -1): the other readings' check depends on q.
+void Sim::run_tra_rank_zero() {
+  const uint64_t P = P_, r = in_.r;
+  std::vector<uint64_t> R(P);  // rank 0's tokens s*P + b (64 bits: P*P may exceed 2^32)
+  for (uint64_t i = 0; i < P; ++i) R[i] = mod(rules_.rotation_sign * static_cast<int64_t>(i) + rules_.rotation_offset, P);
+  PhaseCounts counts = start_counts(P, r, 1);
+  uint64_t from = 0;  // the rank rank 0 receives from, mod P
+  for_each_round(
+      P, r,
+      [&](uint64_t k, int x, uint64_t z, uint64_t rx) {
+        if (broken_ || z * rx >= P) return false;
+        const uint64_t ds = mod(rules_.send_sign * static_cast<int64_t>(z * rx), P);
+        const uint64_t dr = mod(rules_.recv_sign * static_cast<int64_t>(z * rx), P);
+        ++out_.delivery.checks;
+        if ((ds + dr) % P != 0) {
+          unmatched(k, x, z, z * rx, dr, (dr + ds) % P, "");
+          return false;
+        }
+        from = (P - ds) % P;
+        return true;
+      },
+      [&](uint64_t start, uint64_t len) {
+        for (uint64_t i = start; i < start + len; ++i) {
+          const uint64_t src = R[i] / P, b = R[i] % P;
+          R[i] = ((src + from) % P) * P + (b + from) % P;
+        }
+      },
+      [&](uint64_t, int, uint64_t, uint64_t n) { add_round(counts, n); });
+  const uint64_t final_step = counts.per_round.size();
+  out_.phases.push_back(std::move(counts));
+  Verdict& v = out_.delivery;
+  v.checks += P * P;
+  if (broken_) return;
+  uint64_t wrong0 = 0, best_i = 0, best_actual = 0;
+  bool any = false;
+  for (uint64_t k = 0; k < P; ++k) {
+    const uint64_t i = (P - k) % P;  // rank 0's index for position k
+    if (R[k] == i * P) continue;     // token (i, 0): block 0 of rank i
+    ++wrong0;
+    if (!any || i < best_i) any = true, best_i = i, best_actual = R[k];
+  }
+  if (!wrong0) return;
+  std::vector<uint64_t> diagonal(P, 0);  // rank 0's positions per diagonal (b - s) mod P
+  for (uint64_t t : R) ++diagonal[(t % P + P - t / P) % P];
+  uint64_t lost = 0, duplicated = 0;
+  for (uint64_t c : diagonal) {
+    if (c == 0) lost += P;
+    else duplicated += P * (c - 1);
+  }
+  Counterexample c = Counterexample::at(P_, Rank{0}, static_cast<int>(final_step), static_cast<Block>(best_i));
+  c.expected = token_name(best_i * P, P);
+  c.actual = token_name(best_actual, P);
+  c.message = "after the final inverse rotation R[" + std::to_string(best_i) + "] of rank 0 must hold block 0 of rank " +
+              std::to_string(best_i) + ", it holds block " + std::to_string(best_actual % P) + " of rank " +
+              std::to_string(best_actual / P);
+  v.fail(std::move(c));
+  v.violations = P * wrong0;
+  v.stats["misplaced_tokens"] = std::to_string(P * wrong0);
+  v.stats["lost_tokens"] = std::to_string(lost);
+  v.stats["duplicated_tokens"] = std::to_string(duplicated);
 }
 
 void Sim::run_tra2() {
@@ -477,7 +556,12 @@ Simulation simulate(const Instance& in, bool move_data, const Rules& rules, bool
   Verdict& v = out.delivery;
   v.property = prop::alltoall_delivery;
   v.mode = "exact: every rank's P tokens (source rank, block index)";
-  if (!move_data || !fits(in)) {
+  // TRA with the text's final shift: rank 0 alone (run_tra_rank_zero), for
+  // every P; the P x P simulation where a reading's check depends on the
+  // rank, for TRA2, or when a test asks for it.
+  const bool rank_zero = !in.two_layer && !keep_final && !rules.every_rank && rules.final_sign < 0 &&
+                         !rules.skip_final_rotation;
+  if (!move_data || (!rank_zero && !fits(in))) {
     if (in.two_layer) {
       out.phases.push_back(count_phase(in.q, in.r1, in.n));
       out.phases.push_back(count_phase(in.n, in.r2, in.q));
@@ -494,7 +578,9 @@ Simulation simulate(const Instance& in, bool move_data, const Rules& rules, bool
   if (keep_final) out.final_buffer.assign(in.p * in.p, 0);
   Sim sim(in, rules, out);
   if (in.two_layer) sim.run_tra2();
+  else if (rank_zero) sim.run_tra_rank_zero();
   else sim.run_tra();
+  if (rank_zero) v.mode = "exact: rank 0's P tokens (source rank, block index), every rank's by translation";
   if (v.violations == 0) v.status = Status::holds;
 
   v.stats["instance"] = in.describe();
@@ -514,7 +600,7 @@ Simulation simulate(const Instance& in, bool move_data, const Rules& rules, bool
   return out;
 }
 
-std::string token_name(uint32_t token, uint64_t p) {
+std::string token_name(uint64_t token, uint64_t p) {
   return "S_" + std::to_string(token / p) + "[" + std::to_string(token % p) + "] (block " +
          std::to_string(token % p) + " of rank " + std::to_string(token / p) + ")";
 }

@@ -158,6 +158,10 @@ struct Rules {
   int recv_sign = -1;           //         receive from p + recv_sign*z r^x
   int final_sign = -1;          // step 3: R[i] = R[(p + final_sign*i) % P]
   bool skip_final_rotation = false;
+  // Run the P x P simulation even where rank 0's P tokens decide (TRA with
+  // the text's final shift: every rule reads p as p + a constant, so rank q
+  // is rank 0 translated; tests compare both paths).
+  bool every_rank = false;
   bool operator==(const Rules&) const = default;
 };
 
@@ -173,8 +177,10 @@ struct Simulation {
   uint64_t D() const;
 };
 
-// Largest P whose tokens the simulation moves (the buffer is P*P 4-byte
-// tokens, twice for TRA2): above, delivery is skipped and only counted.
+// Largest P whose tokens the P x P simulation moves (the buffer is P*P
+// 4-byte tokens, twice for TRA2): above, delivery is skipped and only
+// counted, except for TRA with the text's final shift, simulated on rank 0's
+// P tokens for every P (every rank's by translation).
 inline constexpr uint64_t kMaxDeliveryTokens = uint64_t{1} << 28;  // 1 GiB
 bool fits(const Instance& in);
 
@@ -183,7 +189,7 @@ bool fits(const Instance& in);
 Simulation simulate(const Instance& in, bool move_data = true, const Rules& rules = {}, bool keep_final = false);
 
 // "S_3[5]" for a token of an instance with p ranks ("block 5 of rank 3").
-std::string token_name(uint32_t token, uint64_t p);
+std::string token_name(uint64_t token, uint64_t p);
 
 // Run-length form of per-round counts, per digit position: "x0: 4*2 3 | x1: 3 3 0".
 std::string per_round_text(const PhaseCounts& c);

@@ -11,6 +11,7 @@
 
 #include "schedules/int_math.hpp"
 #include "schedules/tra/tra.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "schedules/tra/tra2.hpp"
 
 namespace collcheck {
@@ -112,8 +113,14 @@ VariantInfo tra_variant(VariantKind kind) {
       break;  // the TRA2 kinds: tra2_variant
   }
   v.make = [kind](const InstanceParams& i) {
-    return std::make_unique<Tra>(i.p, i.p < 2 ? 2 : radix(kind, i));
+    return alltoall_translation_equivariant(
+        std::make_unique<Tra>(i.p, i.p < 2 ? 2 : radix(kind, i)),
+        "construction (every rank's transfers are rank 0's translated by r, schedules/symmetry.hpp) + TRA's round "
+        "rule reads the rank c only through c + z r^x, c - l and c + z r^x + g r^(x+1) mod P, peers and (source, "
+        "destination) pairs alike (tra.hpp), tested against the direct generator at every rank for P <= 200 and "
+        "255, 256");
   };
+  v.symmetry = SymmetryGroup::translations;  // blocks as (source, destination) pairs
   v.claim = [kind](const InstanceParams& i) { return tra_claim(i.p, radix(kind, i)); };
   return v;
 }

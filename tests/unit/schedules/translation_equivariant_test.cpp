@@ -12,6 +12,8 @@
 #include "schedules/input_error.hpp"
 #include "schedules/ring/ring_allreduce.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/tra/tra.hpp"
+#include "schedules/tra/tra2.hpp"
 #include "schedules/traff/traff_allgather.hpp"
 #include "schedules/traff/traff_allreduce.hpp"
 #include "schedules/translation_equivariant.hpp"
@@ -33,7 +35,8 @@ TEST(TranslationEquivariant, RegistryDeclaresTheCirculantCollectives) {
   std::set<std::string> names;
   for (auto [a, v] : declared()) names.insert(a->name + "/" + v->name);
   std::set<std::string> want{"ring/bandwidth", "traff-allgather/allgather", "traff-reduce-scatter/reduce-scatter",
-                             "traff-allreduce/allreduce", "bruck-allreduce/bandwidth"};
+                             "traff-allreduce/allreduce", "bruck-allreduce/bandwidth", "tra/tra", "tra/bruck",
+                             "tra/spread-out"};
   // Every Trivance ring reading built on OffsetRoutingRing (offset_routing_certified).
   for (const char* v : {"bandwidth", "paper-bandwidth", "paper-bandwidth-own-stays", "paper-distance",
                         "paper-keep-last", "paper-keep-last-own-stays"})
@@ -90,6 +93,28 @@ TEST(TranslationEquivariant, ANonCirculantGeneratorIsToldApart) {
     TranslationEquivariant wrong(make_swing_bandwidth(p), 1, "not circulant");
     EXPECT_TRUE(test::differ_somewhere(*make_swing_bandwidth(p), wrong)) << p;
   }
+}
+
+// The all-to-all's (source, destination) pairs: moving one end only, or a
+// schedule that is not circulant (TRA2 translates whole nodes only), is told
+// apart by the same comparison.
+TEST(TranslationEquivariant, AllToAllPairsMoveBothEnds) {
+  for (uint64_t p : {3u, 5u, 8u, 12u}) {
+    TranslationEquivariant pairs(std::make_unique<Tra>(p, 2), BlockAction::pairs, "x");
+    EXPECT_FALSE(test::differ_somewhere(Tra(p, 2), pairs)) << p;  // the right action: equal
+    // Blocks shifted by 1 per rank would move the destination only: the
+    // all-to-all's specification is not invariant under it.
+    auto shifted = std::make_unique<Tra>(p, 2);
+    EXPECT_THROW(TranslationEquivariant(std::move(shifted), 1, "one end only"), InputError) << p;
+  }
+  for (uint64_t p : {4u, 8u, 12u}) {  // Q = 2 ranks per node
+    TranslationEquivariant wrong(std::make_unique<Tra2>(p, 2, 2, 2), BlockAction::pairs, "not circulant");
+    EXPECT_TRUE(test::differ_somewhere(Tra2(p, 2, 2, 2), wrong)) << p;
+  }
+  // Pairs index an all-to-all only.
+  EXPECT_THROW(TranslationEquivariant(make_ring_allreduce(4), BlockAction::pairs, "x"), InputError);
+  EXPECT_EQ(dynamic_cast<const EquivariantSchedule*>(alltoall_translation_equivariant(make_ring_allreduce(4), "x").get()),
+            nullptr);
 }
 
 TEST(TranslationEquivariant, TheGroupMustActOnTheCollective) {

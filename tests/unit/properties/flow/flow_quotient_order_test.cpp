@@ -95,7 +95,9 @@ TEST(QuotientOrder, PBitSetsAndRunsRecountPerOrder) {
       auto r = flow::run_quotient(s, {}, &why, cells);
       ASSERT_TRUE(r) << p << ": " << why;
       for (const Verdict& v : r->verdicts)
-        if (v.property == "exactly-once") EXPECT_EQ(v.violations, 2 * p - 1) << p;
+        if (v.property == "exactly-once") {
+          EXPECT_EQ(v.violations, 2 * p - 1) << p;
+        }
     }
   }
 }

@@ -23,6 +23,8 @@
 #include "checker/sweep/sweep.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
 #include "schedules/swing/swing_equivariant.hpp"
+#include "schedules/tra/tra.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/verdict_compare.hpp"
 
@@ -132,6 +134,58 @@ TEST(Quotient, DefectInTheRepresentativeIsFoundAsEnumerationFindsIt) {
     EXPECT_EQ(combined_status(q.verdicts), Status::violated) << p;
     test::expect_same_verdicts(q, e, "defective representative p=" + std::to_string(p));
   }
+}
+
+// The same for an all-to-all (blocks as (source, destination) pairs, rank
+// 0's held cells only): rank 0 of TRA drops the first block of its step-1
+// send, and the matching receive its image; every rank inherits it.
+class DefectiveAlltoall final : public EquivariantSchedule {
+ public:
+  DefectiveAlltoall(uint64_t p, uint64_t r)
+      : inner_(std::make_unique<Tra>(p, r)), action_(SymmetryGroup::translations, BlockAction::pairs, inner_->spec()) {}
+  const CollectiveSpec& spec() const override { return inner_->spec(); }
+  int num_steps() const override { return inner_->num_steps(); }
+  void representative_step(int s, RankStep& out) const override {
+    inner_->rank_step(0, s, out);
+    if (s != 1) return;
+    Transfer& snd = out.sends.at(0);
+    const Block b = snd.blocks.ranges().front().lo;
+    snd.blocks.erase(b);
+    Transfer& rcv = out.recvs.at(0);
+    rcv.blocks.erase(action_.block(rcv.peer, b));
+  }
+  const GroupAction& action() const override { return action_; }
+  std::string certificate() const override { return "test"; }
+
+ private:
+  std::unique_ptr<Schedule> inner_;
+  GroupAction action_;
+};
+
+TEST(Quotient, AllToAllPairsDecideAndFindADefectInTheRepresentative) {
+  for (uint64_t p : {4u, 7u, 9u, 16u, 33u})
+    for (uint64_t r : {2u, 3u}) {
+      const std::string what = "tra p=" + std::to_string(p) + " r=" + std::to_string(r);
+      auto good = alltoall_translation_equivariant(std::make_unique<Tra>(p, r), "test");
+      ASSERT_NE(dynamic_cast<const EquivariantSchedule*>(good.get()), nullptr) << what;
+      InstanceCheck q = check(*good, nullptr, {}, true), e = check(*good, nullptr, {}, false);
+      ASSERT_TRUE(by_quotient(q)) << what;
+      EXPECT_NE(q.stats.at("method").find("the blocks it holds only"), std::string::npos) << q.stats.at("method");
+      EXPECT_EQ(combined_status(q.verdicts), Status::holds) << what;
+      test::expect_same_verdicts(q, e, what);
+      DefectiveAlltoall bad(p, r);
+      InstanceCheck qb = check(bad, nullptr, {}, true), eb = check(bad, nullptr, {}, false);
+      ASSERT_TRUE(by_quotient(qb)) << what;
+      EXPECT_EQ(combined_status(qb.verdicts), Status::violated) << what;
+      test::expect_same_verdicts(qb, eb, "defective " + what);
+      // The sparse cells against p-bit sets and runs over the whole row.
+      std::string why;
+      auto sparse = flow::run_quotient(bad, {}, &why, flow::QuotientCells::sparse);
+      auto bits = flow::run_quotient(bad, {}, &why, flow::QuotientCells::bits);
+      ASSERT_TRUE(sparse && bits) << why;
+      for (size_t i = 0; i < bits->verdicts.size(); ++i)
+        test::expect_same_verdict(sparse->verdicts[i], bits->verdicts[i], what + " slot " + std::to_string(i));
+    }
 }
 
 TEST(Quotient, MethodNamesGroupAndCertificate) {

@@ -25,12 +25,14 @@
 #include <vector>
 
 #include "tests/support/schedule_lookup.hpp"
+#include "tests/support/verdict_compare.hpp"
 #include "properties/family_property.hpp"
 #include "properties/tra/alltoall_delivery.hpp"
 #include "properties/tra/tra_formulas.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/tra/tra.hpp"
 #include "schedules/tra/tra2.hpp"
+#include "schedules/translation_equivariant.hpp"
 
 namespace collcheck {
 namespace {
@@ -344,6 +346,50 @@ TEST(AlltoallDeliveryMutation, EveryBrokenRuleFailsWhereTheNaiveSimulationSays) 
   }
 }
 
+// Rank 0's P tokens (every rank's by translation) against the P x P
+// simulation: the same verdict, counts, counterexample and stats, for every
+// P <= 40 and radix, on the correct rules and on every broken rule the
+// rank-0 path takes (the others run the P x P simulation: checked too).
+TEST(AlltoallDeliveryRankZero, EqualsEveryRankForEveryRuleRadixAndP) {
+  std::vector<Mutation> all = mutations();
+  all.insert(all.begin(), Mutation{"the text's rules", Rules{}});
+  // Rotations that are not permutations: tokens duplicated and lost.
+  for (int sign : {0, 2}) {
+    Rules r;
+    r.rotation_sign = sign;
+    all.push_back({sign ? "rotation R[i] = S[(p + 2i) % P]" : "rotation R[i] = S[p]", r});
+  }
+  uint64_t compared = 0, violated = 0;
+  for (const Mutation& mu : all)
+    for (uint64_t P = 1; P <= 40; ++P)
+      for (uint64_t r = 2; r <= std::max<uint64_t>(P, 2); ++r) {
+        Rules every = mu.rules;
+        every.every_rank = true;
+        const a2a::Simulation z = a2a::simulate(tra(P, r), true, mu.rules), e = a2a::simulate(tra(P, r), true, every);
+        const std::string what = std::string(mu.name) + " P=" + std::to_string(P) + " r=" + std::to_string(r);
+        const bool rank_zero = mu.rules.final_sign < 0 && !mu.rules.skip_final_rotation;
+        EXPECT_EQ(z.delivery.mode != e.delivery.mode, rank_zero) << what;
+        test::expect_same_verdict(z.delivery, e.delivery, what);
+        EXPECT_EQ(z.delivery.stats, e.delivery.stats) << what;
+        ++compared;
+        violated += z.delivery.status == Status::violated;
+      }
+  EXPECT_GT(compared, 7000u);
+  EXPECT_GT(violated, 3000u);
+}
+
+// Beyond the P x P budget (2^28 tokens, P > 16384) rank 0 still decides.
+TEST(AlltoallDeliveryRankZero, DecidesBeyondThePByPBudget) {
+  const a2a::Simulation s = a2a::simulate(tra(20000, 142), true);
+  EXPECT_EQ(s.delivery.status, Status::holds);
+  EXPECT_EQ(s.delivery.checks, 20000u * 20000u + s.phases[0].K);
+  Rules broken;
+  broken.rotation_offset = 1;
+  const a2a::Simulation b = a2a::simulate(tra(20000, 142), true, broken);
+  EXPECT_EQ(b.delivery.status, Status::violated);
+  EXPECT_EQ(b.delivery.violations % 20000, 0u);
+}
+
 TEST(AlltoallDeliveryMutation, WrongRotationKeepsSourcesButMisroutesBlocks) {
   // R[i] = S[(p - i) % P], P = 3, r = 2: position i travels i ranks, so rank
   // q ends with S_i[2i - q] at R[i]: the right source rank for every i (a
@@ -504,7 +550,7 @@ TEST(AlltoallDelivery, DefaultsAndCountsEqualTheGenerators) {
         const auto in = a2a::resolve(test::registered_variant("tra", v.name), ip);
         ASSERT_TRUE(in) << v.name << " p=" << p;
         auto sched = v.make(ip);
-        const auto* t = dynamic_cast<const Tra*>(sched.get());
+        const auto* t = dynamic_cast<const Tra*>(&translation_direct(*sched));
         ASSERT_TRUE(t);
         if (p >= 2) {
           EXPECT_EQ(t->radix(), in->r) << v.name << " p=" << p << " r=" << r;

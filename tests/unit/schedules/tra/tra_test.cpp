@@ -16,6 +16,7 @@
 #include "schedules/input_error.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/tra/tra.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "tests/support/alltoall.hpp"
 #include "tests/support/mutations.hpp"
 
@@ -367,10 +368,10 @@ TEST(Tra, RegistryEntries) {
   for (auto [P, r] : std::vector<std::pair<uint64_t, uint64_t>>{{2, 2}, {3, 2}, {4, 2}, {5, 3}, {9, 3}, {10, 4},
                                                                  {16, 4}, {17, 5}, {2048, 46}, {16384, 128}}) {
     auto s = v.make(params(P, 0));
-    EXPECT_EQ(dynamic_cast<const Tra&>(*s).radix(), r) << P;
+    EXPECT_EQ(dynamic_cast<const Tra&>(translation_direct(*s)).radix(), r) << P;
   }
-  EXPECT_EQ(dynamic_cast<const Tra&>(*variant("bruck").make(params(37, 0))).radix(), 2u);
-  EXPECT_EQ(dynamic_cast<const Tra&>(*variant("spread-out").make(params(37, 0))).radix(), 37u);
+  EXPECT_EQ(dynamic_cast<const Tra&>(translation_direct(*variant("bruck").make(params(37, 0)))).radix(), 2u);
+  EXPECT_EQ(dynamic_cast<const Tra&>(translation_direct(*variant("spread-out").make(params(37, 0)))).radix(), 37u);
   // Claims: Prop. 1/2 at P = r^w, Prop. 3/4 otherwise; spread-out P-1 and P-1.
   Claim c = v.claim(params(16384, 128));
   EXPECT_EQ(c.steps, 254);
