@@ -28,6 +28,7 @@
 #include "schedules/tra/tra2.hpp"
 #include "schedules/tra/tra_family.hpp"
 #include "schedules/traff/traff_family.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "schedules/trivance/trivance_family.hpp"
 #include "smt/query_registry.hpp"
 #include "tests/support/schedule_lookup.hpp"
@@ -56,7 +57,9 @@ TEST(FamilyResolve, TraRadixRule) {
     EXPECT_EQ(tra::resolve(registered_variant("tra", "spread-out"), ip)->radix, p) << p;
     if (p >= 2) {
       // The generator runs the resolved radix.
-      auto tra = [&](const char* v) { return static_cast<const Tra&>(*registered_variant("tra", v).make(ip)).radix(); };
+      auto tra = [&](const char* v) {
+        return dynamic_cast<const Tra&>(translation_direct(*registered_variant("tra", v).make(ip))).radix();
+      };
       EXPECT_EQ(tra("tra"), rule) << p;
       EXPECT_EQ(tra("bruck"), 2u) << p;
       EXPECT_EQ(tra("spread-out"), p) << p;

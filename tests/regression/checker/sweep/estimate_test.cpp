@@ -167,11 +167,12 @@ TEST(EstimateProjection, RefusesWhatTheCheckerRefuses) {
 }
 
 // Verify's memory guard (--max-memory, the checker's own estimate from rank
-// 0's steps) refuses the tunable-radix all-to-all above some p; the
-// projection counts exactly those as refused, with the checker's text, and
-// keeps the rest (once "0 refused" while verify refused them).
+// 0's steps) refuses the two-layer all-to-all (not circulant: enumerated)
+// above some p; the projection counts exactly those as refused, with the
+// checker's text, and keeps the rest (once "0 refused" while verify refused
+// them).
 TEST(EstimateProjection, KnowsWhatTheMemoryGuardRefuses) {
-  SweepRequest req = request("tra", "tra", "64..256:64");
+  SweepRequest req = request("tra2", "tra2", "64..256:64");
   req.check.max_memory = uint64_t{48} << 20;
   std::vector<uint64_t> refused_by_verify;
   for (uint64_t p : req.ps) {
