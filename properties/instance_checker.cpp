@@ -462,12 +462,13 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
   return m;
 }
 
-// The certified quotient with runs of ranks: rank 0's cells (about log2 p
-// runs each; their real size is checked as the quotient runs, at most the
-// memory budget), one RankStep per rank, rank 0's and its peers' transfers.
+// The certified quotient of an all-to-all (blocks as pairs): the cells rank
+// 0 touches, at most its own p, the p it is judged on, and every block it
+// sends or receives (a sent block it does not hold is touched too), one
+// RankStep per rank, rank 0's and its peers' transfers.
 MemoryEstimate held_estimate(const Schedule& s, const RankZeroSize& z) {
   MemoryEstimate m;
-  const uint64_t held = s.p() + uint64_t(std::max(s.num_steps(), 0)) * z.recv_blocks;
+  const uint64_t held = 2 * s.p() + uint64_t(std::max(s.num_steps(), 0)) * (z.recv_blocks + z.sent_blocks);
   const uint64_t cells = held * 64;  // a hash map node (key, cell) and its bucket
   const uint64_t ops = s.p() * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + 64);
   m.bytes = cells + ops + kProcessBaseline;
@@ -476,6 +477,9 @@ MemoryEstimate held_estimate(const Schedule& s, const RankZeroSize& z) {
   return m;
 }
 
+// The certified quotient with runs of ranks: rank 0's cells (about log2 p
+// runs each; their real size is checked as the quotient runs, at most the
+// memory budget), one RankStep per rank, rank 0's and its peers' transfers.
 MemoryEstimate runs_estimate(const Schedule& s, const RankZeroSize& z) {
   MemoryEstimate m;
   const uint64_t cells = uint64_t{s.num_blocks()} * (sizeof(flow::RunSet) + 8 * (2 + std::bit_width(s.p())));

@@ -304,9 +304,8 @@ struct HeldModel {
     }
     Cell* at(size_t i) { return sparse ? &row[i] : &dense[i]; }
   };
-  const GroupAction& g;
   uint64_t p, nb;
-  HeldModel(const GroupAction& action, uint64_t p_) : g(action), p(p_), nb(action.nblocks()) {}
+  HeldModel(const GroupAction& action, uint64_t p_) : p(p_), nb(action.nblocks()) {}
   Store store(size_t n) const { return Store(n, n == nb); }  // the row itself: sparse
   void init(Cell* c, std::optional<Rank> who) const {
     if (who) c->who = uint64_t{*who} + 1;
