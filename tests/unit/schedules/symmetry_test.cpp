@@ -4,6 +4,7 @@
 // and a group that does not act on an instance is refused with its reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -81,6 +82,52 @@ TEST(GroupAction, BlockSetsMapBlockByBlock) {
         }
       }
     }
+}
+
+// Blocks as (source, destination) pairs: a set maps as its blocks do, with
+// runs that cross rows and wrap within a row (the generators' sets seldom
+// do), and the all-to-all's pre- and postcondition move with the ranks.
+TEST(GroupAction, PairsMapBlockByBlockAndKeepTheAlltoallsSpecification) {
+  std::mt19937_64 rng(11);
+  for (uint64_t p = 1; p <= 23; ++p) {
+    const CollectiveSpec a2a{Collective::alltoall, p, static_cast<uint32_t>(p * p), 0};
+    GroupAction a(SymmetryGroup::translations, BlockAction::pairs, a2a);
+    for (Rank r = 0; r < p; ++r)
+      for (Block b = 0; b < p * p; ++b) {
+        ASSERT_EQ(a.inverse_block(r, a.block(r, b)), b);
+        ASSERT_EQ(a2a.initial_contributor(a.rank(r, 0), a.block(r, b)).has_value(),
+                  a2a.initial_contributor(0, b).has_value());
+        const Requirement before = a2a.required(0, b), after = a2a.required(a.rank(r, 0), a.block(r, b));
+        ASSERT_EQ(before.kind, after.kind);
+        if (before.kind != Requirement::Kind::none) {
+          ASSERT_EQ(after.origin, a.rank(r, before.origin));
+        }
+      }
+    for (int trial = 0; trial < 8; ++trial) {
+      BlockSet in;
+      std::vector<Block> blocks;
+      for (int k = 0; k < 3; ++k) {  // a few runs, some across rows
+        const uint64_t lo = rng() % (p * p), len = 1 + rng() % (2 * p);
+        for (uint64_t x = lo; x < std::min<uint64_t>(lo + len, p * p); ++x) blocks.push_back(static_cast<Block>(x));
+      }
+      std::sort(blocks.begin(), blocks.end());
+      blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+      in = BlockSet::from_blocks(blocks);
+      for (Rank r = 0; r < p; ++r) {
+        BlockSet out;
+        a.blocks(r, in, out);
+        std::vector<Block> want;
+        for (Block x : blocks) want.push_back(a.block(r, x));
+        EXPECT_EQ(out, BlockSet::from_blocks(want)) << "p=" << p << " r=" << r << " " << in.to_string();
+      }
+    }
+  }
+  // Not on another collective, not under another group.
+  EXPECT_TRUE(GroupAction::invalid(SymmetryGroup::translations, BlockAction::pairs, allreduce(4, 16)));
+  EXPECT_TRUE(GroupAction::invalid(SymmetryGroup::swing_dihedral, BlockAction::pairs,
+                                   CollectiveSpec{Collective::alltoall, 4, 16, 0}));
+  EXPECT_TRUE(GroupAction::invalid(SymmetryGroup::translations, BlockAction::pairs,
+                                   CollectiveSpec{Collective::alltoall, 4, 15, 0}));
 }
 
 TEST(GroupAction, ShiftActsOnBlocksOfAnAllgather) {
