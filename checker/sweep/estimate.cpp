@@ -530,7 +530,10 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
           tp.refusal = *why;
         else if (auto guard = w.quotient ? std::nullopt : guard_refusal(t, p, r, req.check))
           tp.refusal = *guard;
-        else if (w.intervals)  // the checker's own estimate
+        else if (w.intervals || (w.quotient && t.variant->symmetry == SymmetryGroup::translations &&
+                                  t.algorithm->collective == Collective::alltoall))
+          // The checker's own estimate: intervals, or an all-to-all's quotient
+          // (rank 0's held cells, which the sweep's cost model does not size).
           tp.largest_memory_bytes = estimate_memory(*t.variant->make(t.params(p, r)), req.check).bytes;
       }
       break;
