@@ -420,7 +420,6 @@ std::optional<std::string> guard_refusal(const SweepTarget& t, uint64_t p, uint3
 }
 }  // namespace
 
-
 Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::vector<Calibration> calibrations) {
   Estimate e;
   e.cores = default_cores(o);
