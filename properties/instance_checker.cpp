@@ -410,6 +410,7 @@ constexpr uint64_t kProcessBaseline = uint64_t{32} << 20;
 // invariant schedules, an assumption otherwise, stated in the estimate).
 struct RankZeroSize {
   uint64_t ranges = 0, transfers = 0, sent_blocks = 0, recv_blocks = 0;
+  uint64_t sent_total = 0, recv_total = 0;  // over all steps
 };
 RankZeroSize rank_zero_size(const Schedule& s) {
   RankZeroSize z;
@@ -423,6 +424,8 @@ RankZeroSize rank_zero_size(const Schedule& s) {
     z.transfers = std::max<uint64_t>(z.transfers, rs.sends.size() + rs.recvs.size());
     z.sent_blocks = std::max(z.sent_blocks, sent);
     z.recv_blocks = std::max(z.recv_blocks, recv);
+    z.sent_total += sent;
+    z.recv_total += recv;
   }
   return z;
 }
@@ -468,7 +471,7 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
 // RankStep per rank, rank 0's and its peers' transfers.
 MemoryEstimate held_estimate(const Schedule& s, const RankZeroSize& z) {
   MemoryEstimate m;
-  const uint64_t held = 2 * s.p() + uint64_t(std::max(s.num_steps(), 0)) * (z.recv_blocks + z.sent_blocks);
+  const uint64_t held = 2 * s.p() + z.sent_total + z.recv_total;
   const uint64_t cells = held * 64;  // a hash map node (key, cell) and its bucket
   const uint64_t ops = s.p() * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + 64);
   m.bytes = cells + ops + kProcessBaseline;

@@ -97,6 +97,7 @@ struct QuotientTake {
   uint64_t box_words = 0;
   bool grouped = false;  // the grouped quotient or a fold composition over it (properties/flow/group_quotient.hpp)
   bool fold = false;     // the schedule is a fold (schedules/fold.hpp)
+  bool pairs = false;    // an all-to-all's (source, destination) pairs: rank 0's held cells only
 };
 QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return {};
@@ -120,6 +121,8 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
       take.grouped = grouped_takes(*s, o);
       take.fold = dynamic_cast<const FoldedSchedule*>(s.get()) != nullptr;
       take.takes = take.grouped || quotient_takes_1d(*s, o);
+      if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(s.get()))
+        take.pairs = take.takes && eq->action().block_action() == BlockAction::pairs;
     }
   } catch (const std::exception&) {
     take = {};
@@ -168,9 +171,20 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
     w.cell_words = 2 * static_cast<double>(c.volume_blocks) + 4 * steps * (dp / 64 + 1);
     return w;
   }
+  if (q.pairs) {
+    // An all-to-all: rank 0's held cells only (its own p, the p it is judged
+    // on, and the blocks it sends and receives), a hash-map operation each,
+    // not its row of p * p.
+    w.quotient = true;
+    w.intervals = false;
+    w.rank_steps = 8 * steps + dp / 64;
+    w.cell_words = 8 * (2 * dp + 2 * static_cast<double>(c.volume_blocks));
+    return w;
+  }
   if (q.takes) {
     w.quotient = true;
-    w.quotient_runs = q.box_words == 0 && quotient_bits_bytes(p, nblocks) > o.memory_budget;
+    // Runs of ranks first (instance_checker.cpp), p-bit sets where they outgrow them.
+    w.quotient_runs = q.box_words == 0;
     w.intervals = false;
     w.rank_steps = 8 * steps + dp / 64;
     const double cell = q.box_words     ? static_cast<double>(q.box_words)

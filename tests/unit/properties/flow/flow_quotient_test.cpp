@@ -188,6 +188,23 @@ TEST(Quotient, AllToAllPairsDecideAndFindADefectInTheRepresentative) {
     }
 }
 
+// The held-cell estimate counts the blocks rank 0 really sends and receives
+// (summed over the steps), not steps x the largest step: at a radix near
+// sqrt P the two differ by about K (2000 here), and the product once
+// refused instances the quotient decides in a few MiB (fuzz at p = 32767,
+// r = 14036, with 17.7 GiB).
+TEST(Quotient, AllToAllHeldCellsAreSizedByWhatRankZeroMoves) {
+  auto s = alltoall_translation_equivariant(std::make_unique<Tra>(4093, 2000), "test");
+  CheckOptions o;
+  o.max_memory = uint64_t{64} << 20;
+  const MemoryEstimate m = estimate_memory(*s, o);
+  EXPECT_LT(m.bytes, o.max_memory) << m.how;
+  const InstanceCheck c = check_schedule(*s, nullptr, {}, o);
+  EXPECT_FALSE(c.refused) << *c.refused;
+  EXPECT_TRUE(by_quotient(c)) << (c.stats.count("quotient_declined") ? c.stats.at("quotient_declined") : "");
+  EXPECT_EQ(combined_status(c.verdicts), Status::holds);
+}
+
 TEST(Quotient, MethodNamesGroupAndCertificate) {
   const VariantInfo& v = *find_algorithm("swing")->find_variant("bandwidth");
   InstanceParams ip;
