@@ -172,6 +172,16 @@ Block GroupAction::inverse_block(Rank r, Block b) const {
   return b;
 }
 
+namespace {
+// out = the union of the image ranges `img` (in any order; sorted here, so
+// every insert appends or extends: canonical in one pass).
+void assign_sorted(std::vector<BlockSet::Range>& img, BlockSet& out) {
+  std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
+  out.clear();
+  for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+}
+}  // namespace
+
 void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
   if (blocks_ == BlockAction::fixed || in.empty()) {
     out = in;
@@ -195,9 +205,7 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
         lo += len;
       }
     }
-    std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
-    out.clear();
-    for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+    assign_sorted(img, out);
     return;
   }
   if (blocks_ == BlockAction::pairs) {
@@ -220,16 +228,12 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
         lo = row_end;
       }
     }
-    std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
-    out.clear();
-    for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+    assign_sorted(img, out);
     return;
   }
   if (torus()) {
     torus_blocks(r, in, img);
-    std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
-    out.clear();
-    for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+    assign_sorted(img, out);
     return;
   }
   // [lo, lo + len) modulo nb, split where it wraps.
@@ -251,9 +255,7 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
     if (reflect) put((r + nb - (hi - 1) % nb) % nb, hi - lo);  // {r - b : lo <= b < hi}
     else put((lo + shift) % nb, hi - lo);
   }
-  std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
-  out.clear();
-  for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
+  assign_sorted(img, out);
 }
 
 void GroupAction::torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const {

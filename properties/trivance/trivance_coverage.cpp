@@ -42,9 +42,24 @@ uint64_t held_run(const uint64_t* row, uint64_t n, uint64_t r, uint64_t limit, b
   return std::min(run, limit);
 }
 
-}  // namespace
+// The two failures the property reports, written once for both paths.
+Counterexample idle_port(uint64_t n, Rank r, int step, size_t send_peers, size_t recv_peers) {
+  Counterexample c = Counterexample::at(n, r, step);
+  c.expected = "2 distinct send peers and 2 distinct receive peers (both ports)";
+  c.actual = std::to_string(send_peers) + " send peer(s), " + std::to_string(recv_peers) + " receive peer(s)";
+  c.message = "a node leaves a port idle in this step";
+  return c;
+}
+Counterexample not_the_ball(uint64_t n, Rank r, int step, int k, uint64_t Rk, Rank u, bool has, uint64_t dist) {
+  Counterexample c = Counterexample::at(n, r, step, std::nullopt, u);
+  c.expected = "data from exactly the nodes within distance R_" + std::to_string(k) + " = " + std::to_string(Rk) +
+               " (Lemma 4.2)";
+  c.actual = std::string(has ? "holds" : "misses") + " node " + std::to_string(u) + " at distance " +
+             std::to_string(dist);
+  c.message = "coverage after this step is not the ring neighbourhood of Lemma 4.2";
+  return c;
+}
 
-namespace {
 
 // The same property for a schedule equivariant under the 1D translations
 // (translation_equivariant.hpp: rank r's step is rank 0's translated by r,
@@ -96,11 +111,7 @@ Verdict trivance_coverage_rank_zero(const EquivariantSchedule& s) {
       if (judged)
         for (uint64_t r = 0; r < n; ++r) {
           v.checks++;
-          Counterexample c = Counterexample::at(n, static_cast<Rank>(r), step);
-          c.expected = "2 distinct send peers and 2 distinct receive peers (both ports)";
-          c.actual = std::to_string(sp.size()) + " send peer(s), " + std::to_string(rp.size()) + " receive peer(s)";
-          c.message = "a node leaves a port idle in this step";
-          v.fail(c);
+          v.fail(idle_port(n, static_cast<Rank>(r), step, sp.size(), rp.size()));
         }
     } else if (judged && n >= 3) {
       v.checks += n;
@@ -127,13 +138,7 @@ Verdict trivance_coverage_rank_zero(const EquivariantSchedule& s) {
           const uint64_t x = wrap != bad.end() ? *wrap : bad.front();
           const uint64_t u = (x + r) % n;
           const bool has = (D[x / 64] >> (x % 64)) & 1;
-          Counterexample c = Counterexample::at(n, static_cast<Rank>(r), step, std::nullopt, static_cast<Rank>(u));
-          c.expected = "data from exactly the nodes within distance R_" + std::to_string(k) + " = " +
-                       std::to_string(Rk) + " (Lemma 4.2)";
-          c.actual = std::string(has ? "holds" : "misses") + " node " + std::to_string(u) + " at distance " +
-                     std::to_string(ring_dist(0, x, n));
-          c.message = "coverage after this step is not the ring neighbourhood of Lemma 4.2";
-          v.fail(c);
+          v.fail(not_the_ball(n, static_cast<Rank>(r), step, k, Rk, static_cast<Rank>(u), has, ring_dist(0, x, n)));
         }
     }
     ++k;
@@ -215,11 +220,7 @@ Verdict trivance_coverage(const Schedule& s) {
         ++one_port;
         if (judged) {
           v.checks++;
-          Counterexample c = Counterexample::at(n, static_cast<Rank>(r), step);
-          c.expected = "2 distinct send peers and 2 distinct receive peers (both ports)";
-          c.actual = std::to_string(sp.size()) + " send peer(s), " + std::to_string(rp.size()) + " receive peer(s)";
-          c.message = "a node leaves a port idle in this step";
-          v.fail(c);
+          v.fail(idle_port(n, static_cast<Rank>(r), step, sp.size(), rp.size()));
         }
       } else if (judged && n >= 3) {
         v.checks++;
@@ -249,13 +250,7 @@ Verdict trivance_coverage(const Schedule& s) {
           const bool has = (D[r * W + u / 64] >> (u % 64)) & 1;
           const bool want = ring_dist(r, u, n) <= Rk;
           if (has != want) {
-            Counterexample c = Counterexample::at(n, static_cast<Rank>(r), step, std::nullopt, static_cast<Rank>(u));
-            c.expected = "data from exactly the nodes within distance R_" + std::to_string(k) + " = " +
-                         std::to_string(Rk) + " (Lemma 4.2)";
-            c.actual = std::string(has ? "holds" : "misses") + " node " + std::to_string(u) + " at distance " +
-                       std::to_string(ring_dist(r, u, n));
-            c.message = "coverage after this step is not the ring neighbourhood of Lemma 4.2";
-            v.fail(c);
+            v.fail(not_the_ball(n, static_cast<Rank>(r), step, k, Rk, static_cast<Rank>(u), has, ring_dist(r, u, n)));
             break;
           }
         }

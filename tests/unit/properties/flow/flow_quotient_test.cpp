@@ -98,13 +98,17 @@ void compare_declared_variants(uint64_t lo, uint64_t hi, uint64_t stride = 1) {
 
 TEST(Quotient, SameVerdictsAsEnumerationForEveryDeclaredVariantTo128) { compare_declared_variants(1, 128); }
 
-// Rank 0 of the default Swing schedule with one block dropped from its step-1
-// send and from the matching receive: every rank inherits the defect (it is
-// in the representative), the quotient must find it, as enumeration does.
+// Rank 0 of `inner` with one block dropped from its step-1 send and from the
+// matching receive: every rank inherits the defect (it is in the
+// representative), the quotient must find it, as enumeration does. By
+// default the Swing schedule (swing-dihedral, blocks as ranks); also TRA
+// (translations, blocks as (source, destination) pairs).
 class DefectiveRepresentative final : public EquivariantSchedule {
  public:
   explicit DefectiveRepresentative(uint64_t p)
-      : inner_(make_swing_bandwidth(p)), action_(SymmetryGroup::swing_dihedral, BlockAction::as_ranks, inner_->spec()) {}
+      : DefectiveRepresentative(make_swing_bandwidth(p), SymmetryGroup::swing_dihedral, BlockAction::as_ranks) {}
+  DefectiveRepresentative(std::unique_ptr<Schedule> inner, SymmetryGroup g, BlockAction blocks)
+      : inner_(std::move(inner)), action_(g, blocks, inner_->spec()) {}
   const CollectiveSpec& spec() const override { return inner_->spec(); }
   int num_steps() const override { return inner_->num_steps(); }
   void representative_step(int s, RankStep& out) const override {
@@ -137,31 +141,7 @@ TEST(Quotient, DefectInTheRepresentativeIsFoundAsEnumerationFindsIt) {
 }
 
 // The same for an all-to-all (blocks as (source, destination) pairs, rank
-// 0's held cells only): rank 0 of TRA drops the first block of its step-1
-// send, and the matching receive its image; every rank inherits it.
-class DefectiveAlltoall final : public EquivariantSchedule {
- public:
-  DefectiveAlltoall(uint64_t p, uint64_t r)
-      : inner_(std::make_unique<Tra>(p, r)), action_(SymmetryGroup::translations, BlockAction::pairs, inner_->spec()) {}
-  const CollectiveSpec& spec() const override { return inner_->spec(); }
-  int num_steps() const override { return inner_->num_steps(); }
-  void representative_step(int s, RankStep& out) const override {
-    inner_->rank_step(0, s, out);
-    if (s != 1) return;
-    Transfer& snd = out.sends.at(0);
-    const Block b = snd.blocks.ranges().front().lo;
-    snd.blocks.erase(b);
-    Transfer& rcv = out.recvs.at(0);
-    rcv.blocks.erase(action_.block(rcv.peer, b));
-  }
-  const GroupAction& action() const override { return action_; }
-  std::string certificate() const override { return "test"; }
-
- private:
-  std::unique_ptr<Schedule> inner_;
-  GroupAction action_;
-};
-
+// 0's held cells only): TRA with the defect in rank 0's step 1.
 TEST(Quotient, AllToAllPairsDecideAndFindADefectInTheRepresentative) {
   for (uint64_t p : {4u, 7u, 9u, 16u, 33u})
     for (uint64_t r : {2u, 3u}) {
@@ -173,7 +153,7 @@ TEST(Quotient, AllToAllPairsDecideAndFindADefectInTheRepresentative) {
       EXPECT_NE(q.stats.at("method").find("the blocks it holds only"), std::string::npos) << q.stats.at("method");
       EXPECT_EQ(combined_status(q.verdicts), Status::holds) << what;
       test::expect_same_verdicts(q, e, what);
-      DefectiveAlltoall bad(p, r);
+      DefectiveRepresentative bad(std::make_unique<Tra>(p, r), SymmetryGroup::translations, BlockAction::pairs);
       InstanceCheck qb = check(bad, nullptr, {}, true), eb = check(bad, nullptr, {}, false);
       ASSERT_TRUE(by_quotient(qb)) << what;
       EXPECT_EQ(combined_status(qb.verdicts), Status::violated) << what;
