@@ -31,6 +31,7 @@
 #include "properties/flow/root_cause.hpp"
 #include "schedules/fold.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck {
 
@@ -288,7 +289,7 @@ class FlowSimulator {
   const Schedule& s_;
   const Cells& cells_;
   uint64_t p_;
-  uint32_t nb_;
+  uint64_t nb_;
   int steps_;
   const Claim* claim_;
   const StepHook& hook_;
@@ -383,13 +384,18 @@ InstanceCheck run_with(const Schedule& s, const Cells& cells, const Claim* claim
 
 namespace {
 constexpr uint64_t kMaxDenseCells = uint64_t{1} << 32;  // p = 2^16 with p blocks: ~100 s
+// p * nblocks for a message: the product, or "more than 2^64" (64-bit block counts).
+std::string cell_count(uint64_t p, uint64_t nblocks) {
+  const uint64_t c = sat_mul(p, nblocks);
+  return c == UINT64_MAX ? "more than 2^64 - 2" : std::to_string(c);
+}
 }
 
-std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckOptions& o) {
+std::optional<std::string> infeasible(uint64_t p, uint64_t nblocks, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = p <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
-  if (p * nblocks > kMaxDenseCells && (e == Exactness::exact || o.bookkeeping == Bookkeeping::dense))
-    return "p * nblocks = " + std::to_string(p * nblocks) +
+  if (sat_mul(p, nblocks) > kMaxDenseCells && (e == Exactness::exact || o.bookkeeping == Bookkeeping::dense))
+    return "p * nblocks = " + cell_count(p, nblocks) +
            " (rank, block) cells exceed the dense checker's limit of 2^32 (p = " + std::to_string(p) +
            "); fingerprint mode with interval bookkeeping (--state auto picks it where transfers are few block "
            "ranges) has no such limit";
@@ -455,7 +461,7 @@ MemoryEstimate rotation_estimate(const Schedule& s, const RankZeroSize& z) {
   const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
   const uint64_t words = eq ? flow::quotient_cell_words(*eq) : (p + 63) / 64 + 1;
   MemoryEstimate m;
-  const uint64_t state = uint64_t{nb} * words * 8;
+  const uint64_t state = sat_mul(sat_mul(nb, words), 8);
   const uint64_t inbox = 2 * z.recv_blocks * words * 8;
   // RankStep headers for every rank; rank 0, its peers and one per thread in full.
   const uint64_t ops = p * sizeof(RankStep) + (z.transfers + 8) * (z.ranges * sizeof(BlockSet::Range) + sizeof(Transfer) + 32);
@@ -501,8 +507,8 @@ std::optional<IntervalPlan> interval_plan(const Schedule& s, const CheckOptions&
   if (e != Exactness::fingerprint || o.bookkeeping == Bookkeeping::dense) return std::nullopt;
   IntervalPlan plan = plan_intervals(s);
   if (o.bookkeeping == Bookkeeping::intervals || plan.cheaper()) return plan;
-  if (s.p() * s.num_blocks() > kMaxDenseCells)
-    throw InputError("p * nblocks = " + std::to_string(s.p() * s.num_blocks()) +
+  if (sat_mul(s.p(), s.num_blocks()) > kMaxDenseCells)
+    throw InputError("p * nblocks = " + cell_count(s.p(), s.num_blocks()) +
                      " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too "
                      "scattered for interval bookkeeping to pay (" + plan.how + ")");
   return std::nullopt;
@@ -556,7 +562,7 @@ bool quotient_takes_1d(const Schedule& s, const CheckOptions& o) {
 
 bool quotient_uses_runs(const Schedule& s, const CheckOptions& o) { return quotient_takes_1d(s, o); }
 
-uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks) { return flow::rotation_state_bytes(p, nblocks); }
+uint64_t quotient_bits_bytes(uint64_t p, uint64_t nblocks) { return flow::rotation_state_bytes(p, nblocks); }
 
 uint64_t quotient_box_words(const Schedule& s, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint) return 0;
@@ -566,9 +572,7 @@ uint64_t quotient_box_words(const Schedule& s, const CheckOptions& o) {
 }
 
 uint64_t default_max_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return 0;  // unknown: no guard
-  return static_cast<uint64_t>(pages) / 4 * 3 * static_cast<uint64_t>(page);
+  return physical_memory() / 4 * 3;  // unknown (0): no guard
 }
 
 std::string refusal(const MemoryEstimate& m, uint64_t limit) {

@@ -148,7 +148,7 @@ bool quotient_takes_1d(const Schedule& s, const CheckOptions& o);
 bool grouped_takes(const Schedule& s, const CheckOptions& o);
 // Bytes of the certified quotient's p-bit cells for a 1D group (the row of
 // nblocks cells of p bits, received cells, one RankStep per rank).
-uint64_t quotient_bits_bytes(uint64_t p, uint32_t nblocks);
+uint64_t quotient_bits_bytes(uint64_t p, uint64_t nblocks);
 // Words of one of rank 0's cells where check_schedule hands `s` to the
 // certified quotient under a torus group (boxes, box_cells.hpp, within the
 // memory budget), 0 where it does not.
@@ -164,7 +164,7 @@ uint64_t default_max_memory();
 // budget, and a dense state (exact mode, or --state dense) p * nblocks must
 // stay within 2^32 cells (fingerprint mode with interval bookkeeping has no
 // such limit; the memory guard judges it).
-std::optional<std::string> infeasible(uint64_t p, uint32_t nblocks, const CheckOptions& o);
+std::optional<std::string> infeasible(uint64_t p, uint64_t nblocks, const CheckOptions& o);
 
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o);
 

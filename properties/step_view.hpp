@@ -11,7 +11,7 @@ struct StepView {
   int step = 0;
   uint64_t p = 0;
   int ports = 1;
-  uint32_t nblocks = 0;
+  uint64_t nblocks = 0;
   const std::vector<RankStep>* ops = nullptr;  // ops[r] for r < p
   const RankStep& at(Rank r) const { return (*ops)[r]; }
 };

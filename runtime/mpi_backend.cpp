@@ -14,7 +14,7 @@
 
 namespace collcheck::runtime {
 
-std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint32_t nblocks, Block b) {
+std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint64_t nblocks, Block b) {
   const uint64_t base = count / nblocks, extra = count % nblocks;
   const uint64_t lo = uint64_t{b} * base + std::min<uint64_t>(b, extra);
   return {lo, lo + base + (b < extra ? 1 : 0)};
@@ -22,7 +22,7 @@ std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint32_t nblocks, B
 
 std::optional<std::string> find_unmatched(const Schedule& sched) {
   const uint64_t p = sched.p();
-  const uint32_t nb = sched.num_blocks();
+  const uint64_t nb = sched.num_blocks();
   auto where = [](int s) { return "step " + std::to_string(s) + ": "; };
   RankStep rs;
   for (int s = 0; s < sched.num_steps(); ++s) {
@@ -93,7 +93,7 @@ std::string show(T x) {
 
 // Calls f(lo, hi) for each contiguous element range a block set covers.
 template <class F>
-void for_each_element_range(const BlockSet& bs, uint64_t count, uint32_t nb, F&& f) {
+void for_each_element_range(const BlockSet& bs, uint64_t count, uint64_t nb, F&& f) {
   for (const auto& r : bs.ranges()) {
     uint64_t lo = block_elements(count, nb, r.lo).first;
     uint64_t hi = block_elements(count, nb, r.hi - 1).second;
@@ -101,7 +101,7 @@ void for_each_element_range(const BlockSet& bs, uint64_t count, uint32_t nb, F&&
   }
 }
 
-uint64_t elements_of(const BlockSet& bs, uint64_t count, uint32_t nb) {
+uint64_t elements_of(const BlockSet& bs, uint64_t count, uint64_t nb) {
   uint64_t n = 0;
   for_each_element_range(bs, count, nb, [&](uint64_t lo, uint64_t hi) { n += hi - lo; });
   return n;
@@ -128,7 +128,7 @@ bool tainted(T x) {
 }
 
 struct MismatchWire {
-  uint32_t block;
+  Block block;
   uint64_t index;
   char expected[64];
   char actual[96];
@@ -137,7 +137,7 @@ struct MismatchWire {
 // The elements [lo, hi) of the blocks rank q owns (allgather, reduce-scatter):
 // blocks [q*k, (q+1)*k) with k = nblocks / p, contiguous.
 std::pair<uint64_t, uint64_t> owner_elements(uint64_t count, const CollectiveSpec& spec, Rank q) {
-  const uint32_t k = static_cast<uint32_t>(spec.nblocks / spec.p);
+  const uint64_t k = spec.nblocks / spec.p;
   return {block_elements(count, spec.nblocks, static_cast<Block>(q * k)).first,
           block_elements(count, spec.nblocks, static_cast<Block>((q + 1) * k - 1)).second};
 }
@@ -202,7 +202,7 @@ MpiResult run_typed(const Schedule& sched, const MpiOptions& o, MPI_Comm comm) {
   MPI_Comm_size(comm, &size);
   const CollectiveSpec& spec = sched.spec();
   const uint64_t count = o.count;
-  const uint32_t nb = sched.num_blocks();
+  const uint64_t nb = sched.num_blocks();
   const Rank r = static_cast<Rank>(me);
   MpiResult res;
   res.steps = sched.num_steps();

@@ -101,7 +101,7 @@ std::string to_string(const MpiUndefinedRead& u);
 
 // Block b's element range [lo, hi) when `count` elements are split into
 // `nblocks` contiguous pieces (the first count % nblocks pieces get one more).
-std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint32_t nblocks, Block b);
+std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint64_t nblocks, Block b);
 
 // Checks that every send has a recv with the same step, peer pair, block set
 // and combine mode (and vice versa, in order), that peers and blocks are in

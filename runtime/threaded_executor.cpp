@@ -14,6 +14,7 @@
 #include <thread>
 #include <utility>
 
+#include "schedules/int_math.hpp"
 #include "schedules/memory_guard.hpp"
 
 namespace collcheck::runtime {
@@ -201,6 +202,14 @@ class Engine {
   uint64_t index(Block b, uint32_t i) const { return uint64_t{b} * E_ + i; }
 
   void init_buffers() {
+    // Every rank holds every block: refused before allocating when that cannot
+    // fit the machine (64-bit block counts make it reachable from a file).
+    const uint64_t values = sat_mul(sat_mul(p_, nb_), uint64_t{E_} * (opts_.in_place ? 1 : 2));
+    const uint64_t bytes = sat_mul(values, sizeof(Elem)), machine = physical_memory();
+    if (machine && bytes > machine)
+      throw ResourceRefusal("the threaded executor holds every block of every rank: p x nblocks x elements = " +
+                            (values == UINT64_MAX ? std::string("more than 2^64") : std::to_string(values)) +
+                            " values (" + gib(bytes) + ") exceed this machine's memory (" + gib(machine) + ")");
     for (Rank r = 0; r < p_; ++r) {
       RankData& d = data_[r];
       const size_t n = size_t{nb_} * E_;
@@ -724,7 +733,7 @@ class Engine {
   const CollectiveSpec spec_;
   const ExecOptions opts_;
   const Rank p_;
-  const uint32_t nb_;
+  const uint64_t nb_;
   const uint32_t E_;
   const int S_;
   std::vector<Mailbox> boxes_;

@@ -1,6 +1,7 @@
 #include "schedules/block_set.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace collcheck {
 
@@ -10,12 +11,18 @@ BlockSet BlockSet::range(Block lo, Block hi) {
   return s;
 }
 
-BlockSet BlockSet::from_blocks(std::vector<Block> blocks) {
+namespace {
+template <class T>
+BlockSet sorted_blocks(std::vector<T> blocks) {
   std::sort(blocks.begin(), blocks.end());
   BlockSet s;
-  for (Block b : blocks) s.insert(b);
+  for (T b : blocks) s.insert(b);
   return s;
 }
+}  // namespace
+
+BlockSet BlockSet::from_blocks(std::vector<Block> blocks) { return sorted_blocks(std::move(blocks)); }
+BlockSet BlockSet::from_rank_blocks(std::vector<Rank> blocks) { return sorted_blocks(std::move(blocks)); }
 
 void BlockSet::insert_range_slow(Block lo, Block hi) {
   // General case: insert in order, then merge overlapping or adjacent ranges.

@@ -15,7 +15,12 @@
 namespace collcheck {
 
 using Rank = uint32_t;
-using Block = uint32_t;  // block indices are < 2^32 - 1 (ranges are half-open)
+using Block = uint64_t;  // block indices are < 2^64 - 1 (ranges are half-open); an all-to-all
+                         // of P ranks has P^2 blocks, past 2^32 from P = 65536 on
+inline constexpr Block kBlockEnd = UINT64_MAX;  // no block has this index: the open end of every range
+// The most blocks a schedule has: every index is below 2^63, so it is exact in
+// a signed 64-bit integer too (the results store's SQLite INTEGER column).
+inline constexpr uint64_t kMaxBlockCount = uint64_t{1} << 63;
 
 class BlockSet {
  public:
@@ -29,10 +34,12 @@ class BlockSet {
   static BlockSet range(Block lo, Block hi);  // [lo, hi); empty if lo >= hi
   static BlockSet single(Block b) { return range(b, b + 1); }
   static BlockSet from_blocks(std::vector<Block> blocks);  // any order, duplicates allowed
+  // Blocks numbered as ranks (one block per rank, 32 bits), any order.
+  static BlockSet from_rank_blocks(std::vector<Rank> blocks);
 
   // Adds a block or range; amortised O(1) when appended in increasing order.
   void insert(Block b) {
-    COLLCHECK_CHECK(b != UINT32_MAX, "block index must be < 2^32 - 1");
+    COLLCHECK_CHECK(b != kBlockEnd, "block index must be < 2^64 - 1");
     insert_range(b, b + 1);
   }
   void insert_range(Block lo, Block hi) {
@@ -64,7 +71,7 @@ class BlockSet {
   BlockSet intersect(const BlockSet& other) const;
   BlockSet minus(const BlockSet& other) const;
   // Whether this set and `other` share a block in [lo, hi); no allocation.
-  bool intersects(const BlockSet& other, Block lo = 0, Block hi = UINT32_MAX) const;
+  bool intersects(const BlockSet& other, Block lo = 0, Block hi = kBlockEnd) const;
 
   uint64_t hash() const;
   std::string to_string() const;  // "{1-2,5,9-10}"

@@ -29,7 +29,7 @@ struct Requirement {
 struct CollectiveSpec {
   Collective kind = Collective::allreduce;
   uint64_t p = 1;
-  uint32_t nblocks = 1;
+  uint64_t nblocks = 1;  // 64 bits: an all-to-all has p^2 blocks
   Rank root = 0;
 
   // The rank whose input (r, b) holds at the start, if any.

@@ -77,6 +77,13 @@ constexpr int ceil_log3(uint64_t n) { return ceil_log(n, 3); }    // smallest s 
 constexpr int floor_log3(uint64_t n) { return floor_log(n, 3); }  // largest t with 3^t <= n (0 for n <= 1)
 constexpr bool is_pow3(uint64_t n) { return n >= 1 && pow3(floor_log3(n)) == n; }
 
+// a * b, or UINT64_MAX when the product does not fit: sizes and cell counts
+// over 64-bit block counts (p * nblocks) compare against limits, never wrap.
+constexpr uint64_t sat_mul(uint64_t a, uint64_t b) {
+  uint64_t c = 0;
+  return __builtin_mul_overflow(a, b, &c) ? UINT64_MAX : c;
+}
+
 // floor(a / b) for b > 0 and any sign of a.
 constexpr int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 

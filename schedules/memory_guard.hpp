@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <unistd.h>
+
 namespace collcheck {
 
 inline constexpr const char* kRefusedPrefix = "refused by the memory guard";
@@ -22,6 +24,13 @@ inline constexpr const char* kUndecidedPrefix = "not decided";
 // Whether a skip reason is one of the two: the instance was valid and not decided.
 inline bool is_refusal(const std::string& reason) {
   return reason.rfind(kRefusedPrefix, 0) == 0 || reason.rfind(kUndecidedPrefix, 0) == 0;
+}
+
+// The machine's physical memory in bytes (sysconf); 0 if unknown.
+inline uint64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
 }
 
 // "2.88 GiB", "0.0156 GiB".

@@ -91,7 +91,7 @@ class Schedule {
   virtual ~Schedule() = default;
   virtual const CollectiveSpec& spec() const = 0;
   uint64_t p() const { return spec().p; }
-  uint32_t num_blocks() const { return spec().nblocks; }
+  uint64_t num_blocks() const { return spec().nblocks; }
   virtual int num_steps() const = 0;
   // Fills `out` (cleared first) with rank r's transfers at step s.
   virtual void rank_step(Rank r, int s, RankStep& out) const = 0;

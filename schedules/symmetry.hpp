@@ -118,7 +118,7 @@ class GroupAction {
   SymmetryGroup group() const { return group_; }
   BlockAction block_action() const { return blocks_; }
   uint64_t p() const { return p_; }
-  uint32_t nblocks() const { return nblocks_; }
+  uint64_t nblocks() const { return nblocks_; }
   // g_r(x) and g_r^{-1}(x), for ranks and blocks.
   Rank rank(Rank r, Rank x) const;
   Rank inverse_rank(Rank r, Rank x) const;
@@ -153,7 +153,7 @@ class GroupAction {
   void torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const;
   Block pair_block(Block b, uint64_t t) const;  // (i, j) -> (i + t, j + t) mod p
 
-  uint32_t nblocks_;
+  uint64_t nblocks_;
   Block h_;
   std::vector<uint32_t> dims_;
   std::vector<uint64_t> stride_;  // torus_strides(dims_)

@@ -32,7 +32,7 @@ std::string cell_name(const char* kind, Rank r, Block b) {
 // as verify does).
 void structure_problems(const MaterializedSchedule& m, Verdict& v) {
   const uint64_t p = m.spec.p;
-  const uint32_t nb = m.spec.nblocks;
+  const uint64_t nb = m.spec.nblocks;
   for (int s = 0; s < m.num_steps(); ++s) {
     const auto& ranks = m.steps[static_cast<size_t>(s)];
     if (ranks.size() != p) {
@@ -90,7 +90,7 @@ TvResult validate_translation(const MaterializedSchedule& m, unsigned timeout_ms
   TvResult out;
   const CollectiveSpec& spec = m.spec;
   const uint64_t p = spec.p;
-  const uint32_t nb = spec.nblocks;
+  const uint64_t nb = spec.nblocks;
   if (p * uint64_t{nb} > kTvMaxCells) {
     out.verdict = support::skipped(kName, "p * blocks = " + std::to_string(p * uint64_t{nb}) +
                                               " cells, beyond the encoding's limit of " + std::to_string(kTvMaxCells));

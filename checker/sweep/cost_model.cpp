@@ -10,6 +10,7 @@
 
 #include "properties/instance_checker.hpp"
 #include "schedules/fold.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck {
 
@@ -70,12 +71,12 @@ bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const Chec
 // The dense limit does not bind where the certified quotient takes the
 // instance: rank 0's row, as p-bit sets or, beyond the budget, runs of
 // ranks, or on a torus as boxes.
-std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
+std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint64_t nblocks,
                                              const CheckOptions& o) {
   if (auto why = infeasible(p, nblocks, o)) return why;
-  if (!runs_exact(p, o) && uint64_t{p} * nblocks > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
+  if (!runs_exact(p, o) && sat_mul(p, nblocks) > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
       !probe_intervals(t, o, p).uses && !quotient_takes(t, p, 0, o))
-    return "p * nblocks = " + std::to_string(uint64_t{p} * nblocks) +
+    return "p * nblocks = " + std::to_string(sat_mul(p, nblocks)) +
            " (rank, block) cells exceed the dense checker's limit of 2^32, and the transfers are too scattered for "
            "interval bookkeeping to pay";
   return std::nullopt;
@@ -137,7 +138,7 @@ bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const Chec
 }
 }  // namespace
 
-InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks, const CheckOptions& o) {
+InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint64_t nblocks, const CheckOptions& o) {
   InstanceWork w;
   const InstanceParams ip = t.params(p, radix);
   const Claim c = t.variant->claim(ip);
@@ -199,7 +200,7 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, con
   return instance_work(t, p, radix, t.variant->make(t.params(p, radix))->num_blocks(), o);
 }
 
-uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions& o) {
+uint64_t instance_memory_bytes(uint64_t p, uint64_t nblocks, const CheckOptions& o) {
   const uint64_t cell_bytes = (runs_exact(p, o) ? (p + 63) / 64 + 1 : 2) * 8;
   const uint64_t per_block = std::max<uint64_t>(1, p * cell_bytes);
   const uint64_t chunk = std::clamp<uint64_t>(o.memory_budget / per_block, 1, std::max<uint32_t>(nblocks, 1));

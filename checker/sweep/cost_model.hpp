@@ -36,7 +36,7 @@ namespace collcheck {
 struct InstanceWork {
   double rank_steps = 0;  // p * claimed steps
   double cell_words = 0;  // (p * nblocks + p * claimed volume) * words per cell
-  uint32_t nblocks = 0;
+  uint64_t nblocks = 0;
   uint64_t words = 0;     // 64-bit words per (rank, block) cell in the mode that runs
   bool exact = false;     // the mode check_schedule picks for this p
   bool intervals = false; // fingerprint mode with interval bookkeeping
@@ -55,7 +55,7 @@ bool runs_exact(uint64_t p, const CheckOptions& o);
 
 // The work of instance (t, p, radix) given its block count. InputError /
 // exceptions from the claim propagate; call only for allowed instances.
-InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint32_t nblocks,
+InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint64_t nblocks,
                            const CheckOptions& o);
 
 // The same, building the schedule once to learn its block count.
@@ -65,14 +65,14 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, con
 // p cells per block, blocks processed in chunks that fit the memory budget
 // (at least one block), plus the same again at most for the step's outbox
 // (sends snapshotted before receives) and ~256 bytes of rank program per rank.
-uint64_t instance_memory_bytes(uint64_t p, uint32_t nblocks, const CheckOptions& o);
+uint64_t instance_memory_bytes(uint64_t p, uint64_t nblocks, const CheckOptions& o);
 
 // Why the checker would refuse instance (t, p) before running it, as far as
 // the estimate can tell without building it: infeasible() (exact mode over
 // its budget, a dense state over 2^32 cells), or a dense state over 2^32
 // cells for a target whose transfers are too scattered for interval
 // bookkeeping to pay (check_schedule: bad input, whatever --max-memory).
-std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint32_t nblocks,
+std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint64_t nblocks,
                                              const CheckOptions& o);
 
 // Wherever the certified quotient takes an instance (p-bit sets, runs of

@@ -152,8 +152,8 @@ struct BlockRule {
   double c = 0;
   int k = 0;
   bool valid = false;
-  uint32_t operator()(uint64_t p) const {
-    return static_cast<uint32_t>(std::min(c * std::pow(static_cast<double>(p), k), 4294967295.0));
+  uint64_t operator()(uint64_t p) const {  // saturates at the model's block limit, never wraps
+    return static_cast<uint64_t>(std::min(c * std::pow(static_cast<double>(p), k), static_cast<double>(kMaxBlockCount)));
   }
 };
 
@@ -186,7 +186,7 @@ BlockRule block_rule(const SweepTarget& t) {
   return {};
 }
 
-uint32_t nblocks_of(const SweepTarget& t, const BlockRule& rule, uint64_t p, uint32_t r) {
+uint64_t nblocks_of(const SweepTarget& t, const BlockRule& rule, uint64_t p, uint32_t r) {
   return rule.valid ? rule(p) : t.variant->make(t.params(p, r))->num_blocks();
 }
 
@@ -489,7 +489,7 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
       const double weight = static_cast<double>(allowed);
       const auto [p, r] = jobs.at(k);
       ++tp.sampled;
-      const uint32_t nb = nblocks_of(t, rule, p, r);
+      const uint64_t nb = nblocks_of(t, rule, p, r);
       if (req.check.any_generic_selected() && projected_refusal(t, p, nb, req.check)) {
         tp.refused += allowed;
         continue;

@@ -60,7 +60,7 @@ double job_cost(const SweepTarget& t, const SweepJob& j, const CheckOptions& o) 
   if (t.variant->violates(ip)) return 1.0;
   try {
     const Claim c = t.variant->claim(ip);
-    const auto nb = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(c.volume_blocks, 1), UINT32_MAX));
+    const uint64_t nb = std::max<uint64_t>(c.volume_blocks, 1);
     return instance_work(t, j.p, j.radix, nb, o).units();
   } catch (const std::exception&) {
     return 1000.0 + static_cast<double>(j.p) * static_cast<double>(j.p);  // the sweep reports the problem

@@ -741,7 +741,7 @@ void ResultsStore::check_domains() {
          "a counterexample for a violated verdict and none for a holding one"},
         {"cx_rank", cx("cx_rank", is_int("cx_rank", "0", "4294967295")), kRank},
         {"cx_step", cx("cx_step", is_int("cx_step", "-2147483648", "2147483647")), "a 32-bit integer"},
-        {"cx_block", cx("cx_block", is_int("cx_block", "0", "4294967295")), kRank},
+        {"cx_block", cx("cx_block", is_int("cx_block", "0", "9223372036854775807")), "an integer from 0 to 2^63 - 1"},
         {"cx_peer", cx("cx_peer", is_int("cx_peer", "0", "4294967295")), kRank},
         {"cx_expected", "(cx_p IS NULL AND cx_expected IS NULL) OR (cx_p IS NOT NULL AND " + is_text("cx_expected") + ")",
          "text with a counterexample, NULL without"},

@@ -315,7 +315,7 @@ class IntervalSimulator {
   const Schedule& s_;
   const std::vector<uint64_t>& w_;
   uint64_t p_;
-  uint32_t nb_;
+  uint64_t nb_;
   int steps_;
   const StepHook& hook_;
   uint64_t limit_;

@@ -18,6 +18,7 @@
 #include "properties/flow/wide_kernels.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
+#include "schedules/int_math.hpp"
 
 namespace collcheck::flow {
 
@@ -128,7 +129,7 @@ inline uint64_t get64(const uint64_t* src, uint64_t pos, size_t words) {
 
 }  // namespace
 
-bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, uint64_t p, uint32_t nblocks,
+bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, uint64_t p, uint64_t nblocks,
                    std::vector<BlockSet::Range>& scratch) {
   const uint64_t shift = (uint64_t{r} * h) % nblocks;
   return rotated_list(zero.sends, mine.sends, r, shift, p, nblocks, scratch) &&
@@ -177,7 +178,7 @@ void rotate_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t q) {
   if (p % 64) dst[words - 1] &= (uint64_t{1} << (p % 64)) - 1;
 }
 
-uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks) {
+uint64_t rotation_state_bytes(uint64_t p, uint64_t nblocks) {
   const uint64_t words = (p + 63) / 64 + 1;
   // Rank 0's cells, plus the received cells of one step (at most 4 * nblocks
   // in the schedules this mode accepts; charged as 2 * nblocks), plus one
@@ -191,7 +192,7 @@ uint64_t quotient_cell_words(const EquivariantSchedule& s) {
 }
 
 uint64_t quotient_state_bytes(const EquivariantSchedule& s) {
-  return 3 * uint64_t{s.num_blocks()} * quotient_cell_words(s) * 8 + s.p() * sizeof(RankStep);
+  return sat_mul(sat_mul(s.num_blocks(), quotient_cell_words(s)), 24) + s.p() * sizeof(RankStep);
 }
 
 namespace {
@@ -465,7 +466,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     return std::nullopt;
   };
   const uint64_t p = s.p();
-  const uint32_t nb = s.num_blocks();
+  const uint64_t nb = s.num_blocks();
   const int steps = s.num_steps();
   const CollectiveSpec& spec = s.spec();
   typename Model::Store state = cells.store(nb);
@@ -627,7 +628,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
 std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const StepHook& hook) {
   if (hook) return std::nullopt;  // a step hook may judge each rank differently; not covered here
   const uint64_t p = s.p();
-  const uint32_t nb = s.num_blocks();
+  const uint64_t nb = s.num_blocks();
   struct Local {
     RankStep step;
     std::vector<BlockSet::Range> scratch;

@@ -58,7 +58,7 @@ std::vector<Block> invariant_block_shifts(const CollectiveSpec& spec);
 
 // Whether rank r's step equals rank 0's rotated by r (peers + r, blocks + r*h).
 // `scratch` is reused between calls.
-bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, uint64_t p, uint32_t nblocks,
+bool rotated_equal(const RankStep& zero, const RankStep& mine, Rank r, Block h, uint64_t p, uint64_t nblocks,
                    std::vector<BlockSet::Range>& scratch);
 
 // The block shift under which ranks 1 and p-1 look like rotations of rank 0
@@ -75,7 +75,7 @@ void rotate_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t q);
 
 // Bytes the rotation mode needs for the contribution state (rank 0 and one
 // step's received cells at most nblocks per receive).
-uint64_t rotation_state_bytes(uint64_t p, uint32_t nblocks);
+uint64_t rotation_state_bytes(uint64_t p, uint64_t nblocks);
 
 // Words of one of rank 0's cells in the certified quotient of `s`: a p-bit
 // set and a flag word, or, under a torus group, a box (box_cells.hpp).

@@ -7,7 +7,7 @@ namespace collcheck::flow {
 namespace {
 
 // Whether `t` is `peer`, every block, `c`.
-bool whole(const Transfer& t, Rank peer, uint32_t nb, Combine c) {
+bool whole(const Transfer& t, Rank peer, uint64_t nb, Combine c) {
   const auto& r = t.blocks.ranges();
   return t.peer == peer && t.combine == c && r.size() == 1 && r[0].lo == 0 && r[0].hi == nb;
 }
@@ -22,7 +22,7 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
     return std::nullopt;
   };
   const uint64_t p = fold.p(), pp = inner.p(), extra = p - pp;
-  const uint32_t nb = fold.num_blocks();
+  const uint64_t nb = fold.num_blocks();
   const int T = fold.num_steps(), last = T - 1;
   if (fold.spec().kind != Collective::allreduce || inner.spec().kind != Collective::allreduce ||
       inner.num_blocks() != nb || core.spec.p != pp || core.steps != inner.num_steps() || T != core.steps + 2)

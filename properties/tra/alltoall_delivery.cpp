@@ -7,6 +7,7 @@
 
 #include "properties/catalog.hpp"
 #include "schedules/int_math.hpp"
+#include "schedules/tra/tra.hpp"
 
 namespace collcheck::a2a {
 namespace {
@@ -495,7 +496,7 @@ std::optional<Instance> resolve(const VariantInfo& variant, const InstanceParams
   Instance in;
   in.p = ip.p;
   if (ip.p < 1) return fail("P must be >= 1");
-  if (ip.p > (uint64_t{1} << 16) - 1) return fail("P must be <= 65535 (P*P tokens of 32 bits)");
+  if (ip.p > tra::kMaxRanks) return fail("P must be <= 3037000499 (P*P blocks below 2^63)");
   if (!t->two_layer) {
     in.r = t->radix;
     if (ip.p >= 2 && (in.r < 2 || in.r > ip.p))
@@ -548,7 +549,9 @@ uint64_t Simulation::D() const {
   return d;
 }
 
-bool fits(const Instance& in) { return in.p * in.p * (in.two_layer ? 2 : 1) <= kMaxDeliveryTokens; }
+// The P x P simulations hold tokens s*P + b in 32 bits: only below 2^32 tokens.
+static_assert(kMaxDeliveryTokens < (uint64_t{1} << 32), "the P x P simulation's tokens are 32 bits");
+bool fits(const Instance& in) { return in.p <= kMaxDeliveryTokens / in.p / (in.two_layer ? 2 : 1); }
 
 Simulation simulate(const Instance& in, bool move_data, const Rules& rules, bool keep_final) {
   Simulation out;

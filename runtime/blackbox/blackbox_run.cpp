@@ -273,8 +273,7 @@ trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root) {
       throw std::invalid_argument(std::string("--trace does not take ") + to_string(c) +
                                   ": the schedule format's blocks are even, a v-collective's runs are not");
   }
-  if (nblocks > UINT32_MAX) throw std::invalid_argument("--trace: " + std::to_string(nblocks) + " blocks, at most 2^32 - 1");
-  cs.nblocks = static_cast<uint32_t>(nblocks);
+  cs.nblocks = nblocks;
   return s;
 }
 
@@ -402,7 +401,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
           if (rc == MPI_SUCCESS && !(t.coll == Coll::reduce && me != o.root)) {
             const std::vector<double> got = unpack(rbuf.data(), l.recv * l.width, spec.dtype);
             for (uint64_t i = 0; i < l.recv; ++i)
-              mine.blocks.push_back(static_cast<uint32_t>(reduces(t.coll) ? reduced_index(spec, me, i) : i));
+              mine.blocks.push_back(static_cast<Block>(reduces(t.coll) ? reduced_index(spec, me, i) : i));
             for (double v : got) mine.data.push_back(static_cast<int64_t>(v));
           }
           trace::TraceReport tr = trace::collect_and_analyze(*tspec, events, mine, comm);

@@ -1,4 +1,5 @@
 #include "runtime/trace/message_trace.hpp"
+#include "schedules/int_math.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -74,7 +75,7 @@ std::optional<Element> decode(const TraceSpec& s, const int64_t* v, std::string&
       why = "tag " + std::to_string(tag) + " is no block's for " + std::to_string(total) + " contributions";
       return std::nullopt;
     }
-    e.block = static_cast<uint32_t>(static_cast<uint64_t>(tag) / total - 1);
+    e.block = static_cast<uint64_t>(tag) / total - 1;
     return e;
   }
   const uint64_t S = s.source_elements;
@@ -87,7 +88,7 @@ std::optional<Element> decode(const TraceSpec& s, const int64_t* v, std::string&
     why = "holds rank " + std::to_string(origin) + "'s element " + std::to_string(j) + ", but only the root's are sent";
     return std::nullopt;
   }
-  e.block = static_cast<uint32_t>(s.collective.kind == Collective::allgather ? origin * S + j : j);
+  e.block = s.collective.kind == Collective::allgather ? origin * S + j : j;
   e.counts[origin] = 1;
   return e;
 }
@@ -259,8 +260,8 @@ TraceReport analyze(const TraceSpec& spec, const std::vector<std::vector<Event>>
   findings.clear();
 
   // 5. The model, step by step, checked against every message.
-  if (p * p * nb > (uint64_t{1} << 26)) {
-    rep.untraceable = "too large to model: p^2 x blocks = " + std::to_string(p * p * nb) +
+  if (sat_mul(sat_mul(p, p), nb) > (uint64_t{1} << 26)) {
+    rep.untraceable = "too large to model: p^2 x blocks = " + std::to_string(sat_mul(sat_mul(p, p), nb)) +
                       " counters (at most 2^26; trace a smaller count)";
     return rep;
   }
@@ -283,7 +284,7 @@ TraceReport analyze(const TraceSpec& spec, const std::vector<std::vector<Event>>
     std::sort(v.begin(), v.end(), [&](size_t a, size_t b) {
       return std::tie(msgs[a].step, msgs[a].send_event) < std::tie(msgs[b].step, msgs[b].send_event);
     });
-  auto next_seen = [&](int d, int s, uint32_t b) -> std::optional<std::vector<uint32_t>> {
+  auto next_seen = [&](int d, int s, Block b) -> std::optional<std::vector<uint32_t>> {
     for (size_t id : sends_of[static_cast<size_t>(d)]) {
       if (msgs[id].step <= s) continue;
       for (const Element& e : msgs[id].elements)

@@ -77,7 +77,7 @@ struct TraceSpec {
 // One element as decoded: its block and how many times each rank's
 // contribution is in it (empty: the element carries nothing).
 struct Element {
-  uint32_t block = 0;
+  Block block = 0;
   std::vector<uint32_t> counts;  // p entries
   bool empty() const;
 };
@@ -87,7 +87,7 @@ std::optional<Element> decode(const TraceSpec& s, const int64_t* values, std::st
 
 // A rank's result: the block of each element and its values (width each).
 struct Result {
-  std::vector<uint32_t> blocks;
+  std::vector<Block> blocks;
   std::vector<int64_t> data;
 };
 

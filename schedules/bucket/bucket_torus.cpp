@@ -15,10 +15,7 @@ BucketTorus::BucketTorus(std::vector<uint32_t> dims, bool synchronized)
   for (uint32_t d : dims_) p = std::min<uint64_t>(p * d, uint64_t{1} << 32);
   COLLCHECK_CHECK(!torus_shape_problem(dims_, p), "BucketTorus: bad shape (the registry's violates() rejects it first)");
   const uint64_t nblocks = static_cast<uint64_t>(collectives()) * p;
-  if (nblocks >= UINT32_MAX)  // the 32-bit block index (block_set.hpp): refused, never wrapped
-    throw InputError("bucket on the torus " + dims_label(dims_) + ": 2D * p = " + std::to_string(nblocks) +
-                     " blocks, must be < 2^32 - 1");
-  spec_ = CollectiveSpec{Collective::allreduce, p, static_cast<uint32_t>(nblocks), 0};
+  spec_ = CollectiveSpec{Collective::allreduce, p, nblocks, 0};
   stride_ = torus_strides(dims_);
   const int D = static_cast<int>(dims_.size());
   const int dmax = static_cast<int>(*std::max_element(dims_.begin(), dims_.end()));

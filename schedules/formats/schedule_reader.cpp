@@ -39,7 +39,7 @@ std::string printable(const std::string& bytes, size_t max) {
 namespace {
 
 constexpr uint64_t kMaxP = uint64_t{1} << 24;
-constexpr uint64_t kMaxBlocks = uint64_t{1} << 30;
+constexpr uint64_t kMaxBlocks = kMaxBlockCount;  // 64-bit block indices (block_set.hpp)
 constexpr uint64_t kMaxPorts = 1024;
 constexpr uint64_t kMaxSteps = uint64_t{1} << 24;
 constexpr uint64_t kMaxEntries = uint64_t{1} << 25;  // (step, rank) entries in one file
@@ -295,7 +295,7 @@ struct LinesReader::State {
           case key::collective:
             return {Want::string, Ctx::top, "a collective name (allreduce, reduce-scatter, allgather, broadcast, reduce, alltoall)"};
           case key::p: return {Want::uint, Ctx::top, "the number of ranks, an integer in 1..2^24"};
-          case key::nblocks: return {Want::uint, Ctx::top, "the number of blocks, an integer in 1..2^30"};
+          case key::nblocks: return {Want::uint, Ctx::top, "the number of blocks, an integer in 1..2^63"};
           case key::root: return {Want::uint, Ctx::top, "the root rank, an integer in 0..p-1"};
           case key::ports: return {Want::uint, Ctx::top, "the port count k, an integer in 1..1024"};
           case key::claims: return {Want::object, Ctx::claims, "an object of claims {\"steps\", \"volume_blocks\", \"properties\", ...}"};
@@ -393,7 +393,7 @@ struct LinesReader::State {
             p_checked = true;
             break;
           case key::nblocks:
-            if (v < 1 || v > kMaxBlocks) fail("nblocks must be in 1..2^30, got " + vs);
+            if (v < 1 || v > kMaxBlocks) fail("nblocks must be in 1..2^63, got " + vs);
             nblocks = v;
             nblocks_checked = true;
             break;
@@ -853,7 +853,7 @@ struct LinesReader::State {
     if (!format) missing("format", (std::string("\"") + (part == Part::document ? kScheduleFormat : kScheduleLinesFormat) + "\"").c_str());
     if (!collective) missing("collective", "allreduce, reduce-scatter, allgather, broadcast, reduce or alltoall");
     if (!p) missing("p", "the number of ranks, 1..2^24");
-    if (!nblocks) missing("nblocks", "the number of blocks, 1..2^30");
+    if (!nblocks) missing("nblocks", "the number of blocks, 1..2^63");
     if (part == Part::lines_header && !step_count) missing("steps", "the number of steps: the lines that follow are steps * p entries");
     if (part == Part::document && !(frames.back().seen & (1u << key::steps)))
       missing("steps", "an array of steps, each an array of the p rank entries");
@@ -863,7 +863,7 @@ struct LinesReader::State {
     MaterializedSchedule& m = doc.schedule;
     m.spec.kind = *collective_from_string(*collective);
     m.spec.p = *p;
-    m.spec.nblocks = static_cast<uint32_t>(*nblocks);
+    m.spec.nblocks = *nblocks;
     if (root && *root >= *p) fail_at("/root", "root " + std::to_string(*root) + " out of range 0.." + std::to_string(*p - 1));
     m.spec.root = static_cast<Rank>(root.value_or(0));
     m.ports = static_cast<int>(ports.value_or(1));

@@ -47,10 +47,7 @@ HamiltonianRing::HamiltonianRing(std::vector<uint32_t> dims) {
   uint64_t p = 1;
   for (uint32_t d : dims) p *= d;
   COLLCHECK_CHECK(!hamiltonian_ring_problem(dims, p), "HamiltonianRing: bad shape (the registry's violates() rejects it first)");
-  if (4 * p >= UINT32_MAX)  // the 32-bit block index (block_set.hpp): refused, never wrapped
-    throw InputError("the Hamiltonian ring on the torus " + dims_label(dims) + ": 4p = " + std::to_string(4 * p) +
-                     " blocks, must be < 2^32 - 1");
-  spec_ = CollectiveSpec{Collective::allreduce, p, static_cast<uint32_t>(4 * p), 0};
+  spec_ = CollectiveSpec{Collective::allreduce, p, 4 * p, 0};
   order_ = hamiltonian_cycles(dims[0], dims[1]);
   pos_.assign(2, std::vector<uint64_t>(p));
   for (int h = 0; h < 2; ++h)

@@ -49,7 +49,7 @@ BlockSet SwingBandwidthRing::compute_rs_send(Rank r, int s) const {
     // disjoint and never contain r (Theorem A.5), so every rule reduces to
     // Listing 1. This is only a shortcut for the generator: the checker
     // re-verifies it.
-    return BlockSet::from_blocks(std::move(mine));
+    return BlockSet::from_rank_blocks(std::move(mine));
   }
   if (rule_.keep == SwingKeep::last_step) return last_step_send(r, s, std::move(mine));
   // Per-thread scratch: stamp[b] == epoch marks b as "not sent at step s".
@@ -71,7 +71,7 @@ BlockSet SwingBandwidthRing::compute_rs_send(Rank r, int s) const {
   std::vector<Rank> keep;
   for (Rank b : mine)
     if (stamp[b] != epoch) keep.push_back(b);
-  return BlockSet::from_blocks(std::move(keep));
+  return BlockSet::from_rank_blocks(std::move(keep));
 }
 
 BlockSet SwingBandwidthRing::last_step_send(Rank r, int s, std::vector<Rank> mine) const {
@@ -93,7 +93,7 @@ BlockSet SwingBandwidthRing::last_step_send(Rank r, int s, std::vector<Rank> min
   if (s == L_ - 1)
     for (Rank b = 0; b < m_; ++b)
       if (listing[b] > 1) keep.push_back(b);
-  return BlockSet::from_blocks(std::move(keep));
+  return BlockSet::from_rank_blocks(std::move(keep));
 }
 
 void SwingBandwidthRing::rank_step(Rank r, int s, RankStep& out) const {

@@ -90,10 +90,11 @@ std::string prop_names(uint64_t M, uint64_t r) {
 
 Tra::Tra(uint64_t p, uint64_t r) : spec_{Collective::alltoall, p, 0, 0}, r_(r), w_(0) {
   if (p < 1) throw InputError("TRA needs P >= 1");
-  if (p > 65535) throw InputError("TRA: P = " + std::to_string(p) + " gives P*P blocks, must be < 2^32 - 1 (P <= 65535)");
+  if (p > tra::kMaxRanks)
+    throw InputError("TRA: P = " + std::to_string(p) + " ranks, at most 3037000499 (P*P blocks below 2^63)");
   if (p >= 2 && (r < 2 || r > p))
     throw InputError("TRA: radix r = " + std::to_string(r) + " must be in 2..P = " + std::to_string(p));
-  spec_.nblocks = static_cast<uint32_t>(p * p);
+  spec_.nblocks = p * p;
   if (p >= 2) {
     w_ = tra::num_digits(p, r);
     rounds_ = tra::rounds(p, r);

@@ -64,8 +64,9 @@
 // Cost       : the constructor lists the K rounds (O(K) memory); rank_step is
 //              O(blocks sent + received), const and thread-safe.
 // Restrictions: P >= 1 (P = 1: nothing to exchange, no steps), 2 <= r <= P
-//              for P >= 2, P*P < 2^32 - 1 (P <= 65535). The free functions
-//              below (rounds, counts, the printed formulas) take any P < 2^32.
+//              for P >= 2, P <= kMaxRanks = 3037000499 (the P*P blocks are
+//              64-bit indices below 2^63). The free functions below (rounds, counts, the
+//              printed formulas) take any P < 2^32.
 // Example    : P = 9, r = 3 (Fig. 2): w = 2, K = 4; rank 0 sends, as (src,
 //              dst) = block src*9 + dst,
 //                (0,1) to 1: positions 1, 4, 7 -> (0,1), (0,4), (0,7)
@@ -89,6 +90,10 @@
 namespace collcheck {
 
 namespace tra {
+
+// The largest P a TRA or TRA2 schedule is built for: P*P blocks stay within
+// kMaxBlockCount = 2^63 (block_set.hpp); 3037000499^2 < 2^63 < 3037000500^2.
+inline constexpr uint64_t kMaxRanks = 3037000499;
 
 // One communication round (x, z) of a TRA over M coordinates with radix r.
 struct Round {

@@ -10,8 +10,8 @@ namespace collcheck {
 Tra2::Tra2(uint64_t p, uint64_t q, uint64_t r1, uint64_t r2, Reading reading)
     : spec_{Collective::alltoall, p, 0, 0}, q_(q), n_(0), r1_(r1), r2_(r2), reading_(reading) {
   if (p < 1) throw InputError("TRA2 needs P >= 1");
-  if (p > 65535)
-    throw InputError("TRA2: P = " + std::to_string(p) + " gives P*P blocks, must be < 2^32 - 1 (P <= 65535)");
+  if (p > tra::kMaxRanks)
+    throw InputError("TRA2: P = " + std::to_string(p) + " ranks, at most 3037000499 (P*P blocks below 2^63)");
   if (q < 1 || p % q != 0)
     throw InputError("TRA2: Q = " + std::to_string(q) + " processes per node must divide P = " + std::to_string(p));
   n_ = p / q;
@@ -20,7 +20,7 @@ Tra2::Tra2(uint64_t p, uint64_t q, uint64_t r1, uint64_t r2, Reading reading)
   if (n_ >= 2 && (r2 < 2 || r2 > n_))
     throw InputError("TRA2: inter-node radix r2 = " + std::to_string(r2) + " must be in 2..N = " +
                      std::to_string(n_));
-  spec_.nblocks = static_cast<uint32_t>(p * p);
+  spec_.nblocks = p * p;
   if (q >= 2) intra_ = tra::rounds(q, r1);
   if (n_ >= 2) inter_ = tra::rounds(n_, r2);
 }

@@ -55,7 +55,7 @@
 //              (blocks emitted in increasing order); paper-literal sorts them
 //              (O(m log m)).
 // Restrictions: P >= 1, 1 <= Q, Q divides P; 2 <= r1 <= Q when Q >= 2;
-//              2 <= r2 <= N when N >= 2; P <= 65535 (P*P < 2^32 - 1).
+//              2 <= r2 <= N when N >= 2; P <= tra::kMaxRanks (P*P < 2^63 blocks).
 //
 // The printed rules, and what each variant does with them (every deviation
 // from the print is listed here; Sec. III's TRA, Figs. 5-7 and the text

@@ -18,7 +18,7 @@ namespace collcheck {
 namespace tra {
 namespace {
 
-constexpr uint64_t kTraMaxP = 65535;  // P*P blocks must stay below 2^32 - 1
+constexpr uint64_t kTraMaxP = tra::kMaxRanks;  // P*P blocks below 2^63
 
 // The radix of a TRA variant: --radix or the paper's "optimal radix" r =
 // sqrt(P) (Sec. III-B) rounded up, at least 2; bruck r = 2; spread-out r = P.
@@ -89,7 +89,7 @@ VariantInfo tra_variant(VariantKind kind) {
       v.name = "tra";
       v.summary = "tunable-radix all-to-all: rotation, w = ceil(log_r P) digits x 1..r-1 values (non-empty rounds "
                   "only), inverse rotation; --radix r (default ceil(sqrt P), the paper's optimal radix)";
-      v.restriction = "2 <= r <= P (--radix); P <= 65535";
+      v.restriction = "2 <= r <= P (--radix); P*P < 2^63";
       v.options = {"radix"};
       v.violates = [](const InstanceParams& i) -> std::optional<std::string> {
         if (auto why = tra_p_too_large(i)) return why;
@@ -105,7 +105,7 @@ VariantInfo tra_variant(VariantKind kind) {
       v.name = bruck ? "bruck" : "spread-out";
       v.summary = bruck ? "TRA with r = 2: Bruck's algorithm, ceil(log2 P) rounds"
                         : "TRA with r = P: one round per peer (the linear spread-out pattern), P-1 rounds, P-1 blocks";
-      v.restriction = "P <= 65535";
+      v.restriction = "P*P < 2^63";
       v.violates = tra_p_too_large;
       break;
     }
@@ -159,7 +159,7 @@ VariantInfo tra2_variant(VariantKind kind, const std::string& name) {
   v.kind = static_cast<int>(kind);
   v.reference = "Fan et al., Configurable Algorithms for All-to-all Collectives, Sec. IV (K1, K2), Sec. IV-A "
                 "(intra- and inter-node steps 1-3), Figs. 5-7";
-  v.restriction = "Q (--ppn) divides P; 2 <= r1 (--radix) <= Q; 2 <= r2 (--radix2) <= N = P/Q; P <= 65535";
+  v.restriction = "Q (--ppn) divides P; 2 <= r1 (--radix) <= Q; 2 <= r2 (--radix2) <= N = P/Q; P*P < 2^63";
   v.family_properties = {"alltoall-delivery", "tra-formulas"};  // properties/catalog.hpp
   v.options = {"radix", "radix2", "ppn"};
   v.violates = tra2_violates;

@@ -11,10 +11,8 @@ namespace collcheck {
 TraffAllgather::TraffAllgather(uint64_t p, uint32_t n)
     : spec_{Collective::allgather, p, 0, 0}, n_(n), skip_(p >= 1 ? traff::skips(p) : std::vector<int64_t>{}) {
   if (p < 1 || n < 1) throw InputError("Träff allgather needs p >= 1 and n >= 1");
-  if (static_cast<uint64_t>(n) * p >= UINT32_MAX)
-    throw InputError("Träff allgather: n * p = " + std::to_string(static_cast<uint64_t>(n) * p) +
-                     " blocks, must be < 2^32 - 1");
-  spec_.nblocks = static_cast<uint32_t>(static_cast<uint64_t>(n) * p);
+  // n < 2^32 and p <= 2^32: n * p < 2^64 - 1, a valid 64-bit block count.
+  spec_.nblocks = static_cast<uint64_t>(n) * p;
   q_ = static_cast<int>(skip_.size()) - 1;
   x_ = q_ > 0 ? (q_ - (static_cast<int64_t>(n) - 1) % q_) % q_ : 0;
   steps_ = p > 1 ? static_cast<int>(n) - 1 + q_ : 0;

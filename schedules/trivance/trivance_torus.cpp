@@ -17,10 +17,7 @@ TrivanceTorus::TrivanceTorus(std::vector<uint32_t> dims, Kind kind) : dims_(std:
   COLLCHECK_CHECK(!problem, "TrivanceTorus: bad shape (the registry's violates() rejects it first)");
   const int D = static_cast<int>(dims_.size());
   const uint64_t nblocks = kind_ == Kind::latency ? D : D * p;
-  if (nblocks >= UINT32_MAX)  // the 32-bit block index (block_set.hpp): refused, never wrapped
-    throw InputError("Trivance on the torus " + dims_label(dims_) + ": D * p = " + std::to_string(nblocks) +
-                     " blocks, must be < 2^32 - 1");
-  spec_ = CollectiveSpec{Collective::allreduce, p, static_cast<uint32_t>(nblocks), 0};
+  spec_ = CollectiveSpec{Collective::allreduce, p, nblocks, 0};
   stride_ = torus_strides(dims_);
   for (int d = 0; d < D; ++d) {
     const uint64_t n = dims_[d];

@@ -232,11 +232,11 @@ Verdict prove_tra_route(uint64_t P, uint64_t r, unsigned timeout_ms, const std::
       for (int xx = 0; xx < w && bad_digit < 0; ++xx)
         if (at[static_cast<size_t>(xx)] != (s0 + ii % ipow(r, xx + 1)) % P) bad_digit = xx;
       if (end == dst && bad_digit < 0) return std::nullopt;
-      // Block id src*P + dst when it is one (P*P < 2^32 - 1, as for the Tra
-      // generator); beyond, the message names (src -> dst).
+      // Block id src*P + dst (P < 2^32: below 2^64 - 1, a 64-bit block index);
+      // the message names (src -> dst) too.
       const u128 id = u128(s0) * P + dst;
       std::optional<Block> block;
-      if (id < u128(UINT32_MAX)) block = static_cast<Block>(id);
+      if (id < u128(kBlockEnd)) block = static_cast<Block>(id);
       Counterexample cx = Counterexample::at(P, static_cast<Rank>(s0), bad_digit, block, static_cast<Rank>(end));
       cx.expected = "block (" + std::to_string(s0) + " -> " + std::to_string(dst) + ") ends at rank " +
                     std::to_string(dst);

@@ -63,7 +63,7 @@ RC_GTEST_PROP(QuotientProps, RandomRepresentativeWithDefectsAgreesWithEnumeratio
   const bool dihedral = *rc::gen::arbitrary<bool>().as("swing-dihedral");
   const uint64_t p = dihedral ? 2 * *rc::gen::inRange<uint64_t>(1, 7).as("p/2") : *rc::gen::inRange<uint64_t>(1, 11).as("p");
   const bool as_ranks = *rc::gen::arbitrary<bool>().as("blocks as ranks");
-  const uint32_t nb = as_ranks ? static_cast<uint32_t>(p) : *rc::gen::inRange<uint32_t>(1, 4).as("blocks");
+  const uint64_t nb = as_ranks ? static_cast<uint32_t>(p) : *rc::gen::inRange<uint32_t>(1, 4).as("blocks");
   const SymmetryGroup g = dihedral ? SymmetryGroup::swing_dihedral : SymmetryGroup::translations;
   const BlockAction ba = as_ranks ? BlockAction::as_ranks : BlockAction::fixed;
   const CollectiveSpec spec{Collective::allreduce, p, nb, 0};

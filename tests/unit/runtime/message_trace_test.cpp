@@ -12,7 +12,7 @@ namespace collcheck::runtime::trace {
 namespace {
 
 // An allreduce on p ranks with nblocks blocks, read as tagged-counters.
-TraceSpec allreduce(uint64_t p, uint32_t nblocks) {
+TraceSpec allreduce(uint64_t p, uint64_t nblocks) {
   TraceSpec s;
   s.collective.kind = Collective::allreduce;
   s.collective.p = p;

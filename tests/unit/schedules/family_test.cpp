@@ -120,7 +120,7 @@ TEST(FamilyResolve, TraffBlocksAndTrivanceNodes) {
       for (const VariantInfo& v : a.variants) {
         if (v.violates(ip)) continue;
         // Every Träff collective has n blocks per rank (p*n for the all-to-all shapes).
-        const uint32_t nb = v.make(ip)->num_blocks();
+        const uint64_t nb = v.make(ip)->num_blocks();
         EXPECT_TRUE(nb == 8 || nb == 8 * p) << a.name << "/" << v.name << " p=" << p << ": " << nb;
       }
     ip.blocks = 3;

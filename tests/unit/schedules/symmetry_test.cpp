@@ -14,7 +14,7 @@
 namespace collcheck {
 namespace {
 
-CollectiveSpec allreduce(uint64_t p, uint32_t nb) { return {Collective::allreduce, p, nb, 0}; }
+CollectiveSpec allreduce(uint64_t p, uint64_t nb) { return {Collective::allreduce, p, nb, 0}; }
 
 std::vector<std::pair<SymmetryGroup, BlockAction>> actions_on(uint64_t p) {
   std::vector<std::pair<SymmetryGroup, BlockAction>> out = {{SymmetryGroup::translations, BlockAction::as_ranks},

@@ -307,7 +307,7 @@ TEST(CheckFileBadInput, JsonDocuments) {
       {"non_utf8", non_utf8, {"in /producer/tool: not valid JSON", "UTF-8", "\\xc3"}},
       {"wrong_type_peer", edited([](json& j) { j["steps"][0][0]["sends"][0]["peer"] = "1"; }), {"/steps/0/0/sends/0/peer: expected the peer rank", "got the string \"1\""}},
       {"wrong_type_steps", edited([](json& j) { j["steps"] = 4; }), {"/steps: expected an array of steps", "got 4"}},
-      {"huge_nblocks", edited([](json& j) { j["nblocks"] = 18446744073709551615ULL; }), {"/nblocks: nblocks must be in 1..2^30, got 18446744073709551615"}},
+      {"huge_nblocks", edited([](json& j) { j["nblocks"] = 18446744073709551615ULL; }), {"/nblocks: nblocks must be in 1..2^63, got 18446744073709551615"}},
       {"huge_peer", edited([](json& j) { j["steps"][0][0]["sends"][0]["peer"] = 4294967297ULL; }), {"/steps/0/0/sends/0/peer: peer 4294967297 out of range"}},
       {"huger_than_uint64", std::string("{\"format\": \"collcheck-schedule/2\", \"p\": 99999999999999999999999}"), {"/p: expected the number of ranks", "(too large)"}},
       {"duplicate_key", std::string("{\"format\": \"collcheck-schedule/2\", \"format\": \"collcheck-schedule/2\"}"), {"/format: duplicate key \"format\""}},

@@ -69,12 +69,12 @@ InstanceResult rich_result(uint64_t p, const std::string& params = "n=3 root=1")
   a.checks = UINT64_MAX;  // the full unsigned range survives SQLite's signed integers
   a.mode = "exact";
   a.stats = {{"recursive_calls_histogram", "0:3 1:2"}, {"max_violations", "4"}};
-  Counterexample cx = Counterexample::at(p, Rank{5}, 2, Block{4294967294u}, Rank{0});
+  Counterexample cx = Counterexample::at(p, Rank{5}, 2, Block{9223372036854775807u}, Rank{0});
   cx.expected = "a receive at rank 0";
   cx.actual = "none \"quoted\", 'single', ünïcode";
-  cx.message = "rank 5 sends block 4294967294 to rank 0 in step 2 but rank 0 does not receive it";
+  cx.message = "rank 5 sends block 9223372036854775807 to rank 0 in step 2 but rank 0 does not receive it";
   cx.root_cause = RootCause{RootCause::Kind::lost, Rank{3}, 1, Rank{5}, std::nullopt,
-                            "rank 5 held rank 3's contribution to block 4294967294 after step 0 and never "
+                            "rank 5 held rank 3's contribution to block 9223372036854775807 after step 0 and never "
                             "forwarded it (\"quoted\", ünïcode)"};
   a.fail(cx);
   a.fail(Counterexample::at(p, Rank{6}, 3));  // after step 2: the full one above is the minimal
@@ -114,7 +114,7 @@ TEST(ResultsStore, EveryFieldRoundTrips) {
   EXPECT_EQ(back->verdicts[0].checks, UINT64_MAX);
   EXPECT_EQ(back->verdicts[0].violations, 2u);
   ASSERT_TRUE(back->verdicts[0].counterexample);
-  EXPECT_EQ(back->verdicts[0].counterexample->block, Block{4294967294u});
+  EXPECT_EQ(back->verdicts[0].counterexample->block, Block{9223372036854775807u});
   EXPECT_EQ(back->verdicts[0].counterexample->peer, Rank{0});
   EXPECT_EQ(back->verdicts[0].counterexample->actual, r.verdicts[0].counterexample->actual);
   EXPECT_EQ(back->verdicts[0].counterexample->root_cause, r.verdicts[0].counterexample->root_cause);

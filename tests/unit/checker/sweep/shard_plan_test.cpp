@@ -237,7 +237,7 @@ TEST(CostModel, TheQuotientLiftsTheDenseLimitWithBitsAndWithRuns) {
   for (const char* algo : {"ring", "swing"})
     for (uint64_t p : {98520u, 1u << 18}) {
       SweepTarget t = resolve_targets(algo, "").front();
-      const uint32_t nb = instance_work(t, p, 0, o).nblocks;
+      const uint64_t nb = instance_work(t, p, 0, o).nblocks;
       ASSERT_GT(uint64_t{p} * nb, uint64_t{1} << 32);
       EXPECT_FALSE(projected_refusal(t, p, nb, o)) << algo << " p = " << p;
     }

@@ -85,7 +85,7 @@ TEST(RotatedEqual, TrivanceBandwidthEveryRankAndBrokenCopies) {
 TEST(RotatedEqual, RandomSetsAgainstBlockByBlock) {
   std::mt19937 rng(11);
   std::vector<BlockSet::Range> scratch;
-  for (uint32_t nb = 1; nb <= 70; ++nb)
+  for (uint64_t nb = 1; nb <= 70; ++nb)
     for (int iter = 0; iter < 20; ++iter) {
       std::vector<Block> blocks;
       const uint32_t density = 1 + rng() % 4;

@@ -73,7 +73,7 @@ TEST(FoldComposition, TheFoldsIdleRanksAreIdle) {
         if (!f) continue;
         const uint64_t pp = f->inner().p(), extra = p - pp;
         const int last = f->num_steps() - 1;
-        const uint32_t nb = f->num_blocks();
+        const uint64_t nb = f->num_blocks();
         auto whole = [&](const std::vector<Transfer>& l, Rank peer, Combine c) {
           return l.size() == 1 && l[0].peer == peer && l[0].combine == c && l[0].blocks == BlockSet::range(0, nb);
         };

@@ -236,7 +236,7 @@ TEST(ScheduleJsonMalformed, TopLevel) {
   expect_bad([](json& j) { j["p"] = 0; }, {"/p: p must be in 1..2^24"});
   expect_bad([](json& j) { j["p"] = 16777217; }, {"/p: p must be in 1..2^24"});
   expect_bad([](json& j) { j.erase("nblocks"); }, {"missing \"nblocks\""});
-  expect_bad([](json& j) { j["nblocks"] = 0; }, {"/nblocks: nblocks must be in 1..2^30"});
+  expect_bad([](json& j) { j["nblocks"] = 0; }, {"/nblocks: nblocks must be in 1..2^63"});
   expect_bad([](json& j) { j["root"] = 2; }, {"/root: root 2 out of range 0..1"});
   expect_bad([](json& j) { j["ports"] = 0; }, {"/ports: ports must be in 1..1024"});
   expect_bad([](json& j) { j.erase("steps"); }, {"missing \"steps\""});

@@ -393,11 +393,13 @@ TEST(Tra, RegistryEntries) {
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("must be in 2..P = 5"), std::string::npos) << *why;
   EXPECT_TRUE(v.violates(params(1, 2)).has_value());
-  EXPECT_TRUE(v.violates(params(70000, 0)).has_value());
+  EXPECT_TRUE(v.violates(params(tra::kMaxRanks + 1, 0)).has_value());
+  EXPECT_FALSE(v.violates(params(70000, 0)).has_value());  // past 65535: 64-bit blocks
   EXPECT_THROW(Tra(5, 6), InputError);
   EXPECT_THROW(Tra(5, 1), InputError);
   EXPECT_THROW(Tra(0, 2), InputError);
-  EXPECT_THROW(Tra(65536, 2), InputError);
+  EXPECT_THROW(Tra(tra::kMaxRanks + 1, 2), InputError);  // P*P blocks past 2^63
+  EXPECT_EQ(Tra(65536, 256).num_blocks(), uint64_t{1} << 32);  // 64-bit blocks: past the old 32-bit index
 }
 
 }  // namespace
