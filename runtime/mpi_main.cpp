@@ -153,7 +153,8 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
 int run_black_box(const po::variables_map& vm, const std::string& native, const std::string& function,
                   const std::string& collective, const std::string& payload_s, bool in_place,
                   const std::string& timeout_s, const std::string& count_s, const std::string& seed_s, DType dtype,
-                  const std::string& format, const std::string& trace_out, int me, int size) {
+                  const std::string& format, const std::string& trace_out, const std::string& require_s,
+                  const std::string& count_type_s, int me, int size) {
   namespace bb = blackbox;
   auto colls = [] {
     std::string s;
@@ -192,6 +193,35 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
       o.payloads.push_back(*pl);
     }
   }
+  // The implementation's documented preconditions (--require): a call outside
+  // them is not made ("outside its contract"); a refusal inside them is a
+  // defect, reported as refused, apart from wrong results.
+  bool need_pow2 = false, need_even = false, need_count_ge_p = false, need_commutative = false;
+  if (!require_s.empty()) {
+    std::stringstream ss(require_s);
+    for (std::string w; std::getline(ss, w, ',');) {
+      if (w == "pow2") need_pow2 = true;
+      else if (w == "even") need_even = true;
+      else if (w == "count>=p") need_count_ge_p = true;
+      else if (w == "commutative") need_commutative = true;
+      else throw UsageError{"unknown --require '" + w + "' (pow2, even, count>=p, commutative; a comma list)"};
+    }
+  }
+  if (need_commutative) {
+    if (std::find(o.payloads.begin(), o.payloads.end(), bb::Payload::noncommutative) != o.payloads.end())
+      throw UsageError{"--payload noncommutative is outside --require commutative"};
+    if (o.payloads.empty())
+      for (bb::Payload pl : bb::payloads_for(*coll))
+        if (pl != bb::Payload::noncommutative) o.payloads.push_back(pl);
+  }
+  auto outside_contract = [&](uint64_t count) -> std::optional<std::string> {
+    const uint64_t p = static_cast<uint64_t>(size);
+    if (need_pow2 && (p & (p - 1)) != 0) return "--require pow2: p = " + std::to_string(p) + " is not a power of two";
+    if (need_even && p % 2 != 0) return "--require even: p = " + std::to_string(p) + " is odd";
+    if (need_count_ge_p && count < p)
+      return "--require count>=p: count " + std::to_string(count) + " < p = " + std::to_string(p);
+    return std::nullopt;
+  };
   o.trace = !trace_out.empty();
   if (o.trace && counts.size() != 1) throw UsageError{"--trace takes one --count (it writes one schedule file)"};
   if (o.trace) {  // rank 0 writes the file: find out now, on every rank, whether it can
@@ -229,6 +259,23 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   bb::Target t;
   t.coll = *coll;
   t.name = native.empty() ? function : bb::mpi_name(*coll);
+  if (!count_type_s.empty()) {
+    const auto ct = bb::count_type_from_string(count_type_s);
+    if (!ct) throw UsageError{"unknown --count-type '" + count_type_s + "' (int, size_t or MPI_Count)"};
+    t.count_type = *ct;
+  }
+  if (t.count_type != bb::CountType::int32) {
+    if (!bb::scalar_count(*coll))
+      throw UsageError{std::string("--count-type ") + bb::to_string(t.count_type) + " takes a collective with one count "
+                       "(allreduce, reduce, reduce-scatter-block, allgather, bcast, alltoall), not " + cname};
+    if (!native.empty() && t.count_type == bb::CountType::size)
+      throw UsageError{"--native calls the MPI library, whose counts are int (or MPI_Count: --count-type MPI_Count "
+                       "calls its MPI-4 _c binding); size_t is for --function"};
+    if (!native.empty()) {
+      if (auto why = bb::load_large_count_binding(*coll, t.function)) throw UsageError{*why};
+      t.name = bb::mpi_name(*coll) + "_c";
+    }
+  }
   if (!function.empty()) {
     g_running = " while loading the --function library '" + function.substr(0, function.rfind(':')) + "',";
     if (auto why = bb::load_function(function, t.function)) throw UsageError{*why};
@@ -239,13 +286,32 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     if (dladdr(t.function, &info) && info.dli_fname && *info.dli_fname) refuse_trace_over(info.dli_fname);
   }
   Status overall = Status::holds;
+  bool refused = false;  // some call returned an error code inside the contract (and none was wrong)
+  uint64_t called = 0;   // counts inside the contract
   std::optional<std::string> write_error;  // rank 0: the --trace file could not be written
   for (uint64_t count : counts) {
   o.count = count;
+  const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
+  if (auto why = outside_contract(count)) {
+    if (me == 0) {
+      if (format == "json")
+        std::cout << nlohmann::json{{"tool", "collcheck-mpi"}, {"target", t.name}, {"collective", bb::to_string(*coll)},
+                                    {"p", size}, {"count", count}, {"status", "outside-contract"}, {"reason", *why}}
+                         .dump()
+                  << "\n";
+      else
+        std::cout << "collcheck-mpi: " << t.name << " (" << bb::to_string(*coll) << ") p=" << size
+                  << " count=" << count << ": outside its contract (" << *why << "): not called\n";
+    }
+    continue;
+  }
+  ++called;
   const bb::BlackBoxResult res = bb::run_blackbox(t, o, MPI_COMM_WORLD);  // std::invalid_argument: bad input
-  if (!res.holds()) overall = Status::violated;
+  if (res.wrong()) overall = Status::violated;
+  else if (!res.holds()) refused = true;
+  auto payload_status = [](const bb::PayloadResult& r) { return r.defect ? "violated" : r.refusal ? "refused" : "holds"; };
+  const char* const count_status = res.wrong() ? "violated" : res.holds() ? "holds" : "refused";
   if (me == 0) {
-    const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
     if (format == "json") {
       nlohmann::json j{{"tool", "collcheck-mpi"},
                        {"mode", native.empty() ? "function" : "native"},
@@ -257,14 +323,16 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                        {"root", rooted ? nlohmann::json(o.root) : nlohmann::json(nullptr)},
                        {"in_place", o.in_place},
                        {"seed", o.seed},
-                       {"status", res.holds() ? "holds" : "violated"}};
+                       {"count_type", bb::to_string(t.count_type)},
+                       {"status", count_status}};
       j["payloads"] = nlohmann::json::array();
       for (const bb::PayloadResult& r : res.payloads) {
         j["payloads"].push_back({{"payload", bb::to_string(r.payload)},
                                  {"runs", r.runs},
                                  {"call", r.mpi_shape},
-                                 {"status", r.defect ? "violated" : "holds"},
+                                 {"status", payload_status(r)},
                                  {"defect", r.defect ? nlohmann::json(*r.defect) : nlohmann::json(nullptr)},
+                                 {"refusal", r.refusal ? nlohmann::json(*r.refusal) : nlohmann::json(nullptr)},
                                  {"seconds", r.seconds}});
         if (r.trace) {
           overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"], write_error));
@@ -275,14 +343,19 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     } else {
       const std::string head = "collcheck-mpi: " + t.name + " (" + bb::to_string(*coll) +
                                (rooted ? ", root " + std::to_string(o.root) : "") + ") p=" + std::to_string(size) +
-                               " count=" + std::to_string(o.count) + " " + to_string(dtype) +
-                               (o.in_place ? " in-place" : "");
+                               " count=" + std::to_string(o.count) +
+                               (t.count_type != bb::CountType::int32 ? std::string(" (") + bb::to_string(t.count_type) + ")" : "") +
+                               " " + to_string(dtype) + (o.in_place ? " in-place" : "");
       std::string names;
       Status traced = Status::holds;
       for (const bb::PayloadResult& r : res.payloads) {
         names += (names.empty() ? "" : ", ") + std::string(bb::to_string(r.payload));
         std::cout << head << ": " << bb::to_string(r.payload) << " (" << r.runs << (r.runs == 1 ? " call, " : " calls, ")
-                  << r.mpi_shape << "): " << (r.defect ? "violated: " + *r.defect : std::string("holds")) << "\n";
+                  << r.mpi_shape << "): "
+                  << (r.defect    ? "violated: " + *r.defect
+                      : r.refusal ? "refused (an error code, not a result): " + *r.refusal
+                                  : std::string("holds"))
+                  << "\n";
         if (r.trace) {
           nlohmann::json unused;
           traced = report_trace(*r.trace, head, t.name, trace_out, format, unused, write_error);
@@ -290,7 +363,9 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
         }
       }
       std::cout << head << ": "
-                << (!res.holds() || traced == Status::violated ? std::string("violated")
+                << (res.wrong() || traced == Status::violated ? std::string("violated")
+                    : !res.holds() ? std::string("refused inside its contract: the call is legal MPI and meets every "
+                                                 "--require given (--require declares what the implementation documents)")
                     : traced == Status::unknown ? "holds for every payload (" + names + "), but the trace is unknown"
                                                 : "holds for every payload (" + names + ")")
                 << "\n";
@@ -302,13 +377,14 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   // A lost output is a failed run (exit 2), not a verdict: rank 0 prints it,
   // once. Every rank ends with rank 0's code (main), the trace is judged there.
   if (write_error) throw InputError(*write_error);
-  return overall == Status::violated ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
+  if (called == 0) return kSkipped;  // every count outside the contract: nothing was decided
+  return overall == Status::violated || refused ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
 }
 
 int run(int argc, char** argv, int me, int size) {
   po::options_description desc("collcheck-mpi options");
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
-  std::string native, function, collective, payload_s, timeout_s, trace_out;
+  std::string native, function, collective, payload_s, timeout_s, trace_out, require_s, count_type_s;
   bool in_place = false;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
@@ -326,6 +402,12 @@ int run(int argc, char** argv, int me, int size) {
       "payload", po::value(&payload_s),
       "black box: one-hot, counters, counters-op, tagged-counters, noncommutative, source-tagged (comma list; default: every one that applies)")(
       "in-place", po::bool_switch(&in_place), "black box: pass MPI_IN_PLACE")(
+      "count-type", po::value(&count_type_s),
+      "black box: the count argument's type, int (default), size_t (--function) or MPI_Count (--function, or "
+      "--native's MPI-4 _c binding); the symbol's type cannot be read from the library: say it")(
+      "require", po::value(&require_s),
+      "black box: the implementation's documented preconditions, a comma list of pow2, even, count>=p, "
+      "commutative: calls outside them are not made (exit 77 if none is); a refusal inside them is a defect")(
       "timeout", po::value(&timeout_s)->default_value("60"), "black box: seconds one call may take (then exit 3)")(
       "trace", po::value(&trace_out),
       "black box: record every point-to-point message of the call, write the schedule they form to FILE, check it");
@@ -348,9 +430,10 @@ int run(int argc, char** argv, int me, int size) {
   auto dtype = dtype_from_string(dtype_s);
   if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
-  if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place || !trace_out.empty())
+  if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place ||
+      !trace_out.empty() || !require_s.empty() || !count_type_s.empty())
     return run_black_box(vm, native, function, collective, payload_s, in_place, timeout_s, count_s, seed_s, *dtype,
-                         format, trace_out, me, size);
+                         format, trace_out, require_s, count_type_s, me, size);
   // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
   const uint64_t count = parse_uint_option("count", count_s, 1, INT_MAX);
   const uint64_t seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);

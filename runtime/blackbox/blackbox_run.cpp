@@ -1,6 +1,9 @@
 #include "runtime/blackbox/blackbox_run.hpp"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -39,23 +44,53 @@ using AlltoallvFn = int (*)(const void*, const int[], const int[], MPI_Datatype,
 
 char crash_message[512];
 size_t crash_length = 0;
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV; collcheck-mpi's buffers end at a guard page, so a write past one lands here";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT: abort(), a failed assert or glibc's heap check";
+  }
+  return "";
+}
 
 extern "C" void on_crash(int sig) {
-  // async-signal-safe: write the prepared line, add the signal number, exit 3
-  char tail[32];
-  int n = std::snprintf(tail, sizeof tail, " (signal %d)\n", sig);
-  if (crash_length) (void)!write(2, crash_message, crash_length);
-  if (n > 0) (void)!write(2, tail, static_cast<size_t>(n));
+  // async-signal-safe: the prepared line, the signal's number and name, and
+  // the newline in one write(), so the lines of ranks crashing together do
+  // not interleave; then exit 3.
+  char line[sizeof crash_message + 160];
+  size_t n = crash_length;
+  std::memcpy(line, crash_message, n);
+  auto put = [&](const char* s) {
+    for (; *s && n + 2 < sizeof line; ++s) line[n++] = *s;
+  };
+  char digits[12];
+  int d = 0;
+  for (int v = sig; d == 0 || v > 0; v /= 10) digits[d++] = static_cast<char>('0' + v % 10);
+  put(" (signal ");
+  while (d > 0 && n + 2 < sizeof line) line[n++] = digits[--d];
+  put(", ");
+  put(signal_name(sig));
+  put(")");
+  line[n++] = '\n';
+  (void)!write(2, line, n);
   _exit(3);
+}
+
+// The crash line for what runs next ("collcheck-mpi: rank 3 crashed in F").
+void prepare_crash_line(const std::string& text) {
+  crash_length = std::min(text.size(), sizeof crash_message - 1);
+  std::memcpy(crash_message, text.data(), crash_length);
 }
 
 class Guard {
  public:
   Guard(int me, const std::string& what, double seconds) {
-    crash_length = static_cast<size_t>(std::snprintf(crash_message, sizeof crash_message,
-                                                     "collcheck-mpi: rank %d crashed in %s", me, what.c_str()));
-    crash_length = std::min(crash_length, sizeof crash_message - 1);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, on_crash);
+    prepare_crash_line("collcheck-mpi: rank " + std::to_string(me) + " crashed in " + what);
+    for (int sig : kCrashSignals) std::signal(sig, on_crash);
     watchdog_ = std::thread([this, me, what, seconds] {
       std::unique_lock<std::mutex> lock(mu_);
       if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) return;
@@ -74,7 +109,7 @@ class Guard {
     }
     cv_.notify_all();
     watchdog_.join();
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
+    for (int sig : kCrashSignals) std::signal(sig, SIG_DFL);
   }
 
  private:
@@ -86,6 +121,64 @@ class Guard {
 };
 
 // ---- buffers -------------------------------------------------------------------
+
+// A buffer handed to the function under test: its last byte ends a page, the
+// next page is PROT_NONE (a write past the end faults at once: SIGSEGV, the
+// crash line), and the bytes before it, to the start of its first page and at
+// least kCanaryBytes, hold a pattern checked after the call (a write before
+// the start). Zero bytes: the pointer is the guard page's first byte, valid
+// to pass, faulting if written.
+class GuardedBuffer {
+ public:
+  static constexpr size_t kCanaryBytes = 256;
+  static constexpr unsigned char kCanary = 0xA5;
+
+  explicit GuardedBuffer(const std::vector<unsigned char>& content) : size_(content.size()) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t data_pages = (size_ + kCanaryBytes + page - 1) / page;
+    total_ = (data_pages + 1) * page;
+    void* m = mmap(nullptr, total_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    base_ = static_cast<unsigned char*>(m);
+    if (mprotect(base_ + data_pages * page, page, PROT_NONE) != 0) {
+      munmap(base_, total_);
+      throw std::bad_alloc();
+    }
+    data_ = base_ + data_pages * page - size_;
+    std::memset(base_, kCanary, static_cast<size_t>(data_ - base_));
+    if (size_) std::memcpy(data_, content.data(), size_);
+  }
+  GuardedBuffer(const GuardedBuffer&) = delete;
+  GuardedBuffer& operator=(const GuardedBuffer&) = delete;
+  ~GuardedBuffer() { munmap(base_, total_); }
+
+  unsigned char* data() { return data_; }
+  size_t size() const { return size_; }
+  // How many bytes before the start were written (the farthest from it), or 0.
+  size_t written_before() const {
+    for (const unsigned char* q = base_; q < data_; ++q)
+      if (*q != kCanary) return static_cast<size_t>(data_ - q);
+    return 0;
+  }
+
+ private:
+  size_t size_ = 0, total_ = 0;
+  unsigned char* base_ = nullptr;
+  unsigned char* data_ = nullptr;
+};
+
+// After the call, inside its guard: allocations and frees of several sizes, so
+// glibc's own consistency checks (chunk headers, the top chunk, the bins) run
+// over a heap the function may have overrun in its own temporaries; a
+// detected corruption aborts (SIGABRT), reported by the crash line prepared
+// for it. Not a proof of a clean heap: AddressSanitizer is (docs/mpi.md).
+void heap_probe() {
+  for (size_t bytes : {size_t{24}, size_t{200}, size_t{1500}, size_t{20000}, size_t{300000}}) {
+    void* volatile q = std::malloc(bytes);
+    if (q) std::memset(q, 0, bytes);
+    std::free(q);
+  }
+}
 
 struct Typed {
   MPI_Datatype type;     // what the call is given
@@ -145,9 +238,37 @@ MPI_Datatype base_type(DType d) { return d == DType::int64 ? MPI_INT64_T : d == 
 
 std::string type_name(DType d) { return d == DType::int64 ? "MPI_INT64_T" : d == DType::float32 ? "MPI_FLOAT" : "MPI_DOUBLE"; }
 
+// One call of a target whose count type is C (size_t, MPI_Count): the
+// collectives with one count (scalar_count), through `function`.
+template <class C>
+int call_counted(const Target& t, const void* sbuf, void* rbuf, C count, MPI_Datatype type, MPI_Op op, int root,
+                 MPI_Comm comm) {
+  void* f = t.function;
+  switch (t.coll) {
+    case Coll::allreduce:
+    case Coll::reduce_scatter_block:
+      return reinterpret_cast<int (*)(const void*, void*, C, MPI_Datatype, MPI_Op, MPI_Comm)>(f)(sbuf, rbuf, count,
+                                                                                              type, op, comm);
+    case Coll::reduce:
+      return reinterpret_cast<int (*)(const void*, void*, C, MPI_Datatype, MPI_Op, int, MPI_Comm)>(f)(
+          sbuf, rbuf, count, type, op, root, comm);
+    case Coll::allgather:
+    case Coll::alltoall:
+      return reinterpret_cast<int (*)(const void*, C, MPI_Datatype, void*, C, MPI_Datatype, MPI_Comm)>(f)(
+          sbuf, count, type, rbuf, count, type, comm);
+    case Coll::bcast:
+      return reinterpret_cast<int (*)(void*, C, MPI_Datatype, int, MPI_Comm)>(f)(rbuf, count, type, root, comm);
+    default: throw std::logic_error("call_counted: a collective with count arrays");  // refused by the caller
+  }
+}
+
 // One call of the target on prepared buffers; returns the MPI error code.
 int call(const Target& t, const void* sbuf, void* rbuf, int count, const Layout& l, MPI_Datatype type, MPI_Op op,
          int root, MPI_Comm comm) {
+  if (t.count_type == CountType::size)
+    return call_counted<size_t>(t, sbuf, rbuf, static_cast<size_t>(count), type, op, root, comm);
+  if (t.count_type == CountType::mpi_count)
+    return call_counted<MPI_Count>(t, sbuf, rbuf, static_cast<MPI_Count>(count), type, op, root, comm);
   const bool native = t.function == nullptr;
   const int* recvcounts = l.recvcounts.data();
   switch (t.coll) {
@@ -187,6 +308,48 @@ int call(const Target& t, const void* sbuf, void* rbuf, int count, const Layout&
   return MPI_ERR_OTHER;
 }
 
+// The C++ symbols in the dynamic symbol table of the ELF file `path` whose
+// mangled name holds `name` as a source name ("<length><name>"): the
+// function compiled without extern "C". Empty if the file is not a 64-bit
+// ELF or has none.
+std::vector<std::string> mangled_like(const std::string& path, const std::string& name) {
+  std::ifstream f(path, std::ios::binary);
+  const std::string elf((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<std::string> out;
+  if (elf.size() < sizeof(Elf64_Ehdr) || elf.compare(0, SELFMAG, ELFMAG) != 0 || elf[EI_CLASS] != ELFCLASS64) return out;
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, elf.data(), sizeof eh);
+  auto section = [&](size_t i, Elf64_Shdr& sh) {
+    const uint64_t at = eh.e_shoff + i * eh.e_shentsize;
+    if (eh.e_shentsize < sizeof sh || at + sizeof sh > elf.size()) return false;
+    std::memcpy(&sh, elf.data() + at, sizeof sh);
+    return sh.sh_offset <= elf.size() && sh.sh_size <= elf.size() - sh.sh_offset;
+  };
+  const std::string source = std::to_string(name.size()) + name;
+  for (size_t i = 0; i < eh.e_shnum; ++i) {
+    Elf64_Shdr sym, str;
+    if (!section(i, sym) || sym.sh_type != SHT_DYNSYM || !section(sym.sh_link, str)) continue;
+    for (uint64_t at = sym.sh_offset; at + sizeof(Elf64_Sym) <= sym.sh_offset + sym.sh_size; at += sizeof(Elf64_Sym)) {
+      Elf64_Sym s;
+      std::memcpy(&s, elf.data() + at, sizeof s);
+      if (s.st_name >= str.sh_size || s.st_shndx == SHN_UNDEF) continue;
+      const char* n = elf.data() + str.sh_offset + s.st_name;
+      const std::string sn(n, strnlen(n, str.sh_size - s.st_name));
+      if (sn.rfind("_Z", 0) == 0 && sn.find(source) != std::string::npos) out.push_back(sn);
+    }
+  }
+  return out;
+}
+
+// MPI's own words for an error code: "MPI_ERR_COUNT: invalid count argument".
+std::string error_text(int rc) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0, cls = 0;
+  if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || MPI_Error_string(rc, text, &len) != MPI_SUCCESS || len <= 0)
+    return "not an MPI error code: MPI_Error_string does not know it";
+  return std::string(text, static_cast<size_t>(len)) + ", class " + std::to_string(cls);
+}
+
 // The smallest rank's defect, at rank 0 (empty elsewhere).
 std::optional<std::string> first_defect(const std::optional<std::string>& mine, int me, int size, MPI_Comm comm) {
   const std::string d = mine.value_or("");
@@ -206,6 +369,35 @@ std::optional<std::string> first_defect(const std::optional<std::string>& mine, 
 }
 
 }  // namespace
+
+const char* to_string(CountType c) {
+  switch (c) {
+    case CountType::int32: return "int";
+    case CountType::size: return "size_t";
+    case CountType::mpi_count: return "MPI_Count";
+  }
+  return "?";
+}
+
+std::optional<CountType> count_type_from_string(const std::string& s) {
+  for (CountType c : {CountType::int32, CountType::size, CountType::mpi_count})
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+
+bool scalar_count(Coll c) {
+  return c == Coll::allreduce || c == Coll::reduce || c == Coll::reduce_scatter_block || c == Coll::allgather ||
+         c == Coll::bcast || c == Coll::alltoall;
+}
+
+std::optional<std::string> load_large_count_binding(Coll c, void*& function) {
+  const std::string name = mpi_name(c) + "_c";
+  dlerror();
+  function = dlsym(RTLD_DEFAULT, name.c_str());
+  if (!function)
+    return "this MPI library has no " + name + " (the MPI-4 large-count bindings: Open MPI 5 and MPICH 4 have them)";
+  return std::nullopt;
+}
 
 std::string mpi_name(Coll c) {
   switch (c) {
@@ -234,8 +426,17 @@ std::optional<std::string> load_function(const std::string& spec, void*& functio
   }
   dlerror();
   function = dlsym(handle, sym.c_str());
-  if (const char* e = dlerror(); e || !function)
-    return "no symbol '" + sym + "' in '" + lib + "'" + (e ? std::string(": ") + e : "");
+  if (const char* e = dlerror(); e || !function) {
+    std::string why = "no symbol '" + sym + "' in '" + lib + "'" + (e ? std::string(": ") + e : "");
+    link_map* map = nullptr;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name) {
+      const std::vector<std::string> cxx = mangled_like(map->l_name, sym);
+      if (!cxx.empty())
+        why += "; it has the C++ function " + cxx.front() + (cxx.size() > 1 ? " (and " + std::to_string(cxx.size() - 1) + " more)" : "") +
+               ": declare it extern \"C\", or pass that mangled name";
+    }
+    return why;
+  }
   return std::nullopt;  // the library stays loaded for the process
 }
 
@@ -279,8 +480,14 @@ trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root) {
 
 bool BlackBoxResult::holds() const {
   for (const PayloadResult& r : payloads)
-    if (r.defect || (r.trace && r.trace->defect)) return false;
+    if (r.defect || r.refusal || (r.trace && r.trace->defect)) return false;
   return true;
+}
+
+bool BlackBoxResult::wrong() const {
+  for (const PayloadResult& r : payloads)
+    if (r.defect || (r.trace && r.trace->defect)) return true;
+  return false;
 }
 
 BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm) {
@@ -355,7 +562,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
                                                      : ", MPI_SUM") +
                     (o.in_place ? ", MPI_IN_PLACE" : "");
     const auto t0 = std::chrono::steady_clock::now();
-    for (int run = 0; run < runs(pl, p) && !res.defect; ++run) {
+    for (int run = 0; run < runs(pl, p) && !res.defect && !res.refusal; ++run) {
       spec.run = run;
       const std::vector<double> sv = send_values(spec, me);
       // the receive buffer: the sentinel; in place, the input where MPI reads it
@@ -373,29 +580,40 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
         else
           std::copy(sv.begin(), sv.end(), rv.begin());
       }
-      std::vector<unsigned char> sbuf = pack(sv, spec.dtype), rbuf = pack(rv, spec.dtype);
-      if (rbuf.empty()) rbuf.resize(8);  // a valid pointer for zero elements
-      if (sbuf.empty()) sbuf.resize(8);
+      const std::vector<unsigned char> packed_send = pack(sv, spec.dtype);
+      GuardedBuffer sbuf(packed_send), rbuf(pack(rv, spec.dtype));
       Layout scaled = l;  // MPI counts: counters make every logical element p MPI elements
       for (int& c : scaled.recvcounts) c *= static_cast<int>(ty.scale);
       int count = static_cast<int>(o.count * ty.scale);
       const std::string what = t.name + " (" + to_string(pl) + (pl == Payload::one_hot ? " run " + std::to_string(run) : "") + ")";
       int rc = MPI_SUCCESS;
-      std::optional<std::string> defect;
+      std::optional<std::string> defect, refusal;
       {
         Guard guard(me, what, o.timeout_seconds);
         if (tspec) trace::start_recording(comm, ty.type, l.width);
         rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, scaled, ty.type, op,
                   o.root, comm);
         const std::vector<trace::Event> events = tspec ? trace::stop_recording() : std::vector<trace::Event>{};
+        prepare_crash_line("collcheck-mpi: rank " + std::to_string(me) + ": the heap was corrupted during " + what +
+                           ": glibc's heap check aborted after the call returned");
+        heap_probe();
+        prepare_crash_line("collcheck-mpi: rank " + std::to_string(me) + " crashed in " + what);
         guard.returned();
-        if (rc != MPI_SUCCESS) {
-          defect = "rank " + std::to_string(me) + ": " + what + " returned error code " + std::to_string(rc);
+        const std::string at = "rank " + std::to_string(me) + ": " + what;
+        if (size_t before = rbuf.written_before()) {
+          defect = at + " wrote outside its receive buffer, " + std::to_string(before) + " bytes before its start";
+        } else if (size_t sent_before = sbuf.written_before()) {
+          defect = at + " wrote outside its send buffer, " + std::to_string(sent_before) + " bytes before its start";
+        } else if (!in_place_here && std::memcmp(sbuf.data(), packed_send.data(), packed_send.size()) != 0) {
+          defect = at + " wrote into its send buffer (const in MPI): the input changed";
+        } else if (rc != MPI_SUCCESS) {
+          refusal = at + " returned error code " + std::to_string(rc) + " (" + error_text(rc) + ")";
         } else {
           std::vector<double> got = unpack(rbuf.data(), l.recv * l.width, spec.dtype);
           defect = judge(spec, me, got);
         }
         res.defect = first_defect(defect, me, size, comm);
+        res.refusal = first_defect(refusal, me, size, comm);
         if (tspec) {  // every rank's messages and result, analyzed at rank 0
           trace::Result mine;
           if (rc == MPI_SUCCESS && !(t.coll == Coll::reduce && me != o.root)) {
@@ -407,9 +625,9 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
           trace::TraceReport tr = trace::collect_and_analyze(*tspec, events, mine, comm);
           if (me == 0) res.trace = std::move(tr);
         }
-        int any = me == 0 && res.defect ? 1 : 0;
+        int any = me == 0 && (res.defect || res.refusal) ? 1 : 0;
         MPI_Bcast(&any, 1, MPI_INT, 0, comm);  // every rank stops at the same run
-        if (any && me != 0) res.defect = "see rank 0";
+        if (any && me != 0) res.defect = "see rank 0";  // rank 0 reports (a defect or a refusal)
       }
       res.runs = run + 1;
     }

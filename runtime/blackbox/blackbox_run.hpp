@@ -23,11 +23,28 @@
 
 namespace collcheck::runtime::blackbox {
 
+// The type of the count argument(s) the target takes: MPI's int, the size_t
+// many libraries use, or MPI_Count (the MPI-4 large-count `_c` bindings).
+enum class CountType { int32, size, mpi_count };
+const char* to_string(CountType c);  // "int", "size_t", "MPI_Count"
+std::optional<CountType> count_type_from_string(const std::string& s);
+
 struct Target {
   Coll coll = Coll::allreduce;
   void* function = nullptr;  // nullptr: the MPI library's own collective
   std::string name;          // "MPI_Allreduce" or "./libmine.so:my_allreduce"
+  // Anything but int: `function` is called with that count type (only the
+  // collectives with one count: allreduce, reduce, reduce-scatter-block,
+  // allgather, bcast, alltoall; --native MPI_Count loads MPI_<Coll>_c).
+  CountType count_type = CountType::int32;
 };
+
+// Whether the collective takes one scalar count (not count arrays).
+bool scalar_count(Coll c);
+
+// The MPI library's MPI-4 large-count binding of `c` ("MPI_Allreduce_c"),
+// looked up in the process; the error in one line if this library has none.
+std::optional<std::string> load_large_count_binding(Coll c, void*& function);
 
 // The MPI routine a collective is checked against or stands for ("MPI_Allreduce", ...).
 std::string mpi_name(Coll c);
@@ -53,14 +70,19 @@ struct PayloadResult {
   Payload payload = Payload::one_hot;
   int runs = 0;                        // MPI calls made for it
   std::string mpi_shape;               // what the call was given: "count 1001 x int64, MPI_SUM"
-  std::optional<std::string> defect;   // the smallest rank's first defect (rank 0's view)
+  std::optional<std::string> defect;   // the smallest rank's first defect (rank 0's view): wrong data or memory
+  // An error code returned instead of a result (the smallest rank's, decoded
+  // with MPI_Error_string): a refusal, not a wrong result; inside the
+  // declared contract (--require) it is still a defect (count 0 is legal MPI).
+  std::optional<std::string> refusal;
   double seconds = 0;
   std::optional<trace::TraceReport> trace;  // RunOptions::trace, at rank 0
 };
 
 struct BlackBoxResult {
   std::vector<PayloadResult> payloads;
-  bool holds() const;
+  bool holds() const;  // no defect, no refusal
+  bool wrong() const;  // a defect other than a refusal (rank 0's view)
 };
 
 // The trace of a collective is read as (runtime/trace/message_trace.hpp);
