@@ -150,11 +150,140 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
   return st;
 }
 
+// ---- communicators (--comm) ------------------------------------------------------
+//
+// A black box is called on MPI_COMM_WORLD by default; an implementation that
+// takes rank, size or messages from MPI_COMM_WORLD instead of its argument,
+// or caches state from its first communicator, is only seen on others:
+//   world      MPI_COMM_WORLD
+//   dup        a duplicate of it (another context: messages on WORLD do not match)
+//   reversed   the world's ranks in reverse order (rank r is world rank p-1-r:
+//              a non-commutative order must follow the communicator's ranks)
+//   split[:K]  parts of K consecutive world ranks, all called at once; K
+//              must divide p (default: the largest proper divisor of p, p/2
+//              for even p, 1 for a prime)
+//   sequence   one job, communicators of different sizes in turn: the world,
+//              its first p-1 ranks, the world again
+//   all        every one of the above in turn (or a comma list of them)
+struct CommStep {
+  MPI_Comm comm = MPI_COMM_NULL;  // this rank's communicator; NULL: it sits this step out
+  int size = 0;                   // the communicator's size (every part alike)
+  std::string label;              // "" for the world, else "on ..." for the report
+  // Every rank in one communicator whose rank 0 is world rank 0 (the world, a
+  // duplicate): the reporter holds the result; else each part's rank 0 sends
+  // it to world rank 0 (a split, the reversed world, the sequence's p-1 ranks).
+  bool world = false;
+};
+
+std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
+  std::vector<CommStep> steps;
+  auto split = [&](int color, int key, int part_size, const std::string& label) {
+    CommStep st;
+    MPI_Comm_split(MPI_COMM_WORLD, color, key, &st.comm);
+    st.size = part_size;
+    st.label = label;
+    steps.push_back(st);
+  };
+  auto add = [&](const std::string& word) {
+    if (word == "world") {
+      steps.push_back(CommStep{MPI_COMM_WORLD, size, "", true});
+    } else if (word == "dup") {
+      CommStep st{MPI_COMM_NULL, size, "on a duplicate of MPI_COMM_WORLD", true};
+      MPI_Comm_dup(MPI_COMM_WORLD, &st.comm);
+      steps.push_back(st);
+    } else if (word == "reversed") {
+      split(0, size - 1 - me, size, "on MPI_COMM_WORLD reversed (rank r is world rank p-1-r)");
+    } else if (word.rfind("split", 0) == 0) {
+      int k = 1;  // plain split: the largest proper divisor of p (p/2 for even p, 1 for a prime)
+      for (int d = 2; d * d <= size; ++d)
+        if (size % d == 0) {
+          k = size / d;
+          break;
+        }
+      if (word.size() > 5) {
+        if (word[5] != ':') throw UsageError{"unknown --comm '" + word + "' (world, dup, reversed, split[:K], sequence, all)"};
+        k = static_cast<int>(parse_uint_option("comm split:K", word.substr(6), 1, INT_MAX));
+      }
+      if (k < 1 || size % k != 0)
+        throw UsageError{"--comm " + word + ": parts of " + std::to_string(k) + " ranks do not divide p = " +
+                         std::to_string(size)};
+      split(me / k, me, k, "on a split of MPI_COMM_WORLD into " + std::to_string(size / k) + " parts of " +
+                               std::to_string(k) + " consecutive ranks, all called at once");
+    } else if (word == "sequence") {
+      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, first the world", true});
+      split(me < size - 1 ? 0 : MPI_UNDEFINED, me, size - 1,
+            "in a sequence of communicators, then the world's first p-1 ranks");
+      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, then the world again", true});
+    } else {
+      throw UsageError{"unknown --comm '" + word + "' (world, dup, reversed, split[:K], sequence, all)"};
+    }
+  };
+  if (spec.empty() || spec == "world") {
+    add("world");
+  } else {
+    if (size < 2) throw UsageError{"--comm " + spec + " needs at least 2 ranks (run under mpirun -np P)"};
+    if (spec == "all") {
+      for (const char* w : {"world", "dup", "reversed", "split", "sequence"}) add(w);
+    } else {
+      std::stringstream ss(spec);
+      for (std::string w; std::getline(ss, w, ',');) add(w);
+    }
+  }
+  return steps;
+}
+
+// One black-box result as JSON (what the report prints; no trace: --trace
+// runs on the world only), and back.
+nlohmann::json result_json(const blackbox::BlackBoxResult& r) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const blackbox::PayloadResult& x : r.payloads)
+    j.push_back({{"payload", blackbox::to_string(x.payload)}, {"runs", x.runs}, {"call", x.mpi_shape},
+                 {"defect", x.defect ? nlohmann::json(*x.defect) : nlohmann::json(nullptr)},
+                 {"refusal", x.refusal ? nlohmann::json(*x.refusal) : nlohmann::json(nullptr)}, {"seconds", x.seconds}});
+  return j;
+}
+blackbox::BlackBoxResult result_from_json(const nlohmann::json& j) {
+  blackbox::BlackBoxResult r;
+  for (const nlohmann::json& x : j) {
+    blackbox::PayloadResult p;
+    p.payload = *blackbox::payload_from_string(x.at("payload").get<std::string>());
+    p.runs = x.at("runs").get<int>();
+    p.mpi_shape = x.at("call").get<std::string>();
+    if (!x.at("defect").is_null()) p.defect = x.at("defect").get<std::string>();
+    if (!x.at("refusal").is_null()) p.refusal = x.at("refusal").get<std::string>();
+    p.seconds = x.at("seconds").get<double>();
+    r.payloads.push_back(std::move(p));
+  }
+  return r;
+}
+
+// Every part leader's result at world rank 0, in world-rank order of the
+// leaders (part order); empty elsewhere.
+std::vector<blackbox::BlackBoxResult> gather_results(const std::optional<blackbox::BlackBoxResult>& mine, int me,
+                                                     int size) {
+  const std::string text = mine ? result_json(*mine).dump() : std::string();
+  int len = static_cast<int>(text.size());
+  std::vector<int> lens(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  if (me == 0)
+    for (int r = 0; r < size; ++r) displs[static_cast<size_t>(r)] = total, total += lens[static_cast<size_t>(r)];
+  std::vector<char> all(static_cast<size_t>(std::max(total, 1)));
+  MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<blackbox::BlackBoxResult> out;
+  if (me != 0) return out;
+  for (int r = 0; r < size; ++r)
+    if (lens[static_cast<size_t>(r)] > 0)
+      out.push_back(result_from_json(nlohmann::json::parse(
+          std::string(all.data() + displs[static_cast<size_t>(r)], static_cast<size_t>(lens[static_cast<size_t>(r)])))));
+  return out;
+}
+
 int run_black_box(const po::variables_map& vm, const std::string& native, const std::string& function,
                   const std::string& collective, const std::string& payload_s, bool in_place,
                   const std::string& timeout_s, const std::string& count_s, const std::string& seed_s, DType dtype,
                   const std::string& format, const std::string& trace_out, const std::string& require_s,
-                  const std::string& count_type_s, int me, int size) {
+                  const std::string& count_type_s, const std::string& comm_s, int me, int size) {
   namespace bb = blackbox;
   auto colls = [] {
     std::string s;
@@ -214,8 +343,8 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
       for (bb::Payload pl : bb::payloads_for(*coll))
         if (pl != bb::Payload::noncommutative) o.payloads.push_back(pl);
   }
-  auto outside_contract = [&](uint64_t count) -> std::optional<std::string> {
-    const uint64_t p = static_cast<uint64_t>(size);
+  auto outside_contract = [&](uint64_t count, int csize) -> std::optional<std::string> {
+    const uint64_t p = static_cast<uint64_t>(csize);
     if (need_pow2 && (p & (p - 1)) != 0) return "--require pow2: p = " + std::to_string(p) + " is not a power of two";
     if (need_even && p % 2 != 0) return "--require even: p = " + std::to_string(p) + " is odd";
     if (need_count_ge_p && count < p)
@@ -289,24 +418,55 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   bool refused = false;  // some call returned an error code inside the contract (and none was wrong)
   uint64_t called = 0;   // counts inside the contract
   std::optional<std::string> write_error;  // rank 0: the --trace file could not be written
+  const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
+  const std::vector<CommStep> steps = comm_plan(comm_s, me, size);
+  if (o.trace && !(steps.size() == 1 && steps.front().comm == MPI_COMM_WORLD))
+    throw UsageError{"--trace records the calls on MPI_COMM_WORLD; it takes no --comm other than world"};
+  if (rooted)  // the world's own check is run_blackbox's
+    for (const CommStep& st : steps)
+      if (!st.label.empty() && o.root >= st.size)
+        throw UsageError{"--root " + std::to_string(o.root) + " is not a rank of the " + std::to_string(st.size) +
+                         "-rank communicator " + st.label};
   for (uint64_t count : counts) {
   o.count = count;
-  const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
-  if (auto why = outside_contract(count)) {
+  for (const CommStep& st : steps) {
+  const int csize = st.size;  // this step's communicator size (every part of a split alike)
+  const std::string where = st.label.empty() ? "" : " " + st.label;
+  if (auto why = outside_contract(count, csize)) {
     if (me == 0) {
       if (format == "json")
         std::cout << nlohmann::json{{"tool", "collcheck-mpi"}, {"target", t.name}, {"collective", bb::to_string(*coll)},
-                                    {"p", size}, {"count", count}, {"status", "outside-contract"}, {"reason", *why}}
+                                    {"p", csize}, {"comm", st.label}, {"count", count}, {"status", "outside-contract"},
+                                    {"reason", *why}}
                          .dump()
                   << "\n";
       else
-        std::cout << "collcheck-mpi: " << t.name << " (" << bb::to_string(*coll) << ") p=" << size
+        std::cout << "collcheck-mpi: " << t.name << " (" << bb::to_string(*coll) << ")" << where << " p=" << csize
                   << " count=" << count << ": outside its contract (" << *why << "): not called\n";
     }
     continue;
   }
   ++called;
-  const bb::BlackBoxResult res = bb::run_blackbox(t, o, MPI_COMM_WORLD);  // std::invalid_argument: bad input
+  // Every part of the step calls at once; each part's rank 0 holds its result,
+  // and world rank 0 reports every part's (gathered as JSON, in part order).
+  std::vector<bb::BlackBoxResult> parts;
+  {
+    bb::BlackBoxResult mine;
+    bool leader = false;
+    if (st.comm != MPI_COMM_NULL) {
+      mine = bb::run_blackbox(t, o, st.comm);  // std::invalid_argument: bad input
+      int crank = 0;
+      MPI_Comm_rank(st.comm, &crank);
+      leader = crank == 0;
+    }
+    if (st.world) parts.push_back(std::move(mine));
+    else parts = gather_results(leader ? std::optional<bb::BlackBoxResult>(std::move(mine)) : std::nullopt, me, size);
+  }
+  for (size_t part = 0; part < parts.size(); ++part) {
+  const bb::BlackBoxResult& res = parts[part];
+  const std::string part_label = parts.size() > 1 ? where + " (part " + std::to_string(part) + " of " +
+                                                         std::to_string(parts.size()) + ")"
+                                                   : where;
   if (res.wrong()) overall = Status::violated;
   else if (!res.holds()) refused = true;
   auto payload_status = [](const bb::PayloadResult& r) { return r.defect ? "violated" : r.refusal ? "refused" : "holds"; };
@@ -317,7 +477,8 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                        {"mode", native.empty() ? "function" : "native"},
                        {"target", t.name},
                        {"collective", bb::to_string(*coll)},
-                       {"p", size},
+                       {"p", csize},
+                       {"comm", st.label},
                        {"count", o.count},
                        {"dtype", to_string(dtype)},
                        {"root", rooted ? nlohmann::json(o.root) : nlohmann::json(nullptr)},
@@ -342,7 +503,8 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
       std::cout << j.dump() << "\n";
     } else {
       const std::string head = "collcheck-mpi: " + t.name + " (" + bb::to_string(*coll) +
-                               (rooted ? ", root " + std::to_string(o.root) : "") + ") p=" + std::to_string(size) +
+                               (rooted ? ", root " + std::to_string(o.root) : "") + ")" + part_label +
+                               " p=" + std::to_string(csize) +
                                " count=" + std::to_string(o.count) +
                                (t.count_type != bb::CountType::int32 ? std::string(" (") + bb::to_string(t.count_type) + ")" : "") +
                                " " + to_string(dtype) + (o.in_place ? " in-place" : "");
@@ -373,6 +535,10 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     std::cout.flush();  // a later count may hang: what is decided stays printed
   }
   }
+  }
+  }
+  for (CommStep st : steps)
+    if (st.comm != MPI_COMM_NULL && st.comm != MPI_COMM_WORLD) MPI_Comm_free(&st.comm);
   g_running.clear();
   // A lost output is a failed run (exit 2), not a verdict: rank 0 prints it,
   // once. Every rank ends with rank 0's code (main), the trace is judged there.
@@ -384,7 +550,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
 int run(int argc, char** argv, int me, int size) {
   po::options_description desc("collcheck-mpi options");
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
-  std::string native, function, collective, payload_s, timeout_s, trace_out, require_s, count_type_s;
+  std::string native, function, collective, payload_s, timeout_s, trace_out, require_s, count_type_s, comm_s;
   bool in_place = false;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
@@ -402,6 +568,9 @@ int run(int argc, char** argv, int me, int size) {
       "payload", po::value(&payload_s),
       "black box: one-hot, counters, counters-op, tagged-counters, noncommutative, source-tagged (comma list; default: every one that applies)")(
       "in-place", po::bool_switch(&in_place), "black box: pass MPI_IN_PLACE")(
+      "comm", po::value(&comm_s),
+      "black box: the communicator(s) it is called on: world (default), dup, reversed, split[:K] (parts of K "
+      "ranks called at once; K divides p, default its largest proper divisor), sequence (the world, its first p-1 ranks, the world), all")(
       "count-type", po::value(&count_type_s),
       "black box: the count argument's type, int (default), size_t (--function) or MPI_Count (--function, or "
       "--native's MPI-4 _c binding); the symbol's type cannot be read from the library: say it")(
@@ -431,9 +600,9 @@ int run(int argc, char** argv, int me, int size) {
   if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
   if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place ||
-      !trace_out.empty() || !require_s.empty() || !count_type_s.empty())
+      !trace_out.empty() || !require_s.empty() || !count_type_s.empty() || !comm_s.empty())
     return run_black_box(vm, native, function, collective, payload_s, in_place, timeout_s, count_s, seed_s, *dtype,
-                         format, trace_out, require_s, count_type_s, me, size);
+                         format, trace_out, require_s, count_type_s, comm_s, me, size);
   // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
   const uint64_t count = parse_uint_option("count", count_s, 1, INT_MAX);
   const uint64_t seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);
