@@ -388,6 +388,9 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   bb::Target t;
   t.coll = *coll;
   t.name = native.empty() ? function : bb::mpi_name(*coll);
+  if (native.size())  // an interposer answering for the library is named, not taken for it
+    if (auto from = bb::foreign_provider(t.name))
+      t.name += " from " + *from + " (not the MPI library's: LD_PRELOAD or link order put it first)";
   if (!count_type_s.empty()) {
     const auto ct = bb::count_type_from_string(count_type_s);
     if (!ct) throw UsageError{"unknown --count-type '" + count_type_s + "' (int, size_t or MPI_Count)"};

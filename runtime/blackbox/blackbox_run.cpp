@@ -390,6 +390,17 @@ bool scalar_count(Coll c) {
          c == Coll::bcast || c == Coll::alltoall;
 }
 
+std::optional<std::string> foreign_provider(const std::string& symbol) {
+  auto provider = [](const char* name) -> std::string {
+    void* f = dlsym(RTLD_DEFAULT, name);
+    Dl_info info{};
+    return f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "";
+  };
+  const std::string mine = provider(symbol.c_str()), library = provider("MPI_Init");
+  if (mine.empty() || mine == library) return std::nullopt;
+  return mine;
+}
+
 std::optional<std::string> load_large_count_binding(Coll c, void*& function) {
   const std::string name = mpi_name(c) + "_c";
   dlerror();

@@ -42,6 +42,11 @@ struct Target {
 // Whether the collective takes one scalar count (not count arrays).
 bool scalar_count(Coll c);
 
+// Where the process's `symbol` (e.g. "MPI_Allreduce") comes from, when that
+// is not the object that provides MPI_Init: an interposer (LD_PRELOAD, link
+// order) answers instead of the MPI library. nullopt when it is the library's.
+std::optional<std::string> foreign_provider(const std::string& symbol);
+
 // The MPI library's MPI-4 large-count binding of `c` ("MPI_Allreduce_c"),
 // looked up in the process; the error in one line if this library has none.
 std::optional<std::string> load_large_count_binding(Coll c, void*& function);
