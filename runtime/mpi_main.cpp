@@ -8,7 +8,7 @@
 //          [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]
 //   mpirun -np P collcheck-mpi --schedule FILE [...]   (JSON or JSON lines, docs/schedule-format.md)
 //   mpirun -np P collcheck-mpi --native COLL | --function LIB:SYM --collective COLL
-//          [--payload one-hot,counters,counters-op,tagged-counters,noncommutative,source-tagged] [--count N] [--dtype D]
+//          [--payload one-hot,counters,counters-op,tagged-counters,noncommutative,ordered,source-tagged] [--count N] [--dtype D]
 //          [--root R] [--in-place] [--timeout S] [--trace FILE]
 //     black box (runtime/blackbox/): the library's own collective or a user's
 //     function on exact-multiplicity payloads; exit 3 when a call hangs or
@@ -239,7 +239,9 @@ nlohmann::json result_json(const blackbox::BlackBoxResult& r) {
   for (const blackbox::PayloadResult& x : r.payloads)
     j.push_back({{"payload", blackbox::to_string(x.payload)}, {"runs", x.runs}, {"call", x.mpi_shape},
                  {"defect", x.defect ? nlohmann::json(*x.defect) : nlohmann::json(nullptr)},
-                 {"refusal", x.refusal ? nlohmann::json(*x.refusal) : nlohmann::json(nullptr)}, {"seconds", x.seconds}});
+                 {"refusal", x.refusal ? nlohmann::json(*x.refusal) : nlohmann::json(nullptr)},
+                 {"other_ranks", x.other_ranks ? nlohmann::json(*x.other_ranks) : nlohmann::json(nullptr)},
+                 {"seconds", x.seconds}});
   return j;
 }
 blackbox::BlackBoxResult result_from_json(const nlohmann::json& j) {
@@ -251,6 +253,7 @@ blackbox::BlackBoxResult result_from_json(const nlohmann::json& j) {
     p.mpi_shape = x.at("call").get<std::string>();
     if (!x.at("defect").is_null()) p.defect = x.at("defect").get<std::string>();
     if (!x.at("refusal").is_null()) p.refusal = x.at("refusal").get<std::string>();
+    if (!x.at("other_ranks").is_null()) p.other_ranks = x.at("other_ranks").get<std::string>();
     p.seconds = x.at("seconds").get<double>();
     r.payloads.push_back(std::move(p));
   }
@@ -318,7 +321,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     std::stringstream ss(payload_s);
     for (std::string item; std::getline(ss, item, ',');) {
       auto pl = bb::payload_from_string(item);
-      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, counters-op, tagged-counters, noncommutative, source-tagged, all)"};
+      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, source-tagged, all)"};
       o.payloads.push_back(*pl);
     }
   }
@@ -337,11 +340,12 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     }
   }
   if (need_commutative) {
-    if (std::find(o.payloads.begin(), o.payloads.end(), bb::Payload::noncommutative) != o.payloads.end())
-      throw UsageError{"--payload noncommutative is outside --require commutative"};
+    for (bb::Payload pl : {bb::Payload::noncommutative, bb::Payload::ordered})
+      if (std::find(o.payloads.begin(), o.payloads.end(), pl) != o.payloads.end())
+        throw UsageError{std::string("--payload ") + bb::to_string(pl) + " is outside --require commutative"};
     if (o.payloads.empty())
       for (bb::Payload pl : bb::payloads_for(*coll))
-        if (pl != bb::Payload::noncommutative) o.payloads.push_back(pl);
+        if (pl != bb::Payload::noncommutative && pl != bb::Payload::ordered) o.payloads.push_back(pl);
   }
   auto outside_contract = [&](uint64_t count, int csize) -> std::optional<std::string> {
     const uint64_t p = static_cast<uint64_t>(csize);
@@ -497,6 +501,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                                  {"status", payload_status(r)},
                                  {"defect", r.defect ? nlohmann::json(*r.defect) : nlohmann::json(nullptr)},
                                  {"refusal", r.refusal ? nlohmann::json(*r.refusal) : nlohmann::json(nullptr)},
+                                 {"other_ranks", r.other_ranks ? nlohmann::json(*r.other_ranks) : nlohmann::json(nullptr)},
                                  {"seconds", r.seconds}});
         if (r.trace) {
           overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"], write_error));
@@ -517,7 +522,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
         names += (names.empty() ? "" : ", ") + std::string(bb::to_string(r.payload));
         std::cout << head << ": " << bb::to_string(r.payload) << " (" << r.runs << (r.runs == 1 ? " call, " : " calls, ")
                   << r.mpi_shape << "): "
-                  << (r.defect    ? "violated: " + *r.defect
+                  << (r.defect    ? "violated: " + *r.defect + (r.other_ranks ? " (" + *r.other_ranks + ")" : "")
                       : r.refusal ? "refused (an error code, not a result): " + *r.refusal
                                   : std::string("holds"))
                   << "\n";
@@ -569,7 +574,7 @@ int run(int argc, char** argv, int me, int size) {
       "function", po::value(&function), "black box: LIBRARY:SYMBOL, a function with the standard MPI signature of --collective")(
       "collective", po::value(&collective), "black box: the collective --function implements")(
       "payload", po::value(&payload_s),
-      "black box: one-hot, counters, counters-op, tagged-counters, noncommutative, source-tagged (comma list; default: every one that applies)")(
+      "black box: one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, source-tagged (comma list; default: every one that applies)")(
       "in-place", po::bool_switch(&in_place), "black box: pass MPI_IN_PLACE")(
       "comm", po::value(&comm_s),
       "black box: the communicator(s) it is called on: world (default), dup, reversed, split[:K] (parts of K "

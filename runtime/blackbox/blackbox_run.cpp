@@ -230,6 +230,13 @@ extern "C" void counters_sum_op(void* in, void* inout, int* len, MPI_Datatype* t
   for (size_t i = 0; i < n; ++i) b[i] += a[i];
 }
 
+extern "C" void concat_op(void* in, void* inout, int* len, MPI_Datatype* type) {
+  int bytes = 0;
+  MPI_Type_size(*type, &bytes);
+  concatenate(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout), static_cast<uint64_t>(*len),
+              static_cast<uint64_t>(bytes) / sizeof(int64_t));
+}
+
 extern "C" void matrix_op(void* in, void* inout, int* len, MPI_Datatype*) {
   matrix_product(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout), static_cast<uint64_t>(*len));
 }
@@ -350,8 +357,12 @@ std::string error_text(int rc) {
   return std::string(text, static_cast<size_t>(len)) + ", class " + std::to_string(cls);
 }
 
-// The smallest rank's defect, at rank 0 (empty elsewhere).
-std::optional<std::string> first_defect(const std::optional<std::string>& mine, int me, int size, MPI_Comm comm) {
+// The smallest rank's defect, at rank 0 (empty elsewhere); `others` (rank 0)
+// gets how many other ranks had one and up to three of them that say
+// something else than the first ("rank 2, element 0: ..." apart from the rank):
+// ranks whose results differ from each other are named, not only the first.
+std::optional<std::string> first_defect(const std::optional<std::string>& mine, int me, int size, MPI_Comm comm,
+                                        std::optional<std::string>* others = nullptr) {
   const std::string d = mine.value_or("");
   int len = static_cast<int>(d.size());
   std::vector<int> lens(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
@@ -362,10 +373,32 @@ std::optional<std::string> first_defect(const std::optional<std::string>& mine, 
   std::vector<char> all(static_cast<size_t>(std::max(total, 1)));
   MPI_Gatherv(d.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
   if (me != 0) return std::nullopt;
+  std::vector<std::pair<int, std::string>> found;
   for (int r = 0; r < size; ++r)
     if (lens[static_cast<size_t>(r)] > 0)
-      return std::string(all.data() + displs[static_cast<size_t>(r)], static_cast<size_t>(lens[static_cast<size_t>(r)]));
-  return std::nullopt;
+      found.emplace_back(r, std::string(all.data() + displs[static_cast<size_t>(r)],
+                                        static_cast<size_t>(lens[static_cast<size_t>(r)])));
+  if (found.empty()) return std::nullopt;
+  if (others && found.size() > 1) {
+    // What a defect says apart from its rank ("rank 2, " / "rank 2: " prefix).
+    auto gist = [](const std::pair<int, std::string>& d) {
+      const std::string head = "rank " + std::to_string(d.first);
+      return d.second.rfind(head, 0) == 0 ? d.second.substr(std::min(d.second.size(), head.size() + 2)) : d.second;
+    };
+    std::vector<std::string> shown, seen{gist(found.front())};
+    for (size_t i = 1; i < found.size() && shown.size() < 3; ++i)
+      if (std::find(seen.begin(), seen.end(), gist(found[i])) == seen.end()) {
+        seen.push_back(gist(found[i]));
+        shown.push_back(found[i].second);
+      }
+    std::string text = std::to_string(found.size()) + " of " + std::to_string(size) + " ranks wrong";
+    if (!shown.empty()) {
+      text += "; ranks that differ from the first:";
+      for (const std::string& d : shown) text += " [" + d + "]";
+    }
+    *others = text;
+  }
+  return found.front().second;
 }
 
 }  // namespace
@@ -554,6 +587,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       MPI_Type_commit(&derived);
       ty.type = derived;
       if (pl == Payload::noncommutative) MPI_Op_create(&matrix_op, 0 /* not commutative */, &op);
+      else if (pl == Payload::ordered) MPI_Op_create(&concat_op, 0 /* not commutative */, &op);
       else MPI_Op_create(&counters_sum_op, 1, &op);
     }
     PayloadResult res;
@@ -565,10 +599,12 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
                                                     : "count " + std::to_string(o.count * ty.scale)) +
                     " x " +
                     (pl == Payload::noncommutative ? "MPI_Type_contiguous(4, MPI_INT64_T)"
+                     : pl == Payload::ordered ? "MPI_Type_contiguous(" + std::to_string(l.width) + ", MPI_INT64_T)"
                      : derived != MPI_DATATYPE_NULL ? "MPI_Type_contiguous(" + std::to_string(l.width) + ", MPI_INT64_T)"
                                                    : type_name(spec.dtype)) +
                     (!reduces(t.coll)                  ? ""
                      : pl == Payload::noncommutative ? ", user-defined non-commutative op"
+                     : pl == Payload::ordered        ? ", user-defined concatenation (non-commutative)"
                      : derived != MPI_DATATYPE_NULL  ? ", user-defined commutative sum"
                                                      : ", MPI_SUM") +
                     (o.in_place ? ", MPI_IN_PLACE" : "");
@@ -623,7 +659,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
           std::vector<double> got = unpack(rbuf.data(), l.recv * l.width, spec.dtype);
           defect = judge(spec, me, got);
         }
-        res.defect = first_defect(defect, me, size, comm);
+        res.defect = first_defect(defect, me, size, comm, &res.other_ranks);
         res.refusal = first_defect(refusal, me, size, comm);
         if (tspec) {  // every rank's messages and result, analyzed at rank 0
           trace::Result mine;

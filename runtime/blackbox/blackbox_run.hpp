@@ -80,6 +80,9 @@ struct PayloadResult {
   // with MPI_Error_string): a refusal, not a wrong result; inside the
   // declared contract (--require) it is still a defect (count 0 is legal MPI).
   std::optional<std::string> refusal;
+  // With a defect: how many ranks had one, and the other ranks' that say
+  // something else (results that differ from each other), at rank 0.
+  std::optional<std::string> other_ranks;
   double seconds = 0;
   std::optional<trace::TraceReport> trace;  // RunOptions::trace, at rank 0
 };

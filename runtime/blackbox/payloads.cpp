@@ -22,6 +22,7 @@ const std::vector<std::pair<Payload, const char*>>& payload_names() {
                                                                   {Payload::counters_op, "counters-op"},
                                                                   {Payload::tagged_counters, "tagged-counters"},
                                                                   {Payload::noncommutative, "noncommutative"},
+                                                                  {Payload::ordered, "ordered"},
                                                                   {Payload::source_tagged, "source-tagged"}};
   return n;
 }
@@ -116,7 +117,8 @@ std::optional<Payload> payload_from_string(const std::string& s) {
 
 std::vector<Payload> payloads_for(Coll c) {
   if (reduces(c))
-    return {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::tagged_counters, Payload::noncommutative};
+    return {Payload::one_hot,        Payload::counters, Payload::counters_op, Payload::tagged_counters,
+            Payload::noncommutative, Payload::ordered};
   return {Payload::source_tagged};
 }
 
@@ -127,6 +129,7 @@ Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me) {
   l.width = pl == Payload::counters || pl == Payload::counters_op ? p
             : pl == Payload::tagged_counters                      ? p + 1
             : pl == Payload::noncommutative                       ? 4
+            : pl == Payload::ordered                              ? 2 * p + 1
                                                                   : 1;
   switch (c) {
     case Coll::allreduce:
@@ -202,6 +205,12 @@ std::vector<double> send_values(const RunSpec& r, int me) {
         for (int i = 0; i < 4; ++i) v[e * 4 + static_cast<uint64_t>(i)] = static_cast<double>(m[i]);
       }
       break;
+    case Payload::ordered:
+      for (uint64_t e = 0; e < l.send; ++e) {
+        v[e * l.width] = 1.0;
+        v[e * l.width + 1] = static_cast<double>(me);
+      }
+      break;
     case Payload::source_tagged:
       if (r.coll == Coll::bcast && me != r.root) {
         std::fill(v.begin(), v.end(), r.dtype == DType::int64 ? kSentinel : std::nan(""));
@@ -240,6 +249,10 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
         for (int k = 0; k < 4; ++k) v[i * 4 + static_cast<uint64_t>(k)] = static_cast<double>(acc[k]);
         break;
       }
+      case Payload::ordered:
+        v[i * l.width] = static_cast<double>(r.p);
+        for (uint64_t k = 0; k < 2 * r.p; ++k) v[i * l.width + 1 + k] = k < r.p ? static_cast<double>(k) : 0.0;
+        break;
       case Payload::source_tagged: {
         uint64_t src = 0, j = i;
         if (r.coll == Coll::bcast) src = static_cast<uint64_t>(r.root);
@@ -267,6 +280,24 @@ void matrix_product(const int64_t* in, int64_t* inout, uint64_t n) {
     const int64_t c0 = (a[0] * b[0] + a[1] * b[2]) % kMatrixPrime, c1 = (a[0] * b[1] + a[1] * b[3]) % kMatrixPrime;
     const int64_t c2 = (a[2] * b[0] + a[3] * b[2]) % kMatrixPrime, c3 = (a[2] * b[1] + a[3] * b[3]) % kMatrixPrime;
     b[0] = c0, b[1] = c1, b[2] = c2, b[3] = c3;
+  }
+}
+
+void concatenate(const int64_t* in, int64_t* inout, uint64_t n, uint64_t width) {
+  const int64_t cap = static_cast<int64_t>(width) - 1;  // 2p ranks
+  std::vector<int64_t> joined(width);
+  for (uint64_t e = 0; e < n; ++e) {
+    const int64_t* a = in + width * e;
+    int64_t* b = inout + width * e;
+    const int64_t la = std::clamp<int64_t>(a[0], 0, cap + 1), lb = std::clamp<int64_t>(b[0], 0, cap + 1);
+    if (la > cap || lb > cap || la + lb > cap) {  // saturated: the ranks no longer fit
+      b[0] = cap + 1;
+      continue;
+    }
+    std::copy(a + 1, a + 1 + la, joined.begin());
+    std::copy(b + 1, b + 1 + lb, joined.begin() + la);
+    b[0] = la + lb;
+    std::copy(joined.begin(), joined.begin() + la + lb, b + 1);
   }
 }
 
@@ -331,6 +362,23 @@ std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<dou
                  " .. M_0, MPI requires M_0 .. M_" + std::to_string(r.p - 1) + ") (noncommutative)";
         return el + "not the rank-order product M_0 .. M_" + std::to_string(r.p - 1) + ": got " + mat(gm) +
                ", expected " + mat(wm) + " (noncommutative)";
+      }
+      case Payload::ordered: {
+        const uint64_t len = g < 0 ? 0 : static_cast<uint64_t>(g);
+        if (len > 2 * r.p) return el + "more than " + std::to_string(2 * r.p) + " operands combined (ordered)";
+        std::string order;
+        std::vector<int> seen(r.p, 0);
+        for (uint64_t k = 0; k < len; ++k) {
+          const double q = got[i * l.width + 1 + k];
+          order += (order.empty() ? "" : " ") + num(q);
+          if (q >= 0 && q < static_cast<double>(r.p)) ++seen[static_cast<uint64_t>(q)];
+        }
+        std::string why;
+        for (uint64_t q = 0; q < r.p; ++q)
+          if (seen[q] != 1) why += std::string(why.empty() ? "" : ", ") + "rank " + std::to_string(q) +
+                                   (seen[q] == 0 ? " missing" : " " + std::to_string(seen[q]) + " times");
+        return el + "operands combined as " + (order.empty() ? "(none)" : order) + ", expected 0 .. " +
+               std::to_string(r.p - 1) + " in rank order" + (why.empty() ? "" : " (" + why + ")") + " (ordered)";
       }
       case Payload::source_tagged: {
         const double w = *want[i];

@@ -55,6 +55,14 @@
 //                    non-commutative product: the result must be the product in
 //                    rank order M_0 M_1 .. M_{p-1} (MPI 4.0 Sec. 6.9.5); the
 //                    reversed product is named when that is what came out.
+//   ordered          reductions, one run, each element a list of ranks
+//                    (MPI_Type_contiguous(2p + 1, MPI_INT64_T): its length,
+//                    then up to 2p ranks) under a user-defined concatenation
+//                    (associative, not commutative): rank r gives [r], and the
+//                    result must be [0, 1, .., p-1]. A wrong result is the
+//                    exact order the operands were combined in, every rank's
+//                    ("combined as 1 0 2"; a rank twice, one missing); more
+//                    than 2p operands saturate ("more than 2p operands").
 //   source-tagged    data movement (allgather, bcast, alltoall): element j of
 //                    rank s's send buffer is tag(s, j) = s * S + j (S: the send
 //                    buffer's elements), so a wrong result names whose element
@@ -78,7 +86,7 @@ std::optional<Coll> coll_from_string(const std::string& s);
 const std::vector<Coll>& all_colls();
 bool reduces(Coll c);
 
-enum class Payload { one_hot, counters, counters_op, tagged_counters, noncommutative, source_tagged };
+enum class Payload { one_hot, counters, counters_op, tagged_counters, noncommutative, ordered, source_tagged };
 const char* to_string(Payload p);  // "one-hot", "counters", "counters-op", "tagged-counters", ...
 std::optional<Payload> payload_from_string(const std::string& s);
 // The payloads that apply to a collective (reductions: one-hot, counters, counters-op,
@@ -129,6 +137,10 @@ inline constexpr int64_t kMatrixPrime = 65521;
 // inout[i] = in[i] x inout[i] mod 65521, as MPI_User_function is called
 // (in holds the lower ranks' operand).
 void matrix_product(const int64_t* in, int64_t* inout, uint64_t n);
+// The ordered payload's operator on n lists of `width` = 2p + 1 values:
+// inout[i] = in[i] ++ inout[i] (in holds the lower ranks' operand), the
+// length saturating at 2p + 1 ("more than 2p operands").
+void concatenate(const int64_t* in, int64_t* inout, uint64_t n, uint64_t width);
 // The send-buffer index (the schedule format's block) of the i-th element
 // rank me receives in a reduction (reduce-scatter: its part of the vector).
 uint64_t reduced_index(const RunSpec& r, int me, uint64_t i);

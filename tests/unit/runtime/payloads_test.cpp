@@ -45,6 +45,15 @@ std::vector<double> simulate(const RunSpec& r, int me) {
           std::copy(m, m + 4, acc);
         }
         for (int k = 0; k < 4; ++k) out[i * 4 + static_cast<uint64_t>(k)] = static_cast<double>(acc[k]);
+      } else if (r.payload == Payload::ordered) {  // acc = x_0 ++ x_1 ++ .. in rank order
+        std::vector<int64_t> acc(l.width), mine(l.width);
+        for (uint64_t k = 0; k < l.width; ++k) acc[k] = static_cast<int64_t>(send[0][j * l.width + k]);
+        for (uint64_t q = 1; q < r.p; ++q) {
+          for (uint64_t k = 0; k < l.width; ++k) mine[k] = static_cast<int64_t>(send[q][j * l.width + k]);
+          concatenate(acc.data(), mine.data(), 1, l.width);  // mine = acc ++ mine
+          acc = mine;
+        }
+        for (uint64_t k = 0; k < l.width; ++k) out[i * l.width + k] = static_cast<double>(acc[k]);
       } else {
         for (uint64_t k = 0; k < l.width; ++k) {
           double s = 0;
@@ -158,6 +167,38 @@ TEST(Payloads, NonCommutativeNamesTheReversedOrder) {
                               "MPI requires M_0 .. M_4) (noncommutative)");
   got[4] += 1;
   EXPECT_NE(judge(r, 0, got)->find("not the rank-order product M_0 .. M_4: got [["), std::string::npos);
+}
+
+// The ordered payload names the exact combining order: reversed, a rank
+// twice, a rank missing; the operator itself concatenates in (in, inout)
+// order and saturates rather than overflow.
+TEST(Payloads, OrderedNamesTheExactCombiningOrder) {
+  RunSpec r{Coll::allreduce, Payload::ordered, 3, 2, 0, 0, 1, DType::int64};
+  const std::vector<double> right = simulate(r, 1);
+  ASSERT_EQ(right.size(), 2u * 7u);
+  EXPECT_EQ(std::vector<double>(right.begin(), right.begin() + 4), (std::vector<double>{3, 0, 1, 2}));
+  EXPECT_FALSE(judge(r, 1, right));
+  auto with = [&](std::vector<double> list) {
+    std::vector<double> got = right;
+    std::fill(got.begin() + 7, got.end(), 0.0);
+    got[7] = static_cast<double>(list.size());
+    for (size_t k = 0; k < list.size(); ++k) got[8 + k] = list[k];
+    return judge(r, 1, got);
+  };
+  EXPECT_EQ(with({1, 0, 2}), "rank 1, element 1: operands combined as 1 0 2, expected 0 .. 2 in rank order (ordered)");
+  EXPECT_EQ(with({0, 1, 1, 2}),
+            "rank 1, element 1: operands combined as 0 1 1 2, expected 0 .. 2 in rank order (rank 1 2 times) (ordered)");
+  EXPECT_EQ(with({0, 2}), "rank 1, element 1: operands combined as 0 2, expected 0 .. 2 in rank order (rank 1 missing) (ordered)");
+  // The operator: in ++ inout, and saturation past 2p ranks.
+  std::vector<int64_t> a{2, 0, 1, 0, 0, 0, 0}, b{1, 2, 0, 0, 0, 0, 0};
+  concatenate(a.data(), b.data(), 1, 7);
+  EXPECT_EQ(b, (std::vector<int64_t>{3, 0, 1, 2, 0, 0, 0}));
+  std::vector<int64_t> full{6, 0, 0, 1, 1, 2, 2}, one{1, 0, 0, 0, 0, 0, 0};
+  concatenate(one.data(), full.data(), 1, 7);
+  EXPECT_EQ(full[0], 7);
+  std::vector<double> over = right;
+  over[7] = 7;
+  EXPECT_EQ(judge(r, 1, over), "rank 1, element 1: more than 6 operands combined (ordered)");
 }
 
 TEST(Payloads, SourceTaggedNamesWhoseElementLanded) {
