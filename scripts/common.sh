@@ -9,6 +9,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   libtbb-dev libboost-program-options-dev libz3-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
+  mpich libmpich-dev  # the second MPI library: collcheck-mpi is built against it too (build-mpich); Open MPI stays the default
   libpugixml-dev chromium zlib1g-dev
   libsqlite3-dev
   python3-jsonschema)  # tests/regression/checker/cli/check_file_test.cpp: docs/schedule.schema.json (Draft 2020-12)
@@ -31,6 +32,18 @@ build_collcheck() {
   local targets=()
   [ $# -gt 0 ] && targets=(--target "$@")
   cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}"
+}
+
+# collcheck-mpi and its tests (tests/mpi) built against Debian's MPICH in
+# $BUILD-mpich: the same sources, MPICH's mpicxx and Hydra's mpiexec.
+MPICH_BUILD="${BUILD}-mpich"
+build_collcheck_mpich() {
+  cmake -S "$ROOT" -B "$MPICH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLCHECK_BUILD_BENCHMARKS=OFF \
+    -DCOLLCHECK_TESTS_MPI_ONLY=ON -DMPI_CXX_COMPILER=/usr/bin/mpicxx.mpich \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich >/dev/null
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$MPICH_BUILD" -j "$(nproc)" "${targets[@]}"
 }
 
 install_missing

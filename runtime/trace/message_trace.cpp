@@ -333,11 +333,16 @@ TraceReport analyze(const TraceSpec& spec, const std::vector<std::vector<Event>>
         }
         // Overlapping data that contains what is held: copied over it, unless
         // the rank is next seen holding both (reduced: counted twice).
+        // Disjoint data: reduced into it, unless the rank is next seen holding
+        // the message's contributions alone (copied over a partial result it
+        // held: an allgather copy over an incompletely reduced block).
         bool reduce = reduction && (disjoint || !contains);
         if (reduction && !reduce) {
           std::vector<uint32_t> sum(held, held + p);
           for (uint64_t k = 0; k < p; ++k) sum[k] += e.counts[k];
           reduce = next_seen(m.dst, s, e.block) == sum;
+        } else if (reduction && disjoint && std::any_of(held, held + p, [](uint32_t c) { return c != 0; })) {
+          reduce = next_seen(m.dst, s, e.block) != e.counts;
         }
         for (uint64_t k = 0; k < p; ++k) held[k] = reduce ? held[k] + e.counts[k] : e.counts[k];
         (reduce ? reduced : copied).push_back(e.block);
