@@ -35,7 +35,7 @@ using collcheck::test::temp_path;
 Outcome single(const std::string& args) { return run_command(std::string(COLLCHECK_BINARY) + " " + args); }
 
 Outcome sharded(int np, const std::string& args) {
-  return run_command(std::string(COLLCHECK_MPIEXEC) + " --oversubscribe -np " + std::to_string(np) + " " +
+  return run_command(std::string(COLLCHECK_MPIEXEC) + " -np " + std::to_string(np) + " " +
                      COLLCHECK_BINARY + " " + args);
 }
 
@@ -158,6 +158,11 @@ TEST(ShardedSweep, ReportThatCannotBeWrittenIsExitTwo) {
   EXPECT_EQ(single("verify --algo ring --p 2..8 -q >/dev/full").err.substr(0, want.size()), want);
   for (const char* args : {"verify --algo ring --p 2..8 -q", "list"}) {
     const Outcome many = sharded(2, std::string(args) + " >/dev/full");
+    if (!COLLCHECK_MPI_IS_OPENMPI) {  // Hydra forwards the output itself and fails first: its own exit 255
+      EXPECT_EQ(many.code, 255) << args << "\n" << many.err;
+      EXPECT_NE(many.err.find("unable to write data to stdout"), std::string::npos) << args << "\n" << many.err;
+      continue;
+    }
     EXPECT_EQ(many.code, 2) << args << "\n" << many.err;
     EXPECT_EQ(many.err.substr(0, many.err.find('\n')), want) << args << "\n" << many.err;
   }
@@ -166,12 +171,13 @@ TEST(ShardedSweep, ReportThatCannotBeWrittenIsExitTwo) {
 // Where mpirun decorates or redirects the output (--tag-output,
 // --output-filename), it stays mpirun's to write.
 TEST(ShardedSweep, DecoratedOutputStaysMpiruns) {
-  const Outcome tagged = run_command(std::string(COLLCHECK_MPIEXEC) + " --oversubscribe --tag-output -np 2 " +
+  if (!COLLCHECK_MPI_IS_OPENMPI) GTEST_SKIP() << "--tag-output and --output-filename are Open MPI's mpirun options";
+  const Outcome tagged = run_command(std::string(COLLCHECK_MPIEXEC) + " --tag-output -np 2 " +
                                      COLLCHECK_BINARY + " verify --algo ring --p 2..8 -q");
   EXPECT_EQ(tagged.code, 0) << tagged.err;
   EXPECT_EQ(tagged.out.rfind("[1,0]<stdout>:collcheck ", 0), 0u) << tagged.out;
   const std::string dir = temp_path("output-filename");
-  const Outcome filed = run_command(std::string(COLLCHECK_MPIEXEC) + " --oversubscribe --output-filename " + dir +
+  const Outcome filed = run_command(std::string(COLLCHECK_MPIEXEC) + " --output-filename " + dir +
                                     " -np 2 " + COLLCHECK_BINARY + " verify --algo ring --p 2..8 -q");
   EXPECT_EQ(filed.code, 0) << filed.err;
   EXPECT_NE(run_command("cat " + dir + "/*/rank.0/stdout").out.find("ring/bandwidth (allreduce): holds"),

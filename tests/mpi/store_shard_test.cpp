@@ -64,7 +64,7 @@ std::string fresh(const std::string& name) {
 }
 
 std::string mpirun(int np) {
-  return std::string(COLLCHECK_MPIEXEC) + " --oversubscribe -np " + std::to_string(np) + " ";
+  return std::string(COLLCHECK_MPIEXEC) + " -np " + std::to_string(np) + " ";
 }
 
 Outcome single(const std::string& args) { return run_command(std::string(COLLCHECK_BINARY) + " " + args); }
@@ -247,6 +247,9 @@ std::vector<pid_t> children(pid_t parent) {
 }
 
 TEST(ShardedStore, RankZeroRecordsResultsAsTheyArrive) {
+  // The ranks are mpirun's children under Open MPI; Hydra starts them under
+  // its proxy, which this test does not follow.
+  if (!COLLCHECK_MPI_IS_OPENMPI) GTEST_SKIP() << "kills mpirun's child processes: Open MPI's process layout";
   // One large instance (p = 5001, a few seconds: fingerprint mode, so
   // enumerated; the quotients and the fold composition decide Swing in
   // milliseconds, and a fast machine must still leave a wide window) and 24
