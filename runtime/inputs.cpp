@@ -9,6 +9,7 @@ const char* to_string(DType d) {
     case DType::int64: return "int64";
     case DType::float32: return "float";
     case DType::float64: return "double";
+    case DType::int32: return "int32";
   }
   return "?";
 }
@@ -23,6 +24,7 @@ const char* to_string(ReduceOp op) {
 
 std::optional<DType> dtype_from_string(const std::string& s) {
   if (s == "int64") return DType::int64;
+  if (s == "int32") return DType::int32;
   if (s == "float" || s == "float32") return DType::float32;
   if (s == "double" || s == "float64") return DType::float64;
   return std::nullopt;

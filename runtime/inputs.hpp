@@ -30,12 +30,15 @@
 
 namespace collcheck::runtime {
 
-enum class DType { int64, float32, float64 };
+// int32: MPI_INT32_T, for implementations that take only MPI_INT / INT32
+// (every input and sum of the executors and payloads fits it).
+enum class DType { int64, float32, float64, int32 };
+inline bool integral(DType d) { return d == DType::int64 || d == DType::int32; }
 enum class ReduceOp { sum, permutation };
 
-const char* to_string(DType d);        // "int64", "float", "double"
+const char* to_string(DType d);        // "int64", "float", "double", "int32"
 const char* to_string(ReduceOp op);    // "sum", "permutation"
-// Accepts "int64", "float", "double" (also "float32", "float64"); nullopt otherwise.
+// Accepts "int64", "int32", "float", "double" (also "float32", "float64"); nullopt otherwise.
 std::optional<DType> dtype_from_string(const std::string& s);
 
 // A permutation of 0..7: element i maps to perm[i].

@@ -564,7 +564,7 @@ int run(int argc, char** argv, int me, int size) {
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
       "schedule", po::value(&schedule_file), "a schedule file instead of --algo: JSON or JSON lines (docs/schedule-format.md)")(
-      "dtype", po::value(&dtype_s)->default_value("int64"), "int64, float or double")(
+      "dtype", po::value(&dtype_s)->default_value("int64"), "int64, int32, float or double")(
       "count", po::value(&count_s)->default_value("1000"), "elements of the vector (>= number of blocks, <= INT_MAX)")(
       "seed", po::value(&seed_s)->default_value("1"), "input seed (0..2^64-1)")(
       "format", po::value(&format)->default_value("text"), "text or json")(
@@ -605,12 +605,15 @@ int run(int argc, char** argv, int me, int size) {
     return kHolds;
   }
   auto dtype = dtype_from_string(dtype_s);
-  if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, float or double)"};
+  if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, int32, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
   if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place ||
       !trace_out.empty() || !require_s.empty() || !count_type_s.empty() || !comm_s.empty())
     return run_black_box(vm, native, function, collective, payload_s, in_place, timeout_s, count_s, seed_s, *dtype,
                          format, trace_out, require_s, count_type_s, comm_s, me, size);
+  if (*dtype == DType::int32)
+    throw UsageError{"--dtype int32 is for black boxes (--native, --function): a schedule run marks undefined data "
+                     "with a poison value that 32 bits cannot keep apart from sums (int64, float or double)"};
   // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
   const uint64_t count = parse_uint_option("count", count_s, 1, INT_MAX);
   const uint64_t seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);

@@ -758,6 +758,7 @@ ExecResult execute_threads(const Schedule& sched, const ExecOptions& opts) {
     case DType::int64: return Engine<SumOp<int64_t>>(sched, opts).run();
     case DType::float32: return Engine<SumOp<float>>(sched, opts).run();
     case DType::float64: return Engine<SumOp<double>>(sched, opts).run();
+    case DType::int32: return Engine<SumOp<int32_t>>(sched, opts).run();
   }
   return Engine<SumOp<int64_t>>(sched, opts).run();
 }

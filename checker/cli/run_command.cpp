@@ -62,7 +62,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
       ("algo", po::value<std::string>(), "algorithm, 'all', or a comma list of them")
       ("variant", po::value<std::string>()->default_value("default"), "variant, 'default', 'all', or a comma list of them")
       ("p", po::value<std::string>(), "p-range (each p runs p threads; max 1024)")
-      ("dtype", po::value<std::string>()->default_value("int64"), "int64 | float | double")
+      ("dtype", po::value<std::string>()->default_value("int64"), "int64 | int32 | float | double")
       ("op", po::value<std::string>()->default_value("sum"), "sum | permutation (non-commutative)")
       ("elems", po::value<std::string>()->default_value("3"), "elements per block (1..4096)")
       ("out-of-place", "separate input and output buffers (default: in place)")
@@ -85,7 +85,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--schedule", vm["schedule"].as<std::string>());
   runtime::ExecOptions eo;
   auto dt = runtime::dtype_from_string(vm["dtype"].as<std::string>());
-  if (!dt) throw InputError("unknown --dtype " + quote_input(vm["dtype"].as<std::string>()) + " (known: int64, float, double)");
+  if (!dt) throw InputError("unknown --dtype " + quote_input(vm["dtype"].as<std::string>()) + " (known: int64, int32, float, double)");
   eo.dtype = *dt;
   std::string op = vm["op"].as<std::string>();
   if (op == "sum") eo.op = runtime::ReduceOp::sum;

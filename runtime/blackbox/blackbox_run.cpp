@@ -186,10 +186,13 @@ struct Typed {
 };
 
 std::vector<unsigned char> pack(const std::vector<double>& v, DType d) {
-  const size_t b = d == DType::float32 ? 4 : 8;
+  const size_t b = d == DType::float32 || d == DType::int32 ? 4 : 8;
   std::vector<unsigned char> out(v.size() * b);
   for (size_t i = 0; i < v.size(); ++i) {
-    if (d == DType::int64) {
+    if (d == DType::int32) {  // the sentinel as kSentinel32; every payload value fits (representable())
+      const int32_t x = std::isnan(v[i]) || v[i] == kSentinel ? kSentinel32 : static_cast<int32_t>(v[i]);
+      std::memcpy(out.data() + i * b, &x, b);
+    } else if (d == DType::int64) {
       const int64_t x = std::isnan(v[i]) ? static_cast<int64_t>(kSentinel) : static_cast<int64_t>(v[i]);
       std::memcpy(out.data() + i * b, &x, b);
     } else if (d == DType::float32) {
@@ -205,7 +208,11 @@ std::vector<unsigned char> pack(const std::vector<double>& v, DType d) {
 std::vector<double> unpack(const unsigned char* p, size_t n, DType d) {
   std::vector<double> out(n);
   for (size_t i = 0; i < n; ++i) {
-    if (d == DType::int64) {
+    if (d == DType::int32) {
+      int32_t x;
+      std::memcpy(&x, p + i * 4, 4);
+      out[i] = x == kSentinel32 ? kSentinel : static_cast<double>(x);
+    } else if (d == DType::int64) {
       int64_t x;
       std::memcpy(&x, p + i * 8, 8);
       out[i] = static_cast<double>(x);
@@ -241,9 +248,13 @@ extern "C" void matrix_op(void* in, void* inout, int* len, MPI_Datatype*) {
   matrix_product(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout), static_cast<uint64_t>(*len));
 }
 
-MPI_Datatype base_type(DType d) { return d == DType::int64 ? MPI_INT64_T : d == DType::float32 ? MPI_FLOAT : MPI_DOUBLE; }
+MPI_Datatype base_type(DType d) {
+  return d == DType::int64 ? MPI_INT64_T : d == DType::int32 ? MPI_INT32_T : d == DType::float32 ? MPI_FLOAT : MPI_DOUBLE;
+}
 
-std::string type_name(DType d) { return d == DType::int64 ? "MPI_INT64_T" : d == DType::float32 ? "MPI_FLOAT" : "MPI_DOUBLE"; }
+std::string type_name(DType d) {
+  return d == DType::int64 ? "MPI_INT64_T" : d == DType::int32 ? "MPI_INT32_T" : d == DType::float32 ? "MPI_FLOAT" : "MPI_DOUBLE";
+}
 
 // One call of a target whose count type is C (size_t, MPI_Count): the
 // collectives with one count (scalar_count), through `function`.
@@ -616,7 +627,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       const uint64_t recv_values = (t.coll == Coll::reduce_scatter_block && o.in_place ? p * o.count
                                     : t.coll == Coll::reduce_scatter && o.in_place ? o.count
                                                                                      : l.recv) * l.width;
-      std::vector<double> rv(recv_values, spec.dtype == DType::int64 ? kSentinel : std::nan(""));
+      std::vector<double> rv(recv_values, integral(spec.dtype) ? kSentinel : std::nan(""));
       if (t.coll == Coll::bcast) rv = sv;
       const bool in_place_here = o.in_place && (t.coll != Coll::reduce || me == o.root);
       if (in_place_here) {

@@ -174,6 +174,12 @@ uint64_t alltoallv_count(uint64_t count, uint64_t s, uint64_t d) {
 
 std::optional<std::string> representable(const RunSpec& r) {
   if (r.payload != Payload::source_tagged || r.dtype == DType::int64) return std::nullopt;
+  if (r.dtype == DType::int32) {
+    const double top = static_cast<double>(r.p) * static_cast<double>(tag_stride(r.coll, r.p, r.count));
+    if (top <= 2147483647.0) return std::nullopt;
+    return "the source-tagged payload needs p * elements = " + num(top) + " distinct tags; int32 holds them only up to " +
+           "2147483647 (use --dtype int64 or a smaller count)";
+  }
   const double top = static_cast<double>(r.p) * static_cast<double>(tag_stride(r.coll, r.p, r.count));
   const double limit = r.dtype == DType::float32 ? 16777216.0 : 9007199254740992.0;
   if (top <= limit) return std::nullopt;
@@ -213,7 +219,7 @@ std::vector<double> send_values(const RunSpec& r, int me) {
       break;
     case Payload::source_tagged:
       if (r.coll == Coll::bcast && me != r.root) {
-        std::fill(v.begin(), v.end(), r.dtype == DType::int64 ? kSentinel : std::nan(""));
+        std::fill(v.begin(), v.end(), integral(r.dtype) ? kSentinel : std::nan(""));
         break;
       }
       for (uint64_t j = 0; j < l.send; ++j)

@@ -131,7 +131,8 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me);
 // contribution counted 2 times (one-hot run 1)"); nullopt if it is right.
 std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<double>& got);
 
-inline constexpr double kSentinel = -7777777777.0;  // int64 receive buffers before the call
+inline constexpr double kSentinel = -7777777777.0;  // integer receive buffers before the call (as values)
+inline constexpr int32_t kSentinel32 = -777777777;  // kSentinel as an int32 buffer holds it
 inline constexpr int64_t kMatrixPrime = 65521;
 // The non-commutative operator on 2x2 matrices (row-major, 4 values each):
 // inout[i] = in[i] x inout[i] mod 65521, as MPI_User_function is called

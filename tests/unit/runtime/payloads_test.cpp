@@ -238,12 +238,17 @@ TEST(Payloads, FloatTagsAreRefusedWhereNotExact) {
   EXPECT_NE(representable(r)->find("float holds integers exactly only up to 16777216"), std::string::npos);
   r.dtype = DType::float64;
   EXPECT_FALSE(representable(r));
+  r.dtype = DType::int32;  // 2^25 tags fit; 2^31 do not
+  EXPECT_FALSE(representable(r));
+  r.count = uint64_t{1} << 27;
+  ASSERT_TRUE(representable(r));
+  EXPECT_NE(representable(r)->find("int32 holds them only up to 2147483647"), std::string::npos);
 }
 
 TEST(Payloads, NamesRoundTrip) {
   for (Coll c : all_colls()) EXPECT_EQ(coll_from_string(to_string(c)), c);
   for (Payload p : {Payload::one_hot, Payload::counters, Payload::counters_op, Payload::tagged_counters,
-                    Payload::noncommutative, Payload::source_tagged})
+                    Payload::noncommutative, Payload::ordered, Payload::source_tagged})
     EXPECT_EQ(payload_from_string(to_string(p)), p);
   EXPECT_FALSE(coll_from_string("allsum"));
 }

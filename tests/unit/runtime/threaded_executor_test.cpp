@@ -117,7 +117,7 @@ TEST_P(RegistryVariant, CorrectForP1To12AllDtypesBothPlacements) {
       if (v->violates && v->violates(ip)) continue;
       auto sched = v->make(ip);
       const bool defaults = ip.blocks == 0 && ip.root == 0;
-      for (DType d : {DType::int64, DType::float32, DType::float64})
+      for (DType d : {DType::int64, DType::float32, DType::float64, DType::int32})
         for (bool in_place : {true, false}) {
           // Other n and roots: one dtype per placement is enough.
           if (!defaults && (d == DType::float32 || (d == DType::int64) != in_place)) continue;
