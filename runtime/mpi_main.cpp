@@ -262,23 +262,10 @@ blackbox::BlackBoxResult result_from_json(const nlohmann::json& j) {
 
 // Every part leader's result at world rank 0, in world-rank order of the
 // leaders (part order); empty elsewhere.
-std::vector<blackbox::BlackBoxResult> gather_results(const std::optional<blackbox::BlackBoxResult>& mine, int me,
-                                                     int size) {
-  const std::string text = mine ? result_json(*mine).dump() : std::string();
-  int len = static_cast<int>(text.size());
-  std::vector<int> lens(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  int total = 0;
-  if (me == 0)
-    for (int r = 0; r < size; ++r) displs[static_cast<size_t>(r)] = total, total += lens[static_cast<size_t>(r)];
-  std::vector<char> all(static_cast<size_t>(std::max(total, 1)));
-  MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+std::vector<blackbox::BlackBoxResult> gather_results(const std::optional<blackbox::BlackBoxResult>& mine) {
   std::vector<blackbox::BlackBoxResult> out;
-  if (me != 0) return out;
-  for (int r = 0; r < size; ++r)
-    if (lens[static_cast<size_t>(r)] > 0)
-      out.push_back(result_from_json(nlohmann::json::parse(
-          std::string(all.data() + displs[static_cast<size_t>(r)], static_cast<size_t>(lens[static_cast<size_t>(r)])))));
+  for (const auto& [rank, text] : blackbox::gather_texts(mine ? result_json(*mine).dump() : std::string(), MPI_COMM_WORLD))
+    out.push_back(result_from_json(nlohmann::json::parse(text)));
   return out;
 }
 
@@ -467,7 +454,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
       leader = crank == 0;
     }
     if (st.world) parts.push_back(std::move(mine));
-    else parts = gather_results(leader ? std::optional<bb::BlackBoxResult>(std::move(mine)) : std::nullopt, me, size);
+    else parts = gather_results(leader ? std::optional<bb::BlackBoxResult>(std::move(mine)) : std::nullopt);
   }
   for (size_t part = 0; part < parts.size(); ++part) {
   const bb::BlackBoxResult& res = parts[part];

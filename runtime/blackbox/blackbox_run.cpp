@@ -372,23 +372,9 @@ std::string error_text(int rc) {
 // gets how many other ranks had one and up to three of them that say
 // something else than the first ("rank 2, element 0: ..." apart from the rank):
 // ranks whose results differ from each other are named, not only the first.
-std::optional<std::string> first_defect(const std::optional<std::string>& mine, int me, int size, MPI_Comm comm,
+std::optional<std::string> first_defect(const std::optional<std::string>& mine, int size, MPI_Comm comm,
                                         std::optional<std::string>* others = nullptr) {
-  const std::string d = mine.value_or("");
-  int len = static_cast<int>(d.size());
-  std::vector<int> lens(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
-  int total = 0;
-  if (me == 0)
-    for (int r = 0; r < size; ++r) displs[static_cast<size_t>(r)] = total, total += lens[static_cast<size_t>(r)];
-  std::vector<char> all(static_cast<size_t>(std::max(total, 1)));
-  MPI_Gatherv(d.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
-  if (me != 0) return std::nullopt;
-  std::vector<std::pair<int, std::string>> found;
-  for (int r = 0; r < size; ++r)
-    if (lens[static_cast<size_t>(r)] > 0)
-      found.emplace_back(r, std::string(all.data() + displs[static_cast<size_t>(r)],
-                                        static_cast<size_t>(lens[static_cast<size_t>(r)])));
+  const std::vector<std::pair<int, std::string>> found = gather_texts(mine.value_or(""), comm);
   if (found.empty()) return std::nullopt;
   if (others && found.size() > 1) {
     // What a defect says apart from its rank ("rank 2, " / "rank 2: " prefix).
@@ -452,6 +438,27 @@ std::optional<std::string> load_large_count_binding(Coll c, void*& function) {
   if (!function)
     return "this MPI library has no " + name + " (the MPI-4 large-count bindings: Open MPI 5 and MPICH 4 have them)";
   return std::nullopt;
+}
+
+std::vector<std::pair<int, std::string>> gather_texts(const std::string& mine, MPI_Comm comm) {
+  int me = 0, size = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &size);
+  int len = static_cast<int>(mine.size());
+  std::vector<int> lens(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
+  int total = 0;
+  if (me == 0)
+    for (int r = 0; r < size; ++r) displs[static_cast<size_t>(r)] = total, total += lens[static_cast<size_t>(r)];
+  std::vector<char> all(static_cast<size_t>(std::max(total, 1)));
+  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
+  std::vector<std::pair<int, std::string>> out;
+  if (me != 0) return out;
+  for (int r = 0; r < size; ++r)
+    if (lens[static_cast<size_t>(r)] > 0)
+      out.emplace_back(r, std::string(all.data() + displs[static_cast<size_t>(r)],
+                                      static_cast<size_t>(lens[static_cast<size_t>(r)])));
+  return out;
 }
 
 std::string mpi_name(Coll c) {
@@ -670,8 +677,8 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
           std::vector<double> got = unpack(rbuf.data(), l.recv * l.width, spec.dtype);
           defect = judge(spec, me, got);
         }
-        res.defect = first_defect(defect, me, size, comm, &res.other_ranks);
-        res.refusal = first_defect(refusal, me, size, comm);
+        res.defect = first_defect(defect, size, comm, &res.other_ranks);
+        res.refusal = first_defect(refusal, size, comm);
         if (tspec) {  // every rank's messages and result, analyzed at rank 0
           trace::Result mine;
           if (rc == MPI_SUCCESS && !(t.coll == Coll::reduce && me != o.root)) {

@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/blackbox/payloads.hpp"
@@ -97,6 +98,10 @@ struct BlackBoxResult {
 // std::invalid_argument when it cannot be traced (alltoall, a
 // reduce-scatter whose count is not a multiple of p, count 0).
 trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root);
+
+// Every rank's text, at rank 0 of `comm` in rank order, with its rank; empty
+// texts are left out, and every other rank gets nothing. Collective.
+std::vector<std::pair<int, std::string>> gather_texts(const std::string& mine, MPI_Comm comm);
 
 // Collective over `comm`; every rank must call it with the same arguments.
 // Throws std::invalid_argument (bad input: a root out of range, in-place for
