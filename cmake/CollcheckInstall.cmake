@@ -45,6 +45,28 @@ install(TARGETS collcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT 
 if(TARGET collcheck-mpi)
   install(TARGETS collcheck-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
 endif()
+# The man pages and bash completion, written by the binaries themselves from
+# their option tables and the registry (checker/cli/manual.hpp).
+set(COLLCHECK_MANUAL_DIR ${PROJECT_BINARY_DIR}/manual)
+set(manual_programs collcheck)
+if(TARGET collcheck-mpi)
+  list(APPEND manual_programs collcheck-mpi)
+endif()
+set(manual_files "")
+foreach(prog ${manual_programs})
+  add_custom_command(OUTPUT ${COLLCHECK_MANUAL_DIR}/${prog}.1 ${COLLCHECK_MANUAL_DIR}/${prog}.bash
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${COLLCHECK_MANUAL_DIR}
+    COMMAND $<TARGET_FILE:${prog}> --man-page > ${COLLCHECK_MANUAL_DIR}/${prog}.1
+    COMMAND $<TARGET_FILE:${prog}> --bash-completion > ${COLLCHECK_MANUAL_DIR}/${prog}.bash
+    DEPENDS ${prog}
+    COMMENT "Writing the man page and bash completion of ${prog}")
+  list(APPEND manual_files ${COLLCHECK_MANUAL_DIR}/${prog}.1 ${COLLCHECK_MANUAL_DIR}/${prog}.bash)
+  install(FILES ${COLLCHECK_MANUAL_DIR}/${prog}.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
+  install(FILES ${COLLCHECK_MANUAL_DIR}/${prog}.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+          RENAME ${prog} COMPONENT cli)
+endforeach()
+add_custom_target(collcheck_manual ALL DEPENDS ${manual_files})
+
 install(FILES ${PROJECT_SOURCE_DIR}/docs/schedule.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/collcheck COMPONENT cli)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)

@@ -54,8 +54,10 @@
 #include <vector>
 
 #include "checker/cli/cli_support.hpp"
+#include "checker/cli/manual.hpp"
 #include "checker/sweep/file_claims.hpp"
 #include "checker/sweep/sweep.hpp"
+#include "collcheck_version.hpp"
 #include "runtime/blackbox/blackbox_run.hpp"
 #include "runtime/mpi_backend.hpp"
 #include "schedules/formats/file_io.hpp"
@@ -542,11 +544,18 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   return overall == Status::violated || refused ? kViolated : overall == Status::unknown ? kUnknown : kHolds;
 }
 
-int run(int argc, char** argv, int me, int size) {
-  po::options_description desc("collcheck-mpi options");
+// collcheck-mpi's option table (the parser, --help, the man page and the
+// bash completion read it), with the values it fills.
+struct CommandLine {
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
   std::string native, function, collective, payload_s, timeout_s, trace_out, require_s, count_type_s, comm_s;
   bool in_place = false;
+};
+
+po::options_description mpi_options(CommandLine& o) {
+  po::options_description desc("collcheck-mpi options");
+  auto& [algo, variant, schedule_file, dtype_s, format, count_s, seed_s, native, function, collective, payload_s,
+         timeout_s, trace_out, require_s, count_type_s, comm_s, in_place] = o;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
@@ -576,6 +585,101 @@ int run(int argc, char** argv, int me, int size) {
       "trace", po::value(&trace_out),
       "black box: record every point-to-point message of the call, write the schedule they form to FILE, check it");
   add_instance_options(desc);
+  return desc;
+}
+
+ManualPage mpi_manual_page() {
+  CommandLine unused;
+  ManualPage page;
+  page.program = "collcheck-mpi";
+  page.version = COLLCHECK_VERSION;
+  page.purpose = "run collective schedules and MPI libraries' collectives under MPI and check their results";
+  page.synopsis =
+      "mpirun -np P collcheck-mpi --algo NAME [--variant V] [--count N] | --schedule FILE\n"
+      "mpirun -np P collcheck-mpi --native COLLECTIVE [--payload LIST] [--comm LIST] [--trace FILE]\n"
+      "mpirun -np P collcheck-mpi --function LIBRARY:SYMBOL --collective COLLECTIVE [OPTIONS]\n"
+      "collcheck-mpi --help | --man-page | --bash-completion";
+  page.description =
+      "collcheck-mpi runs under an MPI launcher, one process per rank. With --algo or --schedule it executes a "
+      "schedule with real data over MPI point-to-point messages and compares every rank's result. As a black "
+      "box (--native: the MPI library's own collective; --function: a function from a shared library with the "
+      "standard MPI signature) it calls the collective on exact-multiplicity payloads, so a lost, doubled or "
+      "misordered contribution is named, on the communicators --comm asks for, inside guarded buffers (a "
+      "write past a buffer, a corrupted heap or a crash is reported, never 'holds').\n\n"
+      "--dry-run parses and checks the options without starting MPI, then exits 0.";
+  page.commands.push_back({"", "", "", mpi_options(unused), ""});
+  page.sections.push_back(
+      {"EXIT STATUS",
+       "- 0: every call holds.\n- 1: a result is wrong, or a call refused inside its contract.\n"
+       "- 2: bad input (on every rank alike).\n- 3: undecided: a hang past --timeout, a crash, or an internal error.\n"
+       "- 77: nothing to check: every call was outside the declared contract (--require)."});
+  page.sections.push_back({"SEE ALSO", "collcheck(1), mpirun(1)"});
+  return page;
+}
+
+std::string mpi_bash_completion() {
+  namespace bb = blackbox;
+  std::map<std::string, CompletionValues> values;
+  std::map<std::string, std::vector<std::string>> variants;
+  CompletionValues algos{{}, false, false};
+  for (const AlgorithmInfo& a : registry()) {
+    algos.words.push_back(a.name);
+    for (const VariantInfo& v : a.variants) variants[a.name].push_back(v.name);
+  }
+  values["algo"] = algos;
+  CompletionValues colls{{}, false, false};
+  for (bb::Coll c : bb::all_colls()) colls.words.push_back(bb::to_string(c));
+  values["native"] = colls;
+  values["collective"] = colls;
+  CompletionValues payloads{{}, true, false};
+  for (int i = 0; i <= static_cast<int>(bb::Payload::source_tagged); ++i)
+    payloads.words.push_back(bb::to_string(static_cast<bb::Payload>(i)));
+  values["payload"] = payloads;
+  values["dtype"] = {{"int64", "int32", "float", "double"}, false, false};
+  values["format"] = {{"text", "json"}, false, false};
+  values["comm"] = {{"world", "dup", "reversed", "split", "sequence", "all"}, true, false};
+  values["count-type"] = {{"int", "size_t", "MPI_Count"}, false, false};
+  values["require"] = {{"pow2", "even", "count>=p", "commutative"}, true, false};
+  for (const char* f : {"schedule", "trace"}) values[f] = {{}, false, true};
+  return bash_completion(mpi_manual_page(), values, variants);
+}
+
+// Before MPI_Init: --man-page, --bash-completion and --dry-run need no MPI
+// job. Returns the exit code, or nullopt for a run.
+std::optional<int> without_mpi(int argc, char** argv) {
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc == 2 && (first == "--man-page" || first == "--bash-completion")) {
+    std::cout << (first == "--man-page" ? man_page(mpi_manual_page()) : mpi_bash_completion());
+    std::cout.flush();
+    return std::cout ? 0 : kUsage;
+  }
+  std::vector<std::string> args;
+  bool dry_run = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--dry-run")
+      dry_run = true;
+    else
+      args.emplace_back(argv[i]);
+  }
+  if (!dry_run) return std::nullopt;
+  try {
+    CommandLine o;
+    (void)parse_args(mpi_options(o), args);
+    if (!dtype_from_string(o.dtype_s)) throw InputError("unknown --dtype '" + o.dtype_s + "' (int64, int32, float or double)");
+    if (o.format != "text" && o.format != "json") throw InputError("unknown --format '" + o.format + "' (text or json)");
+  } catch (const std::exception& e) {
+    std::cerr << "collcheck-mpi: error: " << escape_controls(e.what()) << "\n";
+    return kUsage;
+  }
+  std::cerr << "collcheck-mpi: dry run: the options are valid; nothing was run\n";
+  return 0;
+}
+
+int run(int argc, char** argv, int me, int size) {
+  CommandLine line;
+  const po::options_description desc = mpi_options(line);
+  auto& [algo, variant, schedule_file, dtype_s, format, count_s, seed_s, native, function, collective, payload_s,
+         timeout_s, trace_out, require_s, count_type_s, comm_s, in_place] = line;
   po::variables_map vm;
   try {
     // As collcheck's subcommands parse theirs: a stray word is an error, not ignored.
@@ -790,6 +894,7 @@ int rank_zero_code(int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (const std::optional<int> code = without_mpi(argc, argv)) return *code;
   MPI_Init(&argc, &argv);
   int me = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);

@@ -34,7 +34,7 @@ double parse_nonneg(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
+po::options_description analyze_options() {
   po::options_description desc(
       "collcheck analyze: K and D of the tunable-radix all-to-all for every radix r = 2..P, the paper's "
       "Propositions 1-4 next to them, the cost alpha*K + beta*D*S, its minimising radix and where sqrt(P) "
@@ -62,6 +62,11 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
       ("max-memory", po::value<std::string>(),
        "memory guard, as verify's: refuse (before allocating) an analysis whose estimated memory exceeds SIZE "
        "(e.g. 6G, 512MiB, 1.5G; 'none': no guard; default 75% of physical memory); a refusal exits 3");
+  return desc;
+}
+
+int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = analyze_options();
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (!vm.count("algo")) throw InputError("analyze needs --algo tra (with --p) or --algo A --dims SHAPE");
@@ -76,6 +81,7 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
     const std::vector<std::vector<uint32_t>> shapes = parse_dims_list(vm["dims"].as<std::string>());
     if (shapes.size() != 1)
       throw InputError("analyze: --dims must be one shape, not " + quote_input(vm["dims"].as<std::string>()));
+    if (inv.dry_run) return dry_run_done();
     const TorusAnalysis a = analyze_torus(algo, shapes.front(), vm["topology"].as<std::string>(), max_memory);
     const std::string text = format == "json"   ? torus_analysis_json(a, inv.cmdline)
                              : format == "html" ? torus_analysis_html(a, inv.cmdline)
@@ -102,6 +108,7 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
   if (const MemoryEstimate m = tra_analysis_memory(ps.front(), format);
       max_memory && m.bytes > max_memory && ps.front() >= 2 && ps.front() <= kAnalyzeMaxP)
     throw ResourceRefusal(refusal(m, max_memory));
+  if (inv.dry_run) return dry_run_done();
   const Analysis a = analyze_tra(ps.front(), alpha, beta, bytes);
   const std::string text = format == "json"   ? analysis_json(a, inv.cmdline)
                            : format == "html" ? analysis_html(a, inv.cmdline)

@@ -129,7 +129,7 @@ int check_msccl_file(const po::variables_map& vm, const std::string& path, const
 
 }  // namespace
 
-int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) {
+po::options_description check_file_options() {
   po::options_description desc("collcheck check-file");
   desc.add_options()("help,h", "this help")("file", po::value<std::string>(), "schedule JSON file")
       ("schedule-format", po::value<std::string>()->default_value("auto"),
@@ -144,6 +144,11 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
       ("smt2-dir", po::value<std::string>(), "with --translation-validation: write the solver queries as SMT-LIB2 here");
   add_instance_options(desc);
   add_check_options(desc);
+  return desc;
+}
+
+int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = check_file_options();
   po::positional_options_description pos;
   pos.add("file", 1);
   auto vm = parse_args(desc, args, &pos);
@@ -166,6 +171,7 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
       vm.count("timeout-ms") ? parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000) : 60000);
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
+  if (inv.dry_run) return dry_run_done();  // the file may not exist yet
   std::string path = vm["file"].as<std::string>();
   require_regular_file(path);
   refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);

@@ -21,22 +21,26 @@ namespace collcheck {
 namespace {
 
 const std::vector<Subcommand> kSubcommands = {
-    {"list", "list", "algorithms, variants, restrictions, properties", cmd_list},
+    {"list", "list", "algorithms, variants, restrictions, properties", cmd_list, list_options},
     {"verify", "verify --algo A --p RANGE", "check every property for every p, rank, step and block", cmd_verify,
-     true},
-    {"dump", "dump --algo A --p N", "print the schedule (--format text|json|jsonl)", cmd_dump},
+     verify_options, "", true},
+    {"dump", "dump --algo A --p N", "print the schedule (--format text|json|jsonl)", cmd_dump, dump_options},
     {"check-file", "check-file FILE",
      "check a schedule in collcheck's format (JSON or JSON lines)\n"
      "(--schedule-format traff-table: Träff's tables)\n"
      "(--schedule-format msccl: MSCCL algorithm XML)",
-     cmd_check_file},
-    {"run", "run --algo A --p N", "execute on threads with real data and compare", cmd_run},
+     cmd_check_file, check_file_options, "file"},
+    {"run", "run --algo A --p N", "execute on threads with real data and compare", cmd_run, run_options},
     {"prove", "prove --algo A --p RANGE",
-     "Z3 proofs for all ranks at once (--list: the queries;\n--query, --timeout-ms, --smt2-dir DIR)", cmd_prove},
+     "Z3 proofs for all ranks at once (--list: the queries;\n--query, --timeout-ms, --smt2-dir DIR)", cmd_prove,
+     prove_options},
     {"analyze", "analyze --algo tra --p N", "TRA's K, D and cost for every radix, the optimum and sqrt(p)",
-     cmd_analyze},
-    {"report", "report --db FILE", "render a sweep stored by 'verify --db FILE' (any --format)", cmd_report},
-    {"fuzz", "fuzz --algo A --seconds S", "property-based fuzzing, shrunk to the minimal failing instance\n(--schedule-cmd CMD: a generator program)", cmd_fuzz},
+     cmd_analyze, analyze_options},
+    {"report", "report --db FILE", "render a sweep stored by 'verify --db FILE' (any --format)", cmd_report,
+     report_options},
+    {"fuzz", "fuzz --algo A --seconds S",
+     "property-based fuzzing, shrunk to the minimal failing instance\n(--schedule-cmd CMD: a generator program)",
+     cmd_fuzz, fuzz_options},
 };
 
 // `collcheck --help`: the table, synopses padded to one column.
@@ -53,7 +57,8 @@ std::string usage() {
     }
     out += "  " + head + std::string(help) + "\n";
   }
-  return out + "  --version\nrun 'collcheck <command> --help' for a command's options.\n";
+  return out + "  --version, --man-page, --bash-completion\n"
+               "every command takes --help (its options) and --dry-run (validate the command line, run nothing).\n";
 }
 
 std::string command_line(int argc, char** argv) {
@@ -148,8 +153,23 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args, co
     std::cout << "collcheck " << COLLCHECK_VERSION << "\n";
     return 0;
   }
+  if (cmd == "--man-page" || cmd == "--bash-completion") {
+    if (!args.empty()) throw InputError(cmd + " takes no arguments");
+    std::cout << (cmd == "--man-page" ? collcheck_man_page() : collcheck_bash_completion());
+    return 0;
+  }
   for (const Subcommand& c : kSubcommands)
-    if (cmd == c.name) return c.run(args, inv);
+    if (cmd == c.name) {
+      Invocation with = inv;
+      std::vector<std::string> rest;
+      for (const std::string& a : args) {
+        if (a == "--dry-run")
+          with.dry_run = true;
+        else
+          rest.push_back(a);
+      }
+      return c.run(rest, with);
+    }
   if (cmd.empty()) throw InputError("no command given; try 'collcheck --help'");
   std::string known;
   for (const Subcommand& c : kSubcommands) known += (known.empty() ? "" : ", ") + std::string(c.name);
@@ -157,6 +177,11 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args, co
 }
 
 }  // namespace
+
+int dry_run_done() {
+  std::cerr << "collcheck: dry run: the command line is valid; nothing was run\n";
+  return 0;
+}
 
 int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
   std::set_terminate(on_terminate);

@@ -20,9 +20,16 @@ struct Subcommand {
   const char* synopsis;  // name and its main options, e.g. "verify --algo A --p RANGE"
   const char* help;      // one line (continuation lines after '\n')
   Command run;
+  boost::program_options::options_description (*options)();  // the command's option table
+  const char* positional = "";  // the option a bare argument fills ("file"), if any
   bool sharded = false;  // under mpirun: runs on every rank (a sharded sweep); the others run on rank 0 only
 };
 const std::vector<Subcommand>& subcommands();
+
+// collcheck's man page and bash completion (checker/cli/manual.hpp), from
+// the table above and the registry.
+std::string collcheck_man_page();
+std::string collcheck_bash_completion();
 
 // Under mpirun, checker/sweep/mpi_shard.hpp passes a ShardedRunner as
 // `sweep_runner` (verify shards its sweep over the MPI ranks); empty: every

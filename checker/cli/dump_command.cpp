@@ -57,7 +57,7 @@ FileMeta registry_file_meta(const AlgorithmInfo& a, const VariantInfo& v, const 
 
 }  // namespace
 
-int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
+po::options_description dump_options() {
   po::options_description desc("collcheck dump");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm")
@@ -67,6 +67,11 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
        "text | json | jsonl (JSON lines, for large p) | traff-table (traff only)")
       ("out", po::value<std::string>()->default_value("-"), "output file");
   add_instance_options(desc);
+  return desc;
+}
+
+int cmd_dump(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = dump_options();
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))) throw InputError("dump needs --algo and --p");
@@ -81,6 +86,11 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& /*inv*/) {
   if (dump_ps.size() != 1 || t.shapes.size() > 1) throw InputError("dump takes one p (one --dims shape)");
   uint64_t p = dump_ps.front();
   std::string f = vm["format"].as<std::string>();
+  if (inv.dry_run) {
+    if (f != "text" && f != "json" && f != "jsonl" && f != "traff-table")
+      throw InputError("unknown dump format " + quote_input(f) + " (known: text, json, jsonl, traff-table)");
+    return dry_run_done();
+  }
   if (f == "traff-table") {
     if (!t.algorithm->capabilities.traff_table_format) {
       std::string with;  // the algorithms whose family declares the format

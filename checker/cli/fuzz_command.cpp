@@ -20,7 +20,7 @@ namespace po = boost::program_options;
 
 namespace collcheck {
 
-int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
+po::options_description fuzz_options() {
   po::options_description desc(
       "collcheck fuzz: draws instances where collective algorithms break (p at and next to powers of two and "
       "three, primes, p - 1 a power of two, roots 0, p - 1 and the middle, option extremes), checks each as verify "
@@ -43,6 +43,11 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
       ("db", po::value<std::string>(), "accumulate coverage over runs in this JSON file (nightly CI jobs)")
       ("format", po::value<std::string>()->default_value("text"), "text | json | junit")
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)");
+  return desc;
+}
+
+int cmd_fuzz(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = fuzz_options();
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (vm.count("mutants")) {
@@ -50,6 +55,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
       throw InputError("--mutants FILE runs alone (no --algo, --schedule-cmd or --seconds)");
     const std::string path = vm["mutants"].as<std::string>();
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--mutants", path);
+    if (inv.dry_run) return dry_run_done();
     const ScheduleDocument doc = load_schedule_file(path, "auto", default_max_memory());
     const uint64_t cap = parse_uint_option("max-mutants", vm["max-mutants"].as<std::string>(), 1, 1000000);
     const uint64_t seed = vm.count("seed") ? parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX) : 1;
@@ -118,6 +124,7 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation&) {
   if (!f || (*f != Format::text && *f != Format::json && *f != Format::junit))
     throw InputError("fuzz: unknown --format '" + format + "' (text, json, junit)");
   const int threads = worker_threads(vm);  // the number grammar of every option
+  if (inv.dry_run) return dry_run_done();
   if (vm.count("db")) {  // before spending the budget
     // The report written over the database would lose every run it holds.
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());

@@ -14,11 +14,17 @@ namespace po = boost::program_options;
 
 namespace collcheck {
 
-int cmd_list(const std::vector<std::string>& args, const Invocation& /*inv*/) {
+po::options_description list_options() {
   po::options_description desc("collcheck list");
   desc.add_options()("help,h", "this help");
+  return desc;
+}
+
+int cmd_list(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = list_options();
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
+  if (inv.dry_run) return dry_run_done();
   std::cout << "algorithms (variant marked * is the default):\n";
   for (const auto& a : registry()) {
     std::cout << "  " << a.name << " [" << to_string(a.collective) << "] " << a.summary << "\n";

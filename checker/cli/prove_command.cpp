@@ -102,7 +102,7 @@ std::optional<std::string> why_unsupported(const smt::Query& q, const SweepTarge
 
 }  // namespace
 
-int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
+po::options_description prove_options() {
   po::options_description desc("collcheck prove");
   desc.add_options()("help,h", "this help")
       ("list", "list the queries (name, algorithms, statement) and exit")
@@ -118,6 +118,11 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
       ("format", po::value<std::string>()->default_value("text"), "report format: text, json, markdown, junit, html")
       ("out", po::value<std::string>()->default_value("-"), "report file");
   add_instance_options(desc);
+  return desc;
+}
+
+int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = prove_options();
   po::variables_map vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (vm.count("list")) {
@@ -176,6 +181,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
       if (!used) throw InputError("query '" + q->name + "' does not apply to '" + algo + "'");
     }
 
+  if (inv.dry_run) return dry_run_done();
   {  // verify's limit on instances, before any is built (issue 14 item 13)
     std::vector<SweepTarget> planned;
     for (const Planned& pl : plan) planned.push_back(*pl.target);

@@ -76,7 +76,7 @@ void list_sweeps(std::ostream& out, const std::vector<SweepInfo>& sweeps) {
 
 }  // namespace
 
-int cmd_report(const std::vector<std::string>& args, const Invocation& /*inv*/) {
+po::options_description report_options() {
   po::options_description desc("collcheck report");
   desc.add_options()("help,h", "this help")
       ("db", po::value<std::string>(), "results store written by 'verify --db'")
@@ -87,6 +87,11 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& /*inv*/) 
       ("format", po::value<std::string>()->default_value("text"), "text | json | markdown | junit | html")
       ("out", po::value<std::string>()->default_value("-"), "report file ('-' = stdout)")
       ("verbose,v", "text report lists every instance");
+  return desc;
+}
+
+int cmd_report(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = report_options();
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (!vm.count("db")) throw InputError("report needs --db FILE (a results store written by 'verify --db')");
@@ -94,6 +99,7 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& /*inv*/) 
   if (!format_from_string(fmt)) throw InputError("unknown format '" + fmt + "' (known: text, json, markdown, junit, html)");
   const std::string path = vm["db"].as<std::string>();
   refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", path, true);
+  if (inv.dry_run) return dry_run_done();
   ResultsStore store(path, ResultsStore::Access::read_only, COLLCHECK_VERSION);
   std::vector<SweepInfo> sweeps = store.sweeps();
   if (sweeps.empty()) throw InputError("results store '" + path + "' holds no sweep");

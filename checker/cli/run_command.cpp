@@ -56,7 +56,7 @@ InstanceResult run_schedule_file(const po::variables_map& vm, const runtime::Exe
 }  // namespace
 
 // collcheck run: execute the schedule on p threads with real data.
-int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
+po::options_description run_options() {
   po::options_description desc("collcheck run");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm, 'all', or a comma list of them")
@@ -75,6 +75,11 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
       ("format", po::value<std::string>()->default_value("text"), "report format")
       ("out", po::value<std::string>()->default_value("-"), "report file");
   add_instance_options(desc);
+  return desc;
+}
+
+int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = run_options();
   po::variables_map vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (!vm.count("schedule") && (!vm.count("algo") || (!vm.count("p") && !vm.count("dims"))))
@@ -103,6 +108,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   r.mode = runtime::mode_string(eo);
   r.seed = eo.seed;
   if (vm.count("schedule")) {
+    if (inv.dry_run) return dry_run_done();
     r.instances.push_back(run_schedule_file(vm, eo));
     r.seconds = r.instances.back().seconds;
     emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), true);
@@ -116,6 +122,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   req.skip_restricted = vm.count("skip-restricted") > 0;
   if (req.ps.back() > 1024) throw InputError("run starts one thread per rank; p = " + std::to_string(req.ps.back()) + " exceeds 1024");
   check_restrictions(req);
+  if (inv.dry_run) return dry_run_done();
 
   auto start = std::chrono::steady_clock::now();
   for (const auto& t : req.targets) {

@@ -21,9 +21,7 @@ namespace po = boost::program_options;
 
 namespace collcheck {
 
-int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
-  const std::string& cmdline = inv.cmdline;
-  const SweepRunner& runner = inv.sweep_runner;
+po::options_description verify_options() {
   po::options_description desc("collcheck verify");
   desc.add_options()("help,h", "this help")
       ("algo", po::value<std::string>(), "algorithm name, 'all', or a comma list of them")
@@ -40,6 +38,13 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
        "with --estimate: CPU seconds of calibration per algorithm/variant and checker mode (default 0.5)");
   add_instance_options(desc);
   add_check_options(desc);
+  return desc;
+}
+
+int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
+  const std::string& cmdline = inv.cmdline;
+  const SweepRunner& runner = inv.sweep_runner;
+  const po::options_description desc = verify_options();
   auto vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
@@ -63,10 +68,12 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   // Under mpirun (checker/sweep/mpi_shard.cpp) the runner is a ShardedRunner
   // (checker/sweep/shard_plan.hpp): --estimate runs on rank 0 alone, and the store
   // is opened and written by rank 0 alone.
+  if (vm.count("calibrate-seconds") && !vm.count("estimate"))
+    throw InputError("--calibrate-seconds applies only with --estimate");
+  if (inv.dry_run) return dry_run_done();
   const ShardedRunner* sharded = runner.target<ShardedRunner>();
   if (vm.count("estimate"))
     return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req); }) : cmd_estimate(vm, req);
-  if (vm.count("calibrate-seconds")) throw InputError("--calibrate-seconds applies only with --estimate");
   const std::string db = vm.count("db") ? vm["db"].as<std::string>() : "";
   if (runner && !sharded && !db.empty())
     throw InputError("--db is not supported by this sweep runner: run the sweep without --db");
