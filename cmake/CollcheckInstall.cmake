@@ -70,7 +70,7 @@ add_custom_target(collcheck_manual ALL DEPENDS ${manual_files})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/schedule.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/collcheck COMPONENT cli)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT cli
         FILES_MATCHING PATTERN "*.md" PATTERN "*.json")
 
 # --- dev ---------------------------------------------------------------------
