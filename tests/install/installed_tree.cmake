@@ -18,7 +18,7 @@ run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
 set(expected bin/collcheck share/collcheck/schedule.schema.json share/doc/collcheck/README.md
     share/man/man1/collcheck.1 share/bash-completion/completions/collcheck
     include/collcheck/schedules/schedule.hpp include/collcheck/properties/instance_checker.hpp
-    include/collcheck/collcheck_version.hpp lib/cmake/collcheck/collcheckConfig.cmake)
+    include/collcheck/collcheck_version.hpp)
 if(HAS_MPI)
   list(APPEND expected bin/collcheck-mpi share/man/man1/collcheck-mpi.1 share/bash-completion/completions/collcheck-mpi)
 endif()
@@ -28,7 +28,13 @@ foreach(f ${expected})
   endif()
 endforeach()
 
-# The installed binary verifies a range (the README's first command).
+# The CMake package, in lib/ or lib/<multiarch>/ (GNUInstallDirs, by prefix).
+file(GLOB config ${prefix}/lib/cmake/collcheck/collcheckConfig.cmake ${prefix}/lib/*/cmake/collcheck/collcheckConfig.cmake)
+if(NOT config)
+  message(FATAL_ERROR "the install has no lib/[<multiarch>/]cmake/collcheck/collcheckConfig.cmake")
+endif()
+
+# The installed binary verifies a range.
 run("installed collcheck verify" ${prefix}/bin/collcheck verify --algo swing --p 1..64)
 if(NOT out MATCHES "RESULT: holds")
   message(FATAL_ERROR "installed collcheck verify did not say RESULT: holds:\n${out}")

@@ -3,7 +3,7 @@
 // stating the command, the expected exit code and the exact first line of
 // stderr. One parameterised test per case file, so ctest names the case.
 //
-// Case format (README "Bad input"):
+// Case format (tests/data/bad-input/README.md):
 //   # comment lines: the defect this input exposed
 //   run: /bin/sh command line; $COLLCHECK, $COLLCHECK_MPI, $DATA (the corpus
 //        folder, inputs in $DATA/inputs/), $TMP (a fresh empty folder per case)

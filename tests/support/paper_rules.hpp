@@ -1,7 +1,7 @@
 #pragma once
 // Shared by tests/regression/schedules/paper_rules_test.cpp and
 // tests/slow/schedules/paper_rules_sweep_test.cpp: sweep the registry and compare the
-// set of failing p and failing properties with what README.md states.
+// set of failing p and failing properties with what docs/findings/swing.md states.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,7 +33,7 @@ inline void expect_correct_variants_hold(uint64_t max_p) {
       SCOPED_TRACE(a.name + "/" + v.name);
       // All-to-all has p^2 blocks (p^3 cells of flow state): the generic
       // checker goes to 128 here; alltoall-delivery covers every (P, r) up to
-      // 1024 (bench/bench_tra.cpp, README "Performance").
+      // 1024 (bench/bench_tra.cpp, docs/performance.md).
       const uint64_t cap = a.collective == Collective::alltoall ? std::min<uint64_t>(max_p, 128) : max_p;
       Report r = sweep(a.name, v.name, cap);
       for (const auto& i : r.instances)
@@ -41,7 +41,8 @@ inline void expect_correct_variants_hold(uint64_t max_p) {
     }
 }
 
-// README.md, "What collcheck found in the Swing paper", items 1-4 and 8. Every
+// docs/findings/swing.md ("What collcheck found in the Swing paper"), items 1-5
+// and 9. Every
 // set below is exact (a property that starts or stops failing at some p fails
 // the test), except the properties an entry lists as unpinned, whose p set has
 // no closed form (measured lists: tests/regression/schedules/paper_rules_test.cpp).

@@ -1,7 +1,8 @@
-// The README's sweep claims for small p (the slow suite repeats them up to
+// The sweep claims of docs/findings/swing.md (items 9 and 10) for small p
+// (the slow suite repeats them up to
 // p = 1024 / 512): expected-to-hold variants hold, and each Swing paper rule
 // (as printed or as collcheck reads it) fails exactly at the p and by the
-// properties the README lists.
+// properties the page lists.
 #include <gtest/gtest.h>
 
 #include "tests/support/paper_rules.hpp"
@@ -13,7 +14,7 @@ TEST(Sweep, ExpectedToHoldVariantsHoldUpTo64) { expect_correct_variants_hold(64)
 
 TEST(Sweep, LiteralPaperRulesFailExactlyWhereTheReadmeSays) { expect_paper_rules_fail_as_documented(64); }
 
-// The one p set without a closed form (README, Swing item 3): where the
+// The one p set without a closed form (docs/findings/swing.md, item 9): where the
 // earlier-step readings also fail causality. A measured list, pinned so that a
 // change shows; sending the own block or not does not change it.
 TEST(Sweep, EarlierStepReadingsFailCausalityAtTheMeasuredP) {

@@ -12,8 +12,8 @@
 // recursive doubling (both variants, p = 8), Swing latency p = 8 and Bruck's
 // allreduce n = 9. Each drop is checked in exact and fingerprint mode: the
 // root cause is traced on the schedule, so both give the same one. What the
-// trace does not pin down (measured when this was written, see README
-// "Minimal counterexample"): on folded schedules (p not a power of two or
+// trace does not pin down (measured when this was written, see
+// docs/properties.md, "Root cause"): on folded schedules (p not a power of two or
 // three) some drops in the unfold step are named elsewhere or unavailable,
 // e.g. swing latency p = 12: 28 of 32 named.
 //

@@ -37,7 +37,7 @@ TEST(CheckFileTranslation, DumpedScheduleHolds) {
 }
 
 TEST(CheckFileTranslation, DoubleCountingFileIsViolatedAndReplayed) {
-  // Swing's Listing 1, peer-index reading, double-counts at p = 6 (README, Swing finding 2).
+  // Swing's Listing 1, peer-index reading, double-counts at p = 6 (docs/findings/swing.md, finding 2).
   std::string f = temp_path("tv_listing1_6.jsonl");
   ASSERT_EQ(run("dump --algo swing --variant paper-listing1 --p 6 --format jsonl --out " + f).code, 0);
   nlohmann::json r = check_json(f);

@@ -88,7 +88,7 @@ TEST(AnalyzeCosts, NonFiniteCostsAreRefusedInEveryFormat) {
                    std::string("error: --alpha must be a finite number >= 0, not '") + bad + "'");
   // One of the two terms may be 0: a pure latency or bandwidth model.
   const Outcome ok = run("analyze --algo tra --p 16 --beta 0 --format json");
-  EXPECT_EQ(ok.code, 1) << ok.err;  // computed: K = P at r = P differs (exit 1, README)
+  EXPECT_EQ(ok.code, 1) << ok.err;  // computed: K = P at r = P differs (exit 1, docs/guide/analyze.md)
   EXPECT_TRUE(nlohmann::json::accept(ok.out)) << ok.out;
 }
 

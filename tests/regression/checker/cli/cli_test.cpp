@@ -1,4 +1,4 @@
-// The collcheck command line end to end: exit codes of README.md "Using it" (0 holds,
+// The collcheck command line end to end: exit codes of README.md "Exit codes" (0 holds,
 // 1 violated, 2 bad input, 77 all skipped), one-line errors for bad input,
 // report formats written to files, and reports that do not depend on the
 // number of threads. Runs the real binary (COLLCHECK_BINARY).

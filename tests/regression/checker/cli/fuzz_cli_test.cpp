@@ -200,7 +200,7 @@ TEST(FuzzCli, TheFirstDrawsAreSmall) {
 
 // The refuted torus reading is found and shrunk to the minimal torus (sides
 // of 1 dropped: dims 4, not 4x1) whatever the seed. --max-p 64 keeps every
-// instance tiny; the same holds without it (README: seeds 1..5, 30 s).
+// instance tiny; the same holds without it (docs/guide/fuzz.md: seeds 1..5, 30 s).
 TEST(FuzzCli, ARefutedTorusReadingIsFoundWhateverTheSeed) {
   for (int seed = 1; seed <= 5; ++seed) {
     const Outcome r = run("fuzz --algo swing --variant torus-paper-delta --seconds 30 --max-p 64 --format json --seed " +

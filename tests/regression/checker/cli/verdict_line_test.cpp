@@ -3,7 +3,7 @@
 // == false) fail says so instead of "do not deploy", in every format and for a
 // stored sweep rendered by `report --db`; a violation anywhere else still says
 // "do not deploy". The exit code stays 1 whenever a property is violated
-// (README "Exit codes"). The expected refutations are derived from the
+// (README "Exit codes", docs/guide/options.md). The expected refutations are derived from the
 // registry and from the JSON report of the same sweep, never typed in here.
 #include <gtest/gtest.h>
 

@@ -156,8 +156,8 @@ TEST(TraffVerify, SweepNamesTheExtremalWitnesses) {
           at_excess.push_back("p=" + std::to_string(p) + " rank " + std::to_string(r) + ": " + std::to_string(pc) +
                               (pc == 1 ? " recursive call" : " recursive calls") + " (q-1 = " + std::to_string(bound) + ")");
   }
-  ASSERT_EQ(max_viol, 3) << "README: no rank of p <= 256 has more than 3 violations";
-  ASSERT_EQ(max_excess, 0) << "README: q-1 is reached";
+  ASSERT_EQ(max_viol, 3) << "docs/findings/traff.md: no rank of p <= 256 has more than 3 violations";
+  ASSERT_EQ(max_excess, 0) << "docs/findings/traff.md: q-1 is reached";
   const Outcome o = run("verify --algo traff --p 1..256 --properties traff-bounds --quiet");
   ASSERT_EQ(o.code, 0) << o.err;
   auto line = [&](const std::string& key) {

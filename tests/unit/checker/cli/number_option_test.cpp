@@ -1,5 +1,5 @@
 // The one number grammar of collcheck's numeric options
-// (checker/cli/cli_support.hpp, README "Numbers"): integers are decimal
+// (checker/cli/cli_support.hpp, docs/guide/options.md "Numbers"): integers are decimal
 // digits; decimals add an optional fraction and exponent; sizes are a decimal
 // and a unit. No sign, spaces, hex, inf or nan anywhere (the outside audit:
 // --calibrate-seconds 0x10, --alpha 0x10 and --alpha ' 3' were accepted,

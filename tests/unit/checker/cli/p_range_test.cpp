@@ -1,4 +1,4 @@
-// The p-range syntax (checker/cli/p_range.hpp, README.md "Using it"):
+// The p-range syntax (checker/cli/p_range.hpp, docs/guide/options.md "Instances"):
 //   N, 2^K, A..B, A..B:STEP, 2^A..2^B:pow2, comma lists of any of them,
 //   results sorted and de-duplicated;
 // and every malformed input throws collcheck::InputError with a one-line

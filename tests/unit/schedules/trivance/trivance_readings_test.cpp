@@ -148,7 +148,8 @@ TEST(TrivanceReadings, OnlyForwardingFirstReadingsRefillAForwardedBlock) {
 }
 
 // The n <= 400 where a forwarding-first reading never forwards a block that
-// could stay (README, registry known_failure): the powers of three and these.
+// could stay (docs/findings/trivance.md, item 4; registry known_failure): the
+// powers of three and these.
 TEST(TrivanceReadings, WhereForwardingFirstReadingsHaveNothingToChoose) {
   const std::vector<uint64_t> documented = {1,  2,  3,  6,  7,  8,   9,   20,  21,  24,  25,  26,  27,  62,  63, 74,
                                             75, 78, 79, 80, 81, 188, 189, 224, 225, 236, 237, 240, 241, 242, 243};
