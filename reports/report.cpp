@@ -54,10 +54,10 @@ const char* to_string(Format f) {
 
 std::string visible(std::string_view s) { return escape_controls(s); }
 
-std::string render(const Report& r, Format f, bool verbose) {
+std::string render(const Report& r, Format f, bool verbose, bool color) {
   using namespace reports_detail;
   switch (f) {
-    case Format::text: return render_text(r, verbose);
+    case Format::text: return render_text(r, verbose, color);
     case Format::json: return render_json(r);
     case Format::markdown: return render_markdown(r);
     case Format::junit: return render_junit(r);

@@ -70,8 +70,11 @@ const char* to_string(Format f);  // the canonical name: "text", "json", "markdo
 std::string visible(std::string_view s);
 
 // Renders the report. `verbose` (text only) lists every instance, not only
-// failures (runs of holding instances share a line, summary.hpp).
+// failures (runs of holding instances share a line, summary.hpp), how each
+// p was decided with its certificate, and whole witness lists. `color`
+// (text only): ANSI colours on the status words, for a terminal (the caller
+// decides: never for a file or a pipe, never under NO_COLOR).
 // Output is deterministic: it depends only on the report's fields.
-std::string render(const Report& r, Format f, bool verbose = false);
+std::string render(const Report& r, Format f, bool verbose = false, bool color = false);
 
 }  // namespace collcheck

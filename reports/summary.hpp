@@ -169,7 +169,7 @@ std::string minimal_location(const PropertySummary& ps);
 // characters, which XML 1.0 forbids, become U+FFFD.
 std::string xml_escape(std::string_view s, bool in_text = false);
 
-std::string render_text(const Report& r, bool verbose);
+std::string render_text(const Report& r, bool verbose, bool color = false);
 std::string render_json(const Report& r);
 std::string render_markdown(const Report& r);
 std::string render_junit(const Report& r);

@@ -1,10 +1,14 @@
 #include "checker/cli/cli_support.hpp"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <string_view>
 
 #include "checker/cli/dims_option.hpp"
 #include "checker/cli/p_range.hpp"
@@ -177,7 +181,13 @@ void apply_instance_options(const po::variables_map& vm, std::vector<SweepTarget
 void emit_report(const Report& r, const std::string& format, const std::string& out, bool verbose) {
   auto fmt = format_from_string(format);
   if (!fmt) throw InputError("unknown format " + quote_input(format) + " (known: text, json, markdown, junit, html)");
-  std::string text = render(r, *fmt, verbose);
+  // Colour only for a person: text on a terminal, and NO_COLOR (no-color.org)
+  // not set to anything non-empty, TERM not "dumb".
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  const bool color = *fmt == Format::text && out == "-" && ::isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+                     !(term && std::string_view(term) == "dumb");
+  std::string text = render(r, *fmt, verbose, color);
   if (out == "-" && !text.empty() && text.back() != '\n') text += '\n';
   write_output(out, text);
 }

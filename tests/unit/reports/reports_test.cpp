@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -256,10 +257,12 @@ TEST(TextReport, HeaderGroupsAndResultLine) {
   EXPECT_EQ(ls.back(), "RESULT: violated");
   EXPECT_EQ(out.back(), '\n');
   // Groups in (algorithm, variant) order with p-range and counts.
-  EXPECT_NE(out.find("ring (allreduce): unknown  p=2..5  3 hold, 0 violated, 1 unknown, 0 skipped\n"),
+  // ... and the method that decided them, in a word.
+  EXPECT_NE(out.find("ring (allreduce): unknown  p=2..5  3 hold, 0 violated, 1 unknown, 0 skipped  [enumerated]\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("swing/latency (allreduce): violated  p=2..4, 6, 8  1 hold, 3 violated, 0 unknown, 1 skipped\n"),
+  EXPECT_NE(out.find("swing/latency (allreduce): violated  p=2..4, 6, 8  1 hold, 3 violated, 0 unknown, 1 skipped  "
+                     "[enumerated]\n"),
             std::string::npos)
       << out;
   EXPECT_LT(out.find("ring (allreduce)"), out.find("swing/latency"));
@@ -268,6 +271,61 @@ TEST(TextReport, HeaderGroupsAndResultLine) {
   EXPECT_NE(out.find("notes:\n  - Swing paper Table 2 claims 2 steps for p=8\n"), std::string::npos);
   // Not verbose: no per-instance lines.
   EXPECT_EQ(out.find("    p=2: holds"), std::string::npos);
+}
+
+// Statistics several groups have alike (Träff's tables under each Träff
+// collective) come once, after the groups, naming them; a group whose
+// statistics differ keeps its own under its line.
+TEST(TextReport, StatisticsSeveralGroupsShareComeOnce) {
+  auto bounds = [](const std::string& max) {
+    Verdict v = holds("traff-bounds");
+    v.stats["max_violations"] = max;
+    return v;
+  };
+  Report r;
+  r.instances.push_back(instance("traff", "broadcast", 9, Status::holds, {bounds("2")}));
+  r.instances.push_back(instance("traff-allgather", "allgather", 9, Status::holds, {bounds("2")}));
+  r.instances.push_back(instance("traff-reduce", "reduce", 9, Status::holds, {bounds("3")}));
+  const std::string out = render(r, Format::text);
+  EXPECT_EQ(count(out, "traff-bounds over the sweep: max_violations 2\n"), 1u) << out;
+  EXPECT_NE(out.find("traff-bounds over the sweep, the same for 2 groups: traff/broadcast, "
+                     "traff-allgather/allgather\n  traff-bounds over the sweep: max_violations 2\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("traff-reduce/reduce (allreduce): holds  p=9  1 hold, 0 violated, 0 unknown, 0 skipped  "
+                     "[enumerated]\n  traff-bounds over the sweep: max_violations 3\n"),
+            std::string::npos)
+      << out;
+  EXPECT_LT(out.find("traff-reduce/reduce"), out.find("the same for 2 groups"));
+}
+
+// Long statistic lines wrap at 120 columns between words, a long histogram too.
+TEST(TextReport, StatisticLinesWrap) {
+  Verdict v = holds("traff-bounds");
+  std::string hist;
+  for (int k = 0; k < 40; ++k) hist += (k ? " " : "") + std::to_string(k) + ":" + std::to_string(1000 + k);
+  v.stats["violations_histogram"] = hist;
+  v.stats["max_violations"] = "39";
+  Report r;
+  r.instances.push_back(instance("traff", "broadcast", 9, Status::holds, {v}));
+  for (const std::string& line : lines(render(r, Format::text)))
+    EXPECT_LE(line.size(), 120u) << line;
+  EXPECT_NE(render(r, Format::text, true).find("max_violations 39; violations_histogram " + hist + "\n"),
+            std::string::npos);  // --verbose: one line
+}
+
+// Colour only when the caller asks (a terminal, no NO_COLOR): the status
+// words, nothing else; a coloured report says the same without the codes.
+TEST(TextReport, ColourOnTheStatusWordsOnly) {
+  const std::string plain = render(sample(), Format::text);
+  const std::string colour = render(sample(), Format::text, false, true);
+  EXPECT_EQ(plain.find('\x1b'), std::string::npos);
+  EXPECT_NE(colour.find("ring (allreduce): \x1b[33munknown\x1b[0m  p=2..5"), std::string::npos) << colour;
+  EXPECT_NE(colour.find("swing/latency (allreduce): \x1b[1;31mviolated\x1b[0m  p="), std::string::npos) << colour;
+  EXPECT_NE(colour.find("RESULT: \x1b[1;31mviolated\x1b[0m\n"), std::string::npos) << colour;
+  EXPECT_EQ(std::regex_replace(colour, std::regex("\x1b\\[[0-9;]*m"), ""), plain);
+  for (Format f : {Format::json, Format::markdown, Format::junit, Format::html})
+    EXPECT_EQ(render(sample(), f, false, true), render(sample(), f, false, false)) << to_string(f);
 }
 
 TEST(TextReport, NamesTheMinimalCounterexample) {
@@ -685,13 +743,23 @@ TEST(Witnesses, ExtremalOnesFollowTheMaximumInEveryFormat) {
   const std::string all_want =
       "p=5 rank 1; p=5 rank 2; p=9 rank 1; p=9 rank 3; p=9 rank 4; p=17 rank 1; p=17 rank 2; p=17 rank 3; "
       "p=17 rank 4; p=17 rank 5; and 4 more";
-  const std::string text = render(r, Format::text);
+  // --verbose: whole lists, one line each (what a script reads).
+  const std::string text = render(r, Format::text, true);
   EXPECT_NE(text.find("  traff-bounds over the sweep: max_violations 2\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  traff-bounds over the sweep: witnesses_max_violations: " + max_want + "\n"), std::string::npos)
       << text;
   EXPECT_NE(text.find("  traff-bounds over the sweep: witnesses_violations: " + all_want + "\n"), std::string::npos)
       << text;
   EXPECT_EQ(render(stale, Format::text).find("witnesses_max_violations"), std::string::npos) << render(stale, Format::text);
+  // Without --verbose: the first three witnesses, the count of the rest and
+  // where the others are; a list of three or fewer stays whole.
+  const std::string brief = render(r, Format::text);
+  EXPECT_NE(brief.find("  traff-bounds over the sweep: witnesses_max_violations: " + max_want + "\n"), std::string::npos)
+      << brief;
+  EXPECT_NE(brief.find("  traff-bounds over the sweep: witnesses_violations: p=5 rank 1; p=5 rank 2; p=9 rank 1;\n"
+                       "      and 11 more (--verbose or --format json: the first 10)\n"),
+            std::string::npos)
+      << brief;
 
   const std::string md = render(r, Format::markdown);
   EXPECT_NE(md.find("- `traff/broadcast` `traff-bounds`: witnesses\\_max\\_violations: " + max_want + "\n"),
@@ -932,7 +1000,13 @@ TEST(DecidedBy, EveryFormatNamesTheMethodPerInstance) {
   EXPECT_EQ(reports_detail::decided_by(r.instances[1]), "enumerated, exact");
   EXPECT_EQ(reports_detail::decided_by(r.instances[3]), "");
 
-  const std::string text = render(r, Format::text, false);
+  // Text: the method in a word on the group's line, with how many p each
+  // decided; --verbose says which p, with the whole certificate.
+  const std::string brief = render(r, Format::text, false);
+  EXPECT_NE(brief.find("1 skipped  [quotient 2, enumerated 1]\n"), std::string::npos) << brief;
+  EXPECT_EQ(brief.find("decided at"), std::string::npos) << brief;
+  EXPECT_EQ(brief.find("swing-dihedral"), std::string::npos) << brief;
+  const std::string text = render(r, Format::text, true);
   EXPECT_NE(text.find("  decided at p=4, 6 by " + quotient + "\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  decided at p=5 by enumerated, exact\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("decided at p=7"), std::string::npos) << text;  // skipped: nothing decided it

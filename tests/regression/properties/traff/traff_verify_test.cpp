@@ -96,13 +96,14 @@ TEST(TraffVerify, SwingHopDistanceAloneIsChecked) {
 // round 4 for rank 8 (traff_circulant_test derives it by hand).
 TEST(TraffVerify, WitnessesNameRankAndRoundInEveryFormat) {
   const std::string args = "verify --algo traff --p 17 --properties traff-bounds --quiet";
-  const Outcome t = run(args);
+  const Outcome t = run(args + " --verbose");  // the whole list (without: the first three)
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("  traff-bounds over the sweep: witnesses_violations: p=17 rank 1: 1 violation (round 1); "),
             std::string::npos)
       << t.out;
   for (const char* format : {"text", "json", "markdown", "junit", "html"}) {
-    const Outcome o = run(args + " --format " + format);
+    // Text: --verbose for the whole list (without it, the first three and a count).
+    const Outcome o = run(args + " --format " + format + (std::string(format) == "text" ? " --verbose" : ""));
     EXPECT_EQ(o.code, 0) << format;
     EXPECT_NE(o.out.find("p=17 rank 3: 1 violation (round 2)"), std::string::npos) << format << "\n" << o.out;
     EXPECT_NE(o.out.find("p=17 rank 8: 1 violation (round 4)"), std::string::npos) << format << "\n" << o.out;
@@ -158,7 +159,7 @@ TEST(TraffVerify, SweepNamesTheExtremalWitnesses) {
   }
   ASSERT_EQ(max_viol, 3) << "docs/findings/traff.md: no rank of p <= 256 has more than 3 violations";
   ASSERT_EQ(max_excess, 0) << "docs/findings/traff.md: q-1 is reached";
-  const Outcome o = run("verify --algo traff --p 1..256 --properties traff-bounds --quiet");
+  const Outcome o = run("verify --algo traff --p 1..256 --properties traff-bounds --quiet --verbose");
   ASSERT_EQ(o.code, 0) << o.err;
   auto line = [&](const std::string& key) {
     const std::string head = "  traff-bounds over the sweep: " + key + ": ";
