@@ -12,7 +12,8 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   mpich libmpich-dev  # the second MPI library: collcheck-mpi is built against it too (build-mpich); Open MPI stays the default
   libpugixml-dev chromium zlib1g-dev
   libsqlite3-dev
-  python3-jsonschema)  # tests/regression/checker/cli/check_file_test.cpp: docs/schedule.schema.json (Draft 2020-12)
+  python3-jsonschema  # tests/regression/checker/cli/check_file_test.cpp: docs/schedule.schema.json (Draft 2020-12)
+  dpkg-dev)          # scripts/package: CPack's dependency list comes from dpkg-shlibdeps
 
 install_missing() {
   local missing=()
