@@ -13,6 +13,7 @@
 #include "checker/cli/dims_option.hpp"
 #include "checker/cli/p_range.hpp"
 #include "schedules/formats/file_io.hpp"
+#include "schedules/formats/launcher_stdout.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 
@@ -182,11 +183,12 @@ void emit_report(const Report& r, const std::string& format, const std::string& 
   auto fmt = format_from_string(format);
   if (!fmt) throw InputError("unknown format " + quote_input(format) + " (known: text, json, markdown, junit, html)");
   // Colour only for a person: text on a terminal, and NO_COLOR (no-color.org)
-  // not set to anything non-empty, TERM not "dumb".
+  // not set to anything non-empty, TERM not "dumb"; never under an MPI
+  // launcher, whose terminal may end in a file (mpirun --output-filename).
   const char* no_color = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
   const bool color = *fmt == Format::text && out == "-" && ::isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
-                     !(term && std::string_view(term) == "dumb");
+                     !(term && std::string_view(term) == "dumb") && !under_mpi_launcher();
   std::string text = render(r, *fmt, verbose, color);
   if (out == "-" && !text.empty() && text.back() != '\n') text += '\n';
   write_output(out, text);

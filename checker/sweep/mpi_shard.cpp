@@ -29,11 +29,7 @@
 
 namespace collcheck {
 
-bool launched_by_mpi() {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
-    if (const char* s = std::getenv(v); s && *s) return true;
-  return false;
-}
+bool launched_by_mpi() { return under_mpi_launcher(); }
 
 namespace {
 

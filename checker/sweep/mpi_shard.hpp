@@ -50,7 +50,8 @@ namespace collcheck {
 
 // True when an MPI launcher started this process: Open MPI's mpirun sets
 // OMPI_COMM_WORLD_SIZE, MPICH/Hydra and Intel MPI PMI_SIZE, PMIx launchers
-// (srun --mpi=pmix, prterun) PMIX_RANK.
+// (srun --mpi=pmix, prterun) PMIX_RANK (schedules/formats/launcher_stdout.hpp:
+// under_mpi_launcher, which the text report's colour asks too).
 bool launched_by_mpi();
 
 // The command line mpirun runs, as main.cpp hands it over (checker/cli/cli.hpp:

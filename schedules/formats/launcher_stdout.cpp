@@ -57,4 +57,10 @@ bool write_stdout_past_launcher() {
   return moved;
 }
 
+bool under_mpi_launcher() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (const char* s = std::getenv(v); s && *s) return true;
+  return false;
+}
+
 }  // namespace collcheck

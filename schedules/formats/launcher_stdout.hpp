@@ -26,4 +26,11 @@ namespace collcheck {
 // mpirun's standard output where the conditions above hold; true if it did.
 bool write_stdout_past_launcher();
 
+// Whether this process was started by an MPI launcher (Open MPI's mpirun,
+// MPICH's Hydra, a PMIx launcher): its environment says so. Under one,
+// standard output is the launcher's to forward (a terminal it opened may end
+// in a file, --output-filename), so nothing decides by isatty (the text
+// report's colour).
+bool under_mpi_launcher();
+
 }  // namespace collcheck

@@ -180,8 +180,10 @@ TEST(ShardedSweep, DecoratedOutputStaysMpiruns) {
   const Outcome filed = run_command(std::string(COLLCHECK_MPIEXEC) + " --output-filename " + dir +
                                     " -np 2 " + COLLCHECK_BINARY + " verify --algo ring --p 2..8 -q");
   EXPECT_EQ(filed.code, 0) << filed.err;
-  EXPECT_NE(run_command("cat " + dir + "/*/rank.0/stdout").out.find("ring/bandwidth (allreduce): holds"),
-            std::string::npos);
+  const std::string filed_out = run_command("cat " + dir + "/*/rank.0/stdout").out;
+  EXPECT_NE(filed_out.find("ring/bandwidth (allreduce): holds"), std::string::npos) << filed_out;
+  // mpirun gives its ranks a terminal, which here ends in a file: no colour.
+  EXPECT_EQ(filed_out.find('\x1b'), std::string::npos) << filed_out;
 }
 
 TEST(ShardedSweep, PlanSpreadsTheInstances) {
