@@ -197,11 +197,11 @@ std::string bash_completion(const ManualPage& page, const std::map<std::string, 
   for (const ManualCommand& c : page.commands)
     for (const auto& o : c.options.options())
       if (o->semantic()->max_tokens() > 0 && o->long_name() != c.positional) valued.insert("--" + o->long_name());
-  out << "  case \"$prev\" in\n    " << [&] {
+  if (!valued.empty()) {
     std::string alts;
     for (const std::string& v : valued) alts += (alts.empty() ? "" : "|") + v;
-    return alts;
-  }() << ") return ;;\n  esac\n";
+    out << "  case \"$prev\" in\n    " << alts << ") return ;;\n  esac\n";
+  }
   // Option names, per command.
   out << "  local opts=\"\"\n";
   if (subcommands) {
