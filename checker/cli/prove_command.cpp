@@ -126,6 +126,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   po::variables_map vm = parse_args(desc, args);
   if (print_help(desc, vm)) return 0;
   if (vm.count("list")) {
+    if (inv.dry_run) return dry_run_done();
     for (const auto& q : smt::queries())
       std::cout << q.name << (q.by_default ? "" : " (only with --query)") << "\n    " << q.summary
                 << "\n    algorithms: " << algorithms_with_queries({&q}) << "\n";
