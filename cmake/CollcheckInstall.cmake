@@ -85,9 +85,13 @@ install(TARGETS ${COLLCHECK_EXPORTED} EXPORT collcheckTargets
         INCLUDES DESTINATION ${COLLCHECK_INSTALL_INCLUDEDIR})
 # Headers keep their spelling: #include "schedules/schedule.hpp" with
 # include/collcheck/ on the include path (the imported targets set it).
+# The MPI backend's headers (runtime/mpi_backend.hpp, blackbox/, trace/) stay
+# out: its library is collcheck-mpi's, not exported.
 foreach(dir schedules topology properties reports smt runtime)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${COLLCHECK_INSTALL_INCLUDEDIR}/${dir}
-          COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
+          COMPONENT dev FILES_MATCHING PATTERN "*.hpp"
+          PATTERN "mpi_backend.hpp" EXCLUDE PATTERN "blackbox_run.hpp" EXCLUDE PATTERN "pmpi_recorder.hpp" EXCLUDE
+          PATTERN "trace_collect.hpp" EXCLUDE)
 endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/generated/collcheck_version.hpp
         DESTINATION ${COLLCHECK_INSTALL_INCLUDEDIR} COMPONENT dev)

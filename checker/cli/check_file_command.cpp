@@ -171,7 +171,11 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
       vm.count("timeout-ms") ? parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000) : 60000);
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
-  if (inv.dry_run) return dry_run_done();  // the file may not exist yet
+  if (inv.dry_run) {  // the file may not exist yet: everything but it
+    (void)check_options(vm);
+    (void)worker_threads(vm);
+    return dry_run_done();
+  }
   std::string path = vm["file"].as<std::string>();
   require_regular_file(path);
   refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);

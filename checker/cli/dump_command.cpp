@@ -86,23 +86,24 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& inv) {
   if (dump_ps.size() != 1 || t.shapes.size() > 1) throw InputError("dump takes one p (one --dims shape)");
   uint64_t p = dump_ps.front();
   std::string f = vm["format"].as<std::string>();
-  if (inv.dry_run) {
-    if (f != "text" && f != "json" && f != "jsonl" && f != "traff-table")
-      throw InputError("unknown dump format " + quote_input(f) + " (known: text, json, jsonl, traff-table)");
-    return dry_run_done();
+  const bool traff = f == "traff-table";
+  if (traff && !t.algorithm->capabilities.traff_table_format) {
+    std::string with;  // the algorithms whose family declares the format
+    for (const AlgorithmInfo& a : registry())
+      if (a.capabilities.traff_table_format) with += (with.empty() ? "" : ", ") + a.name;
+    throw InputError("--format traff-table is only for --algo " + with);
   }
-  if (f == "traff-table") {
-    if (!t.algorithm->capabilities.traff_table_format) {
-      std::string with;  // the algorithms whose family declares the format
-      for (const AlgorithmInfo& a : registry())
-        if (a.capabilities.traff_table_format) with += (with.empty() ? "" : ", ") + a.name;
-      throw InputError("--format traff-table is only for --algo " + with);
-    }
+  if (!traff && f != "text" && f != "json" && f != "jsonl")
+    throw InputError("unknown dump format " + quote_input(f) + " (known: text, json, jsonl, traff-table)");
+  if (!traff) {
+    require_allowed(t, p);
+    if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
+  }
+  if (inv.dry_run) return dry_run_done();
+  if (traff) {
     write_output(vm["out"].as<std::string>(), traff_table(p));
     return 0;
   }
-  require_allowed(t, p);
-  if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
   auto s = t.variant->make(t.params(p));
   // Bound the output before producing it: count block ranges first (the
   // schedule format: 2^26, enough for every algorithm at p = 4096).

@@ -40,8 +40,8 @@ ManualPage collcheck_page() {
        "- 77: skipped: nothing was inside the requested variants' restrictions (--skip-restricted)."});
   page.sections.push_back(
       {"ENVIRONMENT",
-       "- NO_COLOR: when set (to anything), text reports carry no colour even on a terminal. Colour is never written "
-       "to a file or a pipe."});
+       "- NO_COLOR: when set to anything non-empty, text reports carry no colour even on a terminal (nor with "
+       "TERM=dumb, nor under an MPI launcher). Colour is never written to a file or a pipe."});
   page.sections.push_back({"FILES", "- share/collcheck/schedule.schema.json under the install prefix: the JSON schema "
                                     "of collcheck's schedule format.\n"
                                     "- share/doc/collcheck/ under the install prefix: the user guide."});

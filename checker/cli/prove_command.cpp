@@ -148,10 +148,6 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
   if (vm.count("smt2-dir")) {
     ctx.smt2_dir = vm["smt2-dir"].as<std::string>();
     if (ctx.smt2_dir.empty()) throw InputError("--smt2-dir needs a directory");
-    std::error_code ec;
-    std::filesystem::create_directories(ctx.smt2_dir, ec);
-    if (!std::filesystem::is_directory(ctx.smt2_dir))
-      throw InputError("--smt2-dir: cannot create directory '" + ctx.smt2_dir + "'");
   }
   const bool skip_restricted = vm.count("skip-restricted") > 0;
 
@@ -182,11 +178,17 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
       if (!used) throw InputError("query '" + q->name + "' does not apply to '" + algo + "'");
     }
 
-  if (inv.dry_run) return dry_run_done();
   {  // verify's limit on instances, before any is built (issue 14 item 13)
     std::vector<SweepTarget> planned;
     for (const Planned& pl : plan) planned.push_back(*pl.target);
     check_request_size(planned, ps);
+  }
+  if (inv.dry_run) return dry_run_done();  // before --smt2-dir is created
+  if (!ctx.smt2_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.smt2_dir, ec);
+    if (!std::filesystem::is_directory(ctx.smt2_dir))
+      throw InputError("--smt2-dir: cannot create directory '" + ctx.smt2_dir + "'");
   }
   // Instances, and every (instance, query) checked against the encodings'
   // limits before any solver runs.

@@ -70,7 +70,7 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   // is opened and written by rank 0 alone.
   if (vm.count("calibrate-seconds") && !vm.count("estimate"))
     throw InputError("--calibrate-seconds applies only with --estimate");
-  if (inv.dry_run) return dry_run_done();
+  if (inv.dry_run && vm.count("estimate")) return dry_run_done();
   const ShardedRunner* sharded = runner.target<ShardedRunner>();
   if (vm.count("estimate"))
     return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req); }) : cmd_estimate(vm, req);
@@ -85,6 +85,10 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
     };
   else
     attach_results_store("", vm.count("resume") > 0, req, cmdline, req.threads);  // --resume alone: bad input
+  if (inv.dry_run) {  // what run_sweep refuses before it starts; the store is not opened
+    check_restrictions(req);
+    return dry_run_done();
+  }
   auto finish = [&](Report r) {
     r.tool_version = COLLCHECK_VERSION;
     r.command = cmdline;

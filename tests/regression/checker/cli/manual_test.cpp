@@ -41,8 +41,9 @@ TEST(Manual, ManPageHasEveryCommandAndOption) {
   // man(1) formats it without a warning, when man is installed.
   const std::string page = temp_path("collcheck.1");
   write_file(page, r.out);
-  const Outcome man = run_command("command -v man >/dev/null || exit 77; MANWIDTH=100 man --warnings -l " + page +
-                                  " 2>&1 >/dev/null | grep -v '^$' | head -5");
+  // (skipped where man(1) is absent or cannot format a page at all, e.g. a stub)
+  const Outcome man = run_command("command -v man >/dev/null && man -l " + page + " >/dev/null 2>&1 || exit 77; " +
+                                  "MANWIDTH=100 man --warnings -l " + page + " 2>&1 >/dev/null | grep -v '^$' | head -5");
   if (man.code != 77) {
     EXPECT_EQ(man.out, "") << "man(1) warns:\n" << man.out;
   }

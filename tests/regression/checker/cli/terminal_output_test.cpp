@@ -41,14 +41,26 @@ TEST(TerminalOutput, TheMainSweepFitsAScreen) {
 
 // A pseudo-terminal (script(1)) gets colour; NO_COLOR, a pipe and a file do not.
 TEST(TerminalOutput, ColourOnlyOnATerminal) {
-  const std::string cmd = std::string(COLLCHECK_BINARY) + " verify --algo ring --p 1..4 --quiet";
+  if (run_command("command -v script").code != 0) GTEST_SKIP() << "no script(1) to give collcheck a terminal";
+  // Whatever the caller's environment says about colour or a launcher;
+  // `extra` assignments after it.
+  auto cmd_with = [](const std::string& extra) {
+    return "env -u NO_COLOR -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK TERM=xterm " + extra + " " +
+           std::string(COLLCHECK_BINARY) + " verify --algo ring --p 1..4 --quiet";
+  };
+  const std::string cmd = cmd_with("");
   const Outcome tty = run_command("script -qec '" + cmd + "' /dev/null");
   ASSERT_EQ(tty.code, 0) << tty.out << tty.err;
   EXPECT_NE(tty.out.find("\x1b[32mholds\x1b[0m"), std::string::npos) << tty.out;
-  const Outcome no_color = run_command("NO_COLOR=1 script -qec '" + cmd + "' /dev/null");
+  const Outcome no_color = run_command("script -qec '" + cmd_with("NO_COLOR=1") + "' /dev/null");
+  EXPECT_EQ(no_color.code, 0) << no_color.out;
   EXPECT_EQ(no_color.out.find('\x1b'), std::string::npos) << no_color.out;
-  const Outcome dumb = run_command("TERM=dumb script -qec '" + cmd + "' /dev/null");
+  const Outcome empty_no_color = run_command("script -qec '" + cmd_with("NO_COLOR=") + "' /dev/null");
+  EXPECT_NE(empty_no_color.out.find("\x1b[32mholds"), std::string::npos) << empty_no_color.out;  // empty: no effect
+  const Outcome dumb = run_command("script -qec '" + cmd_with("TERM=dumb") + "' /dev/null");
+  EXPECT_EQ(dumb.code, 0) << dumb.out;
   EXPECT_EQ(dumb.out.find('\x1b'), std::string::npos) << dumb.out;
+  // Under an MPI launcher: tests/mpi/shard_report_test.cpp (mpirun --output-filename).
   const Outcome pipe = run_command(cmd + " | cat");
   EXPECT_EQ(pipe.out.find('\x1b'), std::string::npos) << pipe.out;
   const std::string file = temp_path("report.txt");
