@@ -667,6 +667,18 @@ std::optional<int> without_mpi(int argc, char** argv) {
     (void)parse_args(mpi_options(o), args);
     if (!dtype_from_string(o.dtype_s)) throw InputError("unknown --dtype '" + o.dtype_s + "' (int64, int32, float or double)");
     if (o.format != "text" && o.format != "json") throw InputError("unknown --format '" + o.format + "' (text or json)");
+    // The names run() checks, as it checks them (the counts, --comm and
+    // --require words are read inside the MPI job).
+    if (!o.algo.empty() && !find_algorithm(o.algo))
+      throw InputError("unknown algorithm '" + o.algo + "' (known: " + known_algorithms() + ")");
+    for (const std::string* c : {&o.native, &o.collective})
+      if (!c->empty() && !blackbox::coll_from_string(*c)) throw InputError("unknown collective '" + *c + "'");
+    for (size_t at = 0; !o.payload_s.empty() && at <= o.payload_s.size();) {
+      const size_t comma = std::min(o.payload_s.find(',', at), o.payload_s.size());
+      const std::string word = o.payload_s.substr(at, comma - at);
+      if (!blackbox::payload_from_string(word)) throw InputError("unknown --payload '" + word + "'");
+      at = comma + 1;
+    }
   } catch (const std::exception& e) {
     std::cerr << "collcheck-mpi: error: " << escape_controls(e.what()) << "\n";
     return kUsage;

@@ -167,7 +167,9 @@ TEST(DocCommands, TheCheckCanFail) {
                                  "collcheck verify --algo swing --variant nope --p 1..64",
                                  "collcheck verify --algo swing --p 64..1", "collcheck dump --algo ring --p 8 --format yaml",
                                  "collcheck check-file x.json --schedule-format yaml",
-                                 "mpirun -np 4 collcheck-mpi --native allreduce --payloads one-hot"}) {
+                                 "mpirun -np 4 collcheck-mpi --native allreduce --payloads one-hot",
+                                 "mpirun -np 4 collcheck-mpi --algo swingg",
+                                 "mpirun -np 4 collcheck-mpi --native allreduce --payload one-hott"}) {
     const std::optional<DocCommand> c = doc_command(line, "test");
     ASSERT_TRUE(c) << line;
     if (binary_of(c->program).empty()) continue;
