@@ -49,7 +49,8 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
   if (blocks == BlockAction::shift && g != SymmetryGroup::translations)
     return "a block shift is defined for the translations only";
   if (blocks == BlockAction::pairs) {
-    if (g != SymmetryGroup::translations) return "blocks as (source, destination) pairs are defined for the translations only";
+    if (g != SymmetryGroup::translations && g != SymmetryGroup::torus_translations)
+      return "blocks as (source, destination) pairs are defined for the translations (ring or torus) only";
     if (spec.kind != Collective::alltoall)
       return std::string("blocks as (source, destination) pairs index an all-to-all's blocks only (") +
              to_string(spec.kind) + ")";
@@ -149,7 +150,7 @@ Block GroupAction::block(Rank r, Block b) const {
     case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + rank(r, static_cast<Rank>(b % p_)));
     case BlockAction::shift: return static_cast<Block>((b + (uint64_t{r} * h_) % nblocks_) % nblocks_);
     case BlockAction::renumbered_ranks: return pos_[rank(r, at_[b])];
-    case BlockAction::pairs: return pair_block(b, r % p_);
+    case BlockAction::pairs: return torus() ? torus_pair_block(b, false, r) : pair_block(b, r % p_);
   }
   return b;
 }
@@ -157,6 +158,12 @@ Block GroupAction::block(Rank r, Block b) const {
 Block GroupAction::pair_block(Block b, uint64_t t) const {
   const uint64_t i = b / p_, j = b % p_;
   return static_cast<Block>(((i + t) % p_) * p_ + (j + t) % p_);
+}
+
+Block GroupAction::torus_pair_block(Block b, bool inverse, Rank r) const {
+  const Rank i = static_cast<Rank>(b / p_), j = static_cast<Rank>(b % p_);
+  return static_cast<Block>(uint64_t{inverse ? inverse_rank(r, i) : rank(r, i)} * p_ +
+                            (inverse ? inverse_rank(r, j) : rank(r, j)));
 }
 
 Block GroupAction::inverse_block(Rank r, Block b) const {
@@ -167,7 +174,7 @@ Block GroupAction::inverse_block(Rank r, Block b) const {
     case BlockAction::shift:
       return static_cast<Block>((b + nblocks_ - (uint64_t{r} * h_) % nblocks_) % nblocks_);
     case BlockAction::renumbered_ranks: return pos_[inverse_rank(r, at_[b])];
-    case BlockAction::pairs: return pair_block(b, (p_ - r % p_) % p_);
+    case BlockAction::pairs: return torus() ? torus_pair_block(b, true, r) : pair_block(b, (p_ - r % p_) % p_);
   }
   return b;
 }
@@ -203,6 +210,22 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
         const uint64_t base = block(r, static_cast<Block>(lo)) & ~(len - 1);
         img.push_back({static_cast<Block>(base), static_cast<Block>(base + len)});
         lo += len;
+      }
+    }
+    assign_sorted(img, out);
+    return;
+  }
+  if (blocks_ == BlockAction::pairs && torus()) {
+    // Row by row: [lo, hi) within source row i is the destinations
+    // [j0, j1) of source i; the image is row g_r(i), the destinations mapped
+    // as a run of nodes (torus_run_images). Blocks past nblocks are kept.
+    for (const BlockSet::Range& rg : in.ranges()) {
+      const uint64_t hi = std::min<uint64_t>(rg.hi, nb);
+      if (rg.hi > nb) img.push_back({static_cast<Block>(std::max<uint64_t>(rg.lo, nb)), rg.hi});
+      for (uint64_t lo = rg.lo; lo < hi;) {
+        const uint64_t i = lo / p_, row_end = std::min<uint64_t>((i + 1) * p_, hi);
+        torus_run_images(r, lo - i * p_, row_end - i * p_, uint64_t{rank(r, static_cast<Rank>(i))} * p_, img);
+        lo = row_end;
       }
     }
     assign_sorted(img, out);
@@ -259,32 +282,44 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
 }
 
 void GroupAction::torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const {
-  // A range is cut into runs along the last dimension (stride 1, other
-  // coordinates fixed); g_r maps a run to a run of the same length along the
-  // last dimension, translated or reflected there, split where it wraps.
-  const uint64_t nb = nblocks_, last = dims_.back();
+  // Blocks as ranks in each part: a range is cut at the parts' ends and each
+  // piece mapped as a run of nodes, offset by its part.
+  const uint64_t nb = nblocks_;
   for (const BlockSet::Range& rg : in.ranges()) {
     const uint64_t hi = std::min<uint64_t>(rg.hi, nb);
     if (rg.hi > nb) img.push_back({static_cast<Block>(std::max<uint64_t>(rg.lo, nb)), rg.hi});  // outside: kept
     for (uint64_t lo = rg.lo; lo < hi;) {
-      const uint64_t row_end = std::min(hi, (lo / last + 1) * last);  // the run [lo, row_end) within one row
-      const uint64_t part = lo / p_ * p_;
-      const uint64_t x0 = (lo - part) - (lo - part) % last;  // the row's first node
-      const uint64_t len = row_end - lo;
-      const uint64_t y0 = rank(r, static_cast<Rank>(x0));    // the image row's first node (last coordinate 0 -> r_last)
-      bool refl = false;
-      const uint32_t a = coordinate(r, dims_.size() - 1, static_cast<uint32_t>(lo % last), refl);
-      const uint64_t row = part + y0 - y0 % last;
-      // the image's last coordinates: a, a+1, .. (translation) or a, a-1, .. (reflection), mod `last`
-      const uint64_t first = refl ? (a + last - (len - 1) % last) % last : a;
-      if (first + len <= last) {
-        img.push_back({static_cast<Block>(row + first), static_cast<Block>(row + first + len)});
-      } else {
-        img.push_back({static_cast<Block>(row + first), static_cast<Block>(row + last)});
-        img.push_back({static_cast<Block>(row), static_cast<Block>(row + first + len - last)});
-      }
-      lo = row_end;
+      const uint64_t part = lo / p_ * p_, end = std::min(hi, part + p_);
+      torus_run_images(r, lo - part, end - part, part, img);
+      lo = end;
     }
+  }
+}
+
+void GroupAction::torus_run_images(Rank r, uint64_t lo, uint64_t hi, uint64_t base,
+                                   std::vector<BlockSet::Range>& img) const {
+  // The nodes [lo, hi) are cut into runs along the last dimension (stride 1,
+  // other coordinates fixed); g_r maps a run to a run of the same length
+  // along the last dimension, translated or reflected there, split where it
+  // wraps.
+  const uint64_t last = dims_.back();
+  while (lo < hi) {
+    const uint64_t row_end = std::min(hi, (lo / last + 1) * last);  // the run [lo, row_end) within one row
+    const uint64_t x0 = lo - lo % last;                              // the row's first node
+    const uint64_t len = row_end - lo;
+    const uint64_t y0 = rank(r, static_cast<Rank>(x0));  // the image row's first node (last coordinate 0 -> r_last)
+    bool refl = false;
+    const uint32_t a = coordinate(r, dims_.size() - 1, static_cast<uint32_t>(lo % last), refl);
+    const uint64_t row = base + y0 - y0 % last;
+    // the image's last coordinates: a, a+1, .. (translation) or a, a-1, .. (reflection), mod `last`
+    const uint64_t first = refl ? (a + last - (len - 1) % last) % last : a;
+    if (first + len <= last) {
+      img.push_back({static_cast<Block>(row + first), static_cast<Block>(row + first + len)});
+    } else {
+      img.push_back({static_cast<Block>(row + first), static_cast<Block>(row + last)});
+      img.push_back({static_cast<Block>(row), static_cast<Block>(row + first + len - last)});
+    }
+    lo = row_end;
   }
 }
 

@@ -44,13 +44,16 @@
 //             b = part * p + rank): g acts on b's rank, keeping its part (the
 //             1D groups: k = 1; Swing on a torus: one part per collective);
 //   shift     translations only: b -> b + r*h (mod nblocks);
-//   pairs     translations and all-to-all only: block b = src * p + dst is
-//             the pair (src, dst), and g_r moves both ends,
-//             (src, dst) -> (src + r, dst + r) (mod p). The orbits are the
-//             diagonals dst - src = const; the all-to-all's pre- and
-//             postcondition (block (i, j) starts at i, ends at j) are
-//             invariant, so the quotient argument holds (the tunable-radix
-//             all-to-all: schedules/tra/tra.hpp).
+//   pairs     translations (ring or torus) and all-to-all only: block
+//             b = src * p + dst is the pair (src, dst), and g_r moves both
+//             ends, (src, dst) -> (g_r(src), g_r(dst)): (src + r, dst + r)
+//             (mod p) on the ring, per coordinate on the torus. The orbits
+//             are the diagonals dst - src = const (on the torus, per
+//             coordinate); the all-to-all's pre- and postcondition (block
+//             (i, j) starts at i, ends at j) are invariant, so the quotient
+//             argument holds (the tunable-radix all-to-all on the ring,
+//             schedules/tra/tra.hpp; its two-layer form on the N x Q torus
+//             of nodes and local indices, schedules/tra/tra2.hpp).
 // GroupAction::invalid says when a group does not act on (p, spec): the
 // parity of a rank is not defined mod an odd p; the collective's
 // precondition and postcondition must be invariant (allreduce under any block
@@ -151,7 +154,12 @@ class GroupAction {
   BlockAction blocks_;
   uint64_t p_;
   void torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const;
+  // The images of the nodes [lo, hi) (within 0..p-1) under g_r, as ranges
+  // offset by `base`.
+  void torus_run_images(Rank r, uint64_t lo, uint64_t hi, uint64_t base, std::vector<BlockSet::Range>& img) const;
   Block pair_block(Block b, uint64_t t) const;  // (i, j) -> (i + t, j + t) mod p
+  // (i, j) -> (g_r(i), g_r(j)) on the torus, or the inverse.
+  Block torus_pair_block(Block b, bool inverse, Rank r) const;
 
   uint64_t nblocks_;
   Block h_;

@@ -305,8 +305,9 @@ struct HeldModel {
     }
     Cell* at(size_t i) { return sparse ? &row[i] : &dense[i]; }
   };
+  const GroupAction& g;
   uint64_t p, nb;
-  HeldModel(const GroupAction& action, uint64_t p_) : p(p_), nb(action.nblocks()) {}
+  HeldModel(const GroupAction& action, uint64_t p_) : g(action), p(p_), nb(action.nblocks()) {}
   Store store(size_t n) const { return Store(n, n == nb); }  // the row itself: sparse
   void init(Cell* c, std::optional<Rank> who) const {
     if (who) c->who = uint64_t{*who} + 1;
@@ -335,7 +336,8 @@ struct HeldModel {
     return copy_loss_text(had, got);
   }
   void map(Rank q, const Cell* src, Cell* dst) const {
-    dst->who = src->who ? (src->who - 1 + q) % p + 1 : 0;  // the translations (pairs act under them only)
+    // g_q of the contributor (pairs act under the translations, ring or torus)
+    dst->who = src->who ? uint64_t{g.rank(q, static_cast<Rank>(src->who - 1))} + 1 : 0;
     dst->doubled = src->doubled;
   }
   void duplicate(Cell* dst, const Cell* src) const { *dst = *src; }
@@ -685,10 +687,6 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
   };
   view.source_block = [&](Rank q, Block b) { return g.inverse_block(q, b); };
   view.translations = g.group() == SymmetryGroup::translations;
-  if (g.torus()) {
-    const BoxModel boxes(g);
-    return simulate_rank_zero(s, boxes, view, hook, declined);
-  }
   if (model_kind == QuotientCells::sparse) {
     if (g.block_action() != BlockAction::pairs) {
       if (declined) *declined = "held cells only are kept for an all-to-all's (source, destination) pairs only";
@@ -696,6 +694,10 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
     }
     const HeldModel held(g, p);
     return simulate_rank_zero(s, held, view, hook, declined, memory_budget);
+  }
+  if (g.torus()) {
+    const BoxModel boxes(g);
+    return simulate_rank_zero(s, boxes, view, hook, declined);
   }
   if (model_kind == QuotientCells::runs) {
     const RunModel runs(g, p);

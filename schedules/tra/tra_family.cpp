@@ -164,10 +164,22 @@ VariantInfo tra2_variant(VariantKind kind, const std::string& name) {
   v.options = {"radix", "radix2", "ppn"};
   v.violates = tra2_violates;
   const Tra2::Reading reading = kind == VariantKind::paper_literal ? Tra2::Reading::paper_literal : Tra2::Reading::intended;
-  v.make = [reading](const InstanceParams& i) {
+  v.make = [reading](const InstanceParams& i) -> std::unique_ptr<Schedule> {
     const Tra2Shape s = tra2_shape(i);
-    return std::make_unique<Tra2>(i.p, s.ppn, s.r1, s.r2, reading);
+    auto direct = std::make_unique<Tra2>(i.p, s.ppn, s.r1, s.r2, reading);
+    if (reading != Tra2::Reading::intended) return direct;  // the printed signs read ni as -ni: not circulant
+    // The torus of nodes x local indices: rank ni*Q + gp is (ni, gp), row-major.
+    return torus_translation_equivariant(
+        std::move(direct), BlockAction::pairs,
+        {static_cast<uint32_t>(s.nodes), static_cast<uint32_t>(s.ppn)},
+        "construction (every rank's transfers are rank 0's moved by the torus translation (ni, gp) -> (ni + a, gp + "
+        "c) on N x Q, schedules/symmetry.hpp) + TRA2's rules read the node ni only through ni + z r2^x and the local "
+        "index gp only through gp + z r1^x, and a position holds the block from (ni, s) to (i, s + j) with i, j, s "
+        "moved alike (tra2.hpp's derivation), peers and (source, destination) pairs; tested against the direct "
+        "generator at every rank for every P <= 64, every Q dividing it and every radix pair");
   };
+  if (reading == Tra2::Reading::intended)
+    v.symmetry = SymmetryGroup::torus_translations;  // on N x Q, blocks as (source, destination) pairs
   const bool printed = kind == VariantKind::paper_formulas;
   v.claim = [printed](const InstanceParams& i) {
     const Tra2Shape s = tra2_shape(i);

@@ -1,7 +1,8 @@
 #pragma once
 // What every regular group action on a torus must satisfy, for each element
 // g_r: g_r(0) = r, a bijection of the ranks inverted by inverse_rank, a block
-// keeps its part (blocks as ranks, nblocks a multiple of p) and is inverted
+// keeps its part (blocks as ranks, nblocks a multiple of p) or moves at both
+// ends (blocks as (source, destination) pairs) and is inverted
 // by inverse_block, and a block set maps to the set of its blocks' images.
 #include <gtest/gtest.h>
 
@@ -24,7 +25,11 @@ inline void expect_regular_element(const GroupAction& g, Rank r, const std::stri
   }
   ASSERT_EQ(image.size(), p) << what << " r=" << r;
   for (Block b = 0; b < g.nblocks(); ++b) {
-    ASSERT_EQ(g.block(r, b) / p, b / p) << what;  // a block keeps its part
+    if (g.block_action() == BlockAction::pairs)  // (source, destination): both ends move as ranks
+      ASSERT_EQ(g.block(r, b), uint64_t{g.rank(r, static_cast<Rank>(b / p))} * p + g.rank(r, static_cast<Rank>(b % p)))
+          << what;
+    else
+      ASSERT_EQ(g.block(r, b) / p, b / p) << what;  // a block keeps its part
     ASSERT_EQ(g.inverse_block(r, g.block(r, b)), b) << what;
   }
   BlockSet in, out;

@@ -167,12 +167,12 @@ TEST(EstimateProjection, RefusesWhatTheCheckerRefuses) {
 }
 
 // Verify's memory guard (--max-memory, the checker's own estimate from rank
-// 0's steps) refuses the two-layer all-to-all (not circulant: enumerated)
-// above some p; the projection counts exactly those as refused, with the
-// checker's text, and keeps the rest (once "0 refused" while verify refused
-// them).
+// 0's steps) refuses the two-layer all-to-all's printed reading (not
+// circulant: enumerated) above some p; the projection counts exactly those
+// as refused, with the checker's text, and keeps the rest (once "0 refused"
+// while verify refused them).
 TEST(EstimateProjection, KnowsWhatTheMemoryGuardRefuses) {
-  SweepRequest req = request("tra2", "tra2", "64..256:64");
+  SweepRequest req = request("tra2", "paper-literal", "64..256:64");
   req.check.max_memory = uint64_t{48} << 20;
   std::vector<uint64_t> refused_by_verify;
   for (uint64_t p : req.ps) {
@@ -324,10 +324,12 @@ TEST(EstimateCli, BadInputExitsTwo) {
 // instance. A calibration point the guard would need more than 256 MiB for
 // is refused and left out, so the estimate runs under a small ulimit. (The
 // estimate itself still plans requests beyond one run's 2^22 instances: that
-// is what it is for, and nothing per instance is built for it.)
+// is what it is for, and nothing per instance is built for it.) The printed
+// reading: enumerated (the default tra2 is decided by its quotient now, and
+// p = 4096 costs it little).
 TEST(EstimateCli, CalibrationStaysWithinItsMemory) {
   auto r = run("--help >/dev/null; ulimit -v 1000000; " + std::string(COLLCHECK_BINARY) +
-               " verify --estimate --algo tra2 --variant tra2 --p 2^20 --skip-restricted --format json");
+               " verify --estimate --algo tra2 --variant paper-literal --p 2^20 --skip-restricted --format json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   for (const auto& c : j["calibrations"])

@@ -567,7 +567,7 @@ TEST(AlltoallDelivery, DefaultsAndCountsEqualTheGenerators) {
         ASSERT_TRUE(in) << v.name << " p=" << p;
         EXPECT_EQ(in->paper_literal, v.name == "paper-literal");
         auto sched = v.make(ip);
-        const auto* t = dynamic_cast<const Tra2*>(sched.get());
+        const auto* t = dynamic_cast<const Tra2*>(&translation_direct(*sched));  // tra2: wrapped on N x Q
         ASSERT_TRUE(t);
         EXPECT_EQ(t->q(), in->q) << p;
         EXPECT_EQ(t->n(), in->n) << p;
