@@ -175,24 +175,78 @@ struct CommStep {
   // duplicate): the reporter holds the result; else each part's rank 0 sends
   // it to world rank 0 (a split, the reversed world, the sequence's p-1 ranks).
   bool world = false;
+  // Set on every rank when the library failed to build this communicator on
+  // some rank: what it returned (decoded), and the collective is not called.
+  std::optional<std::string> not_built;
 };
+
+// Whether every rank built a communicator, decided the same on every rank.
+// MPI_Comm_split and MPI_Comm_dup run the library's own collectives (Open
+// MPI's split exchanges colours with its allgather): forced to an algorithm
+// that cannot run at this p, they return an error, maybe on some ranks only.
+// The ranks agree by point-to-point messages through world rank 0, not by a
+// collective, which may be the one that failed. Returns the first failing
+// world rank's decoded error, on every rank.
+std::optional<std::string> agree_on_failure(const std::optional<std::string>& mine, int me, int size) {
+  constexpr int kTag = 7301;  // collcheck-mpi's own: no call under test is running
+  std::string first;  // at rank 0: the smallest failing rank's text
+  if (me == 0) {
+    if (mine) first = "rank 0: " + *mine;
+    std::vector<std::string> texts(static_cast<size_t>(size));
+    for (int r = 1; r < size; ++r) {
+      MPI_Status status;
+      MPI_Probe(r, kTag, MPI_COMM_WORLD, &status);
+      int len = 0;
+      MPI_Get_count(&status, MPI_CHAR, &len);
+      std::string text(static_cast<size_t>(len), '\0');
+      MPI_Recv(text.data(), len, MPI_CHAR, r, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (first.empty() && !text.empty()) first = "rank " + std::to_string(r) + ": " + text;
+    }
+    for (int r = 1; r < size; ++r)
+      MPI_Send(first.data(), static_cast<int>(first.size()), MPI_CHAR, r, kTag, MPI_COMM_WORLD);
+  } else {
+    const std::string text = mine.value_or("");
+    MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, kTag, MPI_COMM_WORLD);
+    MPI_Status status;
+    MPI_Probe(0, kTag, MPI_COMM_WORLD, &status);
+    int len = 0;
+    MPI_Get_count(&status, MPI_CHAR, &len);
+    first.assign(static_cast<size_t>(len), '\0');
+    MPI_Recv(first.data(), len, MPI_CHAR, 0, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (first.empty()) return std::nullopt;
+  return first;
+}
 
 std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
   std::vector<CommStep> steps;
+  // A failed split or dup returns its error instead of ending the job (the
+  // world's handler is restored below).
+  MPI_Errhandler previous;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &previous);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  auto built = [&](CommStep& st, int rc, const char* call) {
+    std::optional<std::string> mine;
+    if (rc != MPI_SUCCESS) mine = std::string(call) + " returned error code " + std::to_string(rc) + " (" +
+                                  blackbox::error_text(rc) + ")";
+    st.not_built = agree_on_failure(mine, me, size);
+    // A communicator some rank did not get is never used (nor freed: freeing
+    // is collective over ranks that may not hold it).
+    if (st.not_built) st.comm = MPI_COMM_NULL;
+    steps.push_back(st);
+  };
   auto split = [&](int color, int key, int part_size, const std::string& label) {
     CommStep st;
-    MPI_Comm_split(MPI_COMM_WORLD, color, key, &st.comm);
     st.size = part_size;
     st.label = label;
-    steps.push_back(st);
+    built(st, MPI_Comm_split(MPI_COMM_WORLD, color, key, &st.comm), "MPI_Comm_split");
   };
   auto add = [&](const std::string& word) {
     if (word == "world") {
-      steps.push_back(CommStep{MPI_COMM_WORLD, size, "", true});
+      steps.push_back(CommStep{MPI_COMM_WORLD, size, "", true, std::nullopt});
     } else if (word == "dup") {
-      CommStep st{MPI_COMM_NULL, size, "on a duplicate of MPI_COMM_WORLD", true};
-      MPI_Comm_dup(MPI_COMM_WORLD, &st.comm);
-      steps.push_back(st);
+      CommStep st{MPI_COMM_NULL, size, "on a duplicate of MPI_COMM_WORLD", true, std::nullopt};
+      built(st, MPI_Comm_dup(MPI_COMM_WORLD, &st.comm), "MPI_Comm_dup");
     } else if (word == "reversed") {
       split(0, size - 1 - me, size, "on MPI_COMM_WORLD reversed (rank r is world rank p-1-r)");
     } else if (word.rfind("split", 0) == 0) {
@@ -212,10 +266,10 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
       split(me / k, me, k, "on a split of MPI_COMM_WORLD into " + std::to_string(size / k) + " parts of " +
                                std::to_string(k) + " consecutive ranks, all called at once");
     } else if (word == "sequence") {
-      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, first the world", true});
+      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, first the world", true, std::nullopt});
       split(me < size - 1 ? 0 : MPI_UNDEFINED, me, size - 1,
             "in a sequence of communicators, then the world's first p-1 ranks");
-      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, then the world again", true});
+      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, then the world again", true, std::nullopt});
     } else {
       throw UsageError{"unknown --comm '" + word + "' (world, dup, reversed, split[:K], sequence, all)"};
     }
@@ -231,6 +285,8 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
       for (std::string w; std::getline(ss, w, ',');) add(w);
     }
   }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
+  MPI_Errhandler_free(&previous);
   return steps;
 }
 
@@ -415,6 +471,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   uint64_t called = 0;   // counts inside the contract
   std::optional<std::string> write_error;  // rank 0: the --trace file could not be written
   const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
+  bb::start_bookkeeping();
   const std::vector<CommStep> steps = comm_plan(comm_s, me, size);
   if (o.trace && !(steps.size() == 1 && steps.front().comm == MPI_COMM_WORLD))
     throw UsageError{"--trace records the calls on MPI_COMM_WORLD; it takes no --comm other than world"};
@@ -443,6 +500,23 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     continue;
   }
   ++called;
+  if (st.not_built) {  // the library refused to build the communicator: a refusal, not a result
+    refused = true;
+    if (me == 0) {
+      const std::string why = "the communicator was not built: " + *st.not_built;
+      if (format == "json")
+        std::cout << nlohmann::json{{"tool", "collcheck-mpi"}, {"mode", native.empty() ? "function" : "native"},
+                                    {"target", t.name}, {"collective", bb::to_string(*coll)}, {"p", csize},
+                                    {"comm", st.label}, {"count", count}, {"status", "refused"},
+                                    {"refusal", why}, {"payloads", nlohmann::json::array()}}
+                         .dump()
+                  << "\n";
+      else
+        std::cout << "collcheck-mpi: " << t.name << " (" << bb::to_string(*coll) << ")" << where << " p=" << csize
+                  << " count=" << count << ": refused (an error code, not a result): " << why << ": not called\n";
+    }
+    continue;
+  }
   // Every part of the step calls at once; each part's rank 0 holds its result,
   // and world rank 0 reports every part's (gathered as JSON, in part order).
   std::vector<bb::BlackBoxResult> parts;

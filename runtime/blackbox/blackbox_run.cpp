@@ -359,22 +359,12 @@ std::vector<std::string> mangled_like(const std::string& path, const std::string
   return out;
 }
 
-// MPI's own words for an error code: "MPI_ERR_COUNT: invalid count argument".
-std::string error_text(int rc) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0, cls = 0;
-  if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || MPI_Error_string(rc, text, &len) != MPI_SUCCESS || len <= 0)
-    return "not an MPI error code: MPI_Error_string does not know it";
-  return std::string(text, static_cast<size_t>(len)) + ", class " + std::to_string(cls);
-}
-
 // The smallest rank's defect, at rank 0 (empty elsewhere); `others` (rank 0)
 // gets how many other ranks had one and up to three of them that say
 // something else than the first ("rank 2, element 0: ..." apart from the rank):
 // ranks whose results differ from each other are named, not only the first.
-std::optional<std::string> first_defect(const std::optional<std::string>& mine, int size, MPI_Comm comm,
+std::optional<std::string> first_defect(const std::vector<std::pair<int, std::string>>& found, int size,
                                         std::optional<std::string>* others = nullptr) {
-  const std::vector<std::pair<int, std::string>> found = gather_texts(mine.value_or(""), comm);
   if (found.empty()) return std::nullopt;
   if (others && found.size() > 1) {
     // What a defect says apart from its rank ("rank 2, " / "rank 2: " prefix).
@@ -399,6 +389,14 @@ std::optional<std::string> first_defect(const std::optional<std::string>& mine, 
 }
 
 }  // namespace
+
+std::string error_text(int rc) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0, cls = 0;
+  if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || MPI_Error_string(rc, text, &len) != MPI_SUCCESS || len <= 0)
+    return "not an MPI error code: MPI_Error_string does not know it";
+  return std::string(text, static_cast<size_t>(len)) + ", class " + std::to_string(cls);
+}
 
 const char* to_string(CountType c) {
   switch (c) {
@@ -440,25 +438,75 @@ std::optional<std::string> load_large_count_binding(Coll c, void*& function) {
   return std::nullopt;
 }
 
-std::vector<std::pair<int, std::string>> gather_texts(const std::string& mine, MPI_Comm comm) {
-  int me = 0, size = 1;
-  MPI_Comm_rank(comm, &me);
+// collcheck's own messages travel on a duplicate of MPI_COMM_WORLD, point
+// to point: not on the communicator under test (a function that receives
+// with MPI_ANY_TAG would take them for its own) and not through the
+// library's collectives (scripts/backends forces them to the algorithm under
+// test, and a broken one must not decide what is reported about it).
+namespace {
+MPI_Comm g_bookkeeping = MPI_COMM_NULL;
+constexpr int kBookkeepingTag = 1;
+
+MPI_Comm bookkeeping() {
+  if (g_bookkeeping == MPI_COMM_NULL)
+    throw std::logic_error("collcheck-mpi: start_bookkeeping() was not called before a black-box run");
+  return g_bookkeeping;
+}
+
+// World rank of each rank of `comm` (MPI_Group_translate_ranks: local).
+std::vector<int> world_ranks(MPI_Comm comm) {
+  int size = 1;
   MPI_Comm_size(comm, &size);
-  int len = static_cast<int>(mine.size());
-  std::vector<int> lens(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
-  int total = 0;
-  if (me == 0)
-    for (int r = 0; r < size; ++r) displs[static_cast<size_t>(r)] = total, total += lens[static_cast<size_t>(r)];
-  std::vector<char> all(static_cast<size_t>(std::max(total, 1)));
-  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
-  std::vector<std::pair<int, std::string>> out;
-  if (me != 0) return out;
-  for (int r = 0; r < size; ++r)
-    if (lens[static_cast<size_t>(r)] > 0)
-      out.emplace_back(r, std::string(all.data() + displs[static_cast<size_t>(r)],
-                                      static_cast<size_t>(lens[static_cast<size_t>(r)])));
+  std::vector<int> in(static_cast<size_t>(size)), out(static_cast<size_t>(size));
+  for (int r = 0; r < size; ++r) in[static_cast<size_t>(r)] = r;
+  MPI_Group g, world;
+  MPI_Comm_group(comm, &g);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_translate_ranks(g, size, in.data(), world, out.data());
+  MPI_Group_free(&g);
+  MPI_Group_free(&world);
   return out;
+}
+}  // namespace
+
+void start_bookkeeping() {
+  if (g_bookkeeping == MPI_COMM_NULL) MPI_Comm_dup(MPI_COMM_WORLD, &g_bookkeeping);
+}
+
+std::vector<std::pair<int, std::string>> gather_texts(const std::string& mine, MPI_Comm comm) {
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  const std::vector<int> world = world_ranks(comm);
+  const MPI_Comm bk = bookkeeping();
+  std::vector<std::pair<int, std::string>> out;
+  if (me != 0) {
+    MPI_Send(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, world[0], kBookkeepingTag, bk);
+    return out;
+  }
+  if (!mine.empty()) out.emplace_back(0, mine);
+  for (size_t r = 1; r < world.size(); ++r) {
+    MPI_Status status;
+    MPI_Probe(world[r], kBookkeepingTag, bk, &status);
+    int len = 0;
+    MPI_Get_count(&status, MPI_CHAR, &len);
+    std::string text(static_cast<size_t>(len), '\0');
+    MPI_Recv(text.data(), len, MPI_CHAR, world[r], kBookkeepingTag, bk, MPI_STATUS_IGNORE);
+    if (!text.empty()) out.emplace_back(static_cast<int>(r), std::move(text));
+  }
+  return out;
+}
+
+int share_from_root(int value, MPI_Comm comm) {
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  const std::vector<int> world = world_ranks(comm);
+  const MPI_Comm bk = bookkeeping();
+  if (me == 0) {
+    for (size_t r = 1; r < world.size(); ++r) MPI_Send(&value, 1, MPI_INT, world[r], kBookkeepingTag, bk);
+    return value;
+  }
+  MPI_Recv(&value, 1, MPI_INT, world[0], kBookkeepingTag, bk, MPI_STATUS_IGNORE);
+  return value;
 }
 
 std::string mpi_name(Coll c) {
@@ -677,8 +725,13 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
           std::vector<double> got = unpack(rbuf.data(), l.recv * l.width, spec.dtype);
           defect = judge(spec, me, got);
         }
-        res.defect = first_defect(defect, size, comm, &res.other_ranks);
-        res.refusal = first_defect(refusal, size, comm);
+        {  // one message per rank: its defect ("D...") or its refusal ("R..."), or nothing
+          std::vector<std::pair<int, std::string>> defects, refusals;
+          for (auto& [r, text] : gather_texts(defect ? "D" + *defect : refusal ? "R" + *refusal : "", comm))
+            (text[0] == 'D' ? defects : refusals).emplace_back(r, text.substr(1));
+          res.defect = first_defect(defects, size, &res.other_ranks);
+          res.refusal = first_defect(refusals, size);
+        }
         if (tspec) {  // every rank's messages and result, analyzed at rank 0
           trace::Result mine;
           if (rc == MPI_SUCCESS && !(t.coll == Coll::reduce && me != o.root)) {
@@ -690,8 +743,8 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
           trace::TraceReport tr = trace::collect_and_analyze(*tspec, events, mine, comm);
           if (me == 0) res.trace = std::move(tr);
         }
-        int any = me == 0 && (res.defect || res.refusal) ? 1 : 0;
-        MPI_Bcast(&any, 1, MPI_INT, 0, comm);  // every rank stops at the same run
+        // every rank stops at the same run
+        const int any = share_from_root(me == 0 && (res.defect || res.refusal) ? 1 : 0, comm);
         if (any && me != 0) res.defect = "see rank 0";  // rank 0 reports (a defect or a refusal)
       }
       res.runs = run + 1;

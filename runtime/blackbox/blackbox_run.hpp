@@ -99,9 +99,25 @@ struct BlackBoxResult {
 // reduce-scatter whose count is not a multiple of p, count 0).
 trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root);
 
+// MPI's own words for an error code ("MPI_ERR_COUNT: invalid count
+// argument, class 2"), or that MPI_Error_string does not know it.
+std::string error_text(int rc);
+
+// collcheck's own channel for what the ranks tell each other about a call
+// (a duplicate of MPI_COMM_WORLD, point to point): every rank of the world
+// calls it once, after MPI_Init, before any black-box run.
+void start_bookkeeping();
+
 // Every rank's text, at rank 0 of `comm` in rank order, with its rank; empty
-// texts are left out, and every other rank gets nothing. Collective.
+// texts are left out, and every other rank gets nothing. Every rank of
+// `comm` calls it. Point-to-point messages on the bookkeeping channel, never
+// the library's collectives (one of them may be the algorithm under test)
+// nor `comm` itself (a function may receive with MPI_ANY_TAG).
 std::vector<std::pair<int, std::string>> gather_texts(const std::string& mine, MPI_Comm comm);
+
+// Rank 0's `value` on every rank of `comm`, by point-to-point messages (as
+// gather_texts). Every rank calls it.
+int share_from_root(int value, MPI_Comm comm);
 
 // Collective over `comm`; every rank must call it with the same arguments.
 // Throws std::invalid_argument (bad input: a root out of range, in-place for
