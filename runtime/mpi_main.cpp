@@ -218,10 +218,14 @@ std::optional<std::string> agree_on_failure(const std::optional<std::string>& mi
   return first;
 }
 
-std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
+// `base`: MPI_COMM_WORLD, or (--cvar) its duplicate made after the write,
+// from which every communicator of the plan is made and on which the world's
+// steps run (`base_failed`: it could not be made, so no step is built).
+std::vector<CommStep> comm_plan(const std::string& spec, int me, int size, MPI_Comm base,
+                                const std::optional<std::string>& base_failed = std::nullopt) {
   std::vector<CommStep> steps;
   // A failed split or dup returns its error instead of ending the job (the
-  // world's handler is restored below).
+  // world's handler is restored below; a base of --cvar's returns errors).
   MPI_Errhandler previous;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &previous);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -239,14 +243,23 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
     CommStep st;
     st.size = part_size;
     st.label = label;
-    built(st, MPI_Comm_split(MPI_COMM_WORLD, color, key, &st.comm), "MPI_Comm_split");
+    if (base_failed) {
+      st.not_built = base_failed;
+      steps.push_back(st);
+      return;
+    }
+    built(st, MPI_Comm_split(base, color, key, &st.comm), "MPI_Comm_split");
+  };
+  auto world_step = [&](const std::string& label) {
+    steps.push_back(CommStep{base_failed ? MPI_COMM_NULL : base, size, label, true, base_failed});
   };
   auto add = [&](const std::string& word) {
     if (word == "world") {
-      steps.push_back(CommStep{MPI_COMM_WORLD, size, "", true, std::nullopt});
+      world_step("");
     } else if (word == "dup") {
-      CommStep st{MPI_COMM_NULL, size, "on a duplicate of MPI_COMM_WORLD", true, std::nullopt};
-      built(st, MPI_Comm_dup(MPI_COMM_WORLD, &st.comm), "MPI_Comm_dup");
+      CommStep st{MPI_COMM_NULL, size, "on a duplicate of MPI_COMM_WORLD", true, base_failed};
+      if (base_failed) steps.push_back(st);
+      else built(st, MPI_Comm_dup(base, &st.comm), "MPI_Comm_dup");
     } else if (word == "reversed") {
       split(0, size - 1 - me, size, "on MPI_COMM_WORLD reversed (rank r is world rank p-1-r)");
     } else if (word.rfind("split", 0) == 0) {
@@ -266,10 +279,10 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
       split(me / k, me, k, "on a split of MPI_COMM_WORLD into " + std::to_string(size / k) + " parts of " +
                                std::to_string(k) + " consecutive ranks, all called at once");
     } else if (word == "sequence") {
-      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, first the world", true, std::nullopt});
+      world_step("in a sequence of communicators, first the world");
       split(me < size - 1 ? 0 : MPI_UNDEFINED, me, size - 1,
             "in a sequence of communicators, then the world's first p-1 ranks");
-      steps.push_back(CommStep{MPI_COMM_WORLD, size, "in a sequence of communicators, then the world again", true, std::nullopt});
+      world_step("in a sequence of communicators, then the world again");
     } else {
       throw UsageError{"unknown --comm '" + word + "' (world, dup, reversed, split[:K], sequence, all)"};
     }
@@ -288,6 +301,96 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
   MPI_Errhandler_free(&previous);
   return steps;
+}
+
+// ---- control variables (--cvar) -----------------------------------------------
+//
+// One job for many algorithms: Open MPI's coll/tuned reads its forced
+// algorithm (coll_tuned_<coll>_algorithm, with coll_tuned_use_dynamic_rules
+// set at launch) when a communicator is made, and the MPI tool interface
+// writes it at run time. So for each value in turn the variable is written
+// on every rank and the whole check runs on communicators made after the
+// write, the world's duplicate in place of MPI_COMM_WORLD (made at
+// MPI_Init, before any write). scripts/backends batches an Open MPI sweep's
+// algorithms so (a 16-rank launch costs about 2 s, a run fraction of it) and
+// reruns anything that is not "holds" in its own job with the algorithm
+// forced at launch, the command it reports.
+struct CvarSetting {
+  bool active = false;
+  std::string name, text;  // the variable and the value as given
+  int index = -1, value = 0;
+};
+
+std::vector<CvarSetting> cvar_settings(const std::string& spec) {
+  if (spec.empty()) return {CvarSetting{}};
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw UsageError{"--cvar takes NAME=V1[,V2...], got '" + spec + "'"};
+  const std::string name = spec.substr(0, eq);
+  int provided = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    throw UsageError{"--cvar: this MPI library's tool interface (MPI_T) does not start"};
+  int index = -1;
+  if (MPI_T_cvar_get_index(name.c_str(), &index) != MPI_SUCCESS)
+    throw UsageError{"--cvar: this MPI library has no control variable '" + name + "'"};
+  char vname[256];
+  char desc[16];
+  int vlen = sizeof vname, dlen = sizeof desc, verbosity = 0, bind = 0, scope = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_T_enum values = MPI_T_ENUM_NULL;
+  MPI_T_cvar_get_info(index, vname, &vlen, &verbosity, &type, &values, desc, &dlen, &bind, &scope);
+  if (type != MPI_INT) throw UsageError{"--cvar " + name + ": only int control variables are supported"};
+  if (bind != MPI_T_BIND_NO_OBJECT) throw UsageError{"--cvar " + name + ": it is bound to an MPI object, not global"};
+  std::vector<std::pair<int, std::string>> items;  // the enumeration's (value, name), if it has one
+  if (values != MPI_T_ENUM_NULL) {
+    int n = 0, len = 0;
+    char ename[256];
+    len = sizeof ename;
+    MPI_T_enum_get_info(values, &n, ename, &len);
+    for (int k = 0; k < n; ++k) {
+      int v = 0;
+      char iname[256];
+      int ilen = sizeof iname;
+      MPI_T_enum_get_item(values, k, &v, iname, &ilen);
+      items.emplace_back(v, iname);
+    }
+  }
+  std::vector<CvarSetting> out;
+  std::stringstream ss(spec.substr(eq + 1));
+  for (std::string item; std::getline(ss, item, ',');) {
+    CvarSetting cv{true, name, item, index, 0};
+    const bool number = !item.empty() && item.find_first_not_of("0123456789") == std::string::npos && item.size() < 10;
+    auto known = [&] {
+      std::string list;
+      for (const auto& [v, n] : items) list += (list.empty() ? "" : ", ") + std::to_string(v) + " (" + n + ")";
+      return list;
+    };
+    if (number) {
+      cv.value = std::stoi(item);
+      if (!items.empty() && std::none_of(items.begin(), items.end(), [&](const auto& x) { return x.first == cv.value; }))
+        throw UsageError{"--cvar " + name + ": " + item + " is not one of its values: " + known()};
+    } else {
+      auto it = std::find_if(items.begin(), items.end(), [&](const auto& x) { return x.second == item; });
+      if (it == items.end())
+        throw UsageError{"--cvar " + name + ": '" + item + "' is " +
+                         (items.empty() ? std::string("not an integer (the variable has no named values)")
+                                        : "not one of its values: " + known())};
+      cv.value = it->first;
+    }
+    out.push_back(cv);
+  }
+  if (out.empty()) throw UsageError{"--cvar " + name + " needs at least one value"};
+  return out;
+}
+
+void write_cvar(const CvarSetting& cv) {
+  MPI_T_cvar_handle handle;
+  int count = 0;
+  int value = cv.value;
+  if (MPI_T_cvar_handle_alloc(cv.index, nullptr, &handle, &count) != MPI_SUCCESS ||
+      MPI_T_cvar_write(handle, &value) != MPI_SUCCESS)
+    throw UsageError{"--cvar " + cv.name + "=" + cv.text + ": the library does not let it be written at run time"};
+  MPI_T_cvar_handle_free(&handle);
 }
 
 // One black-box result as JSON (what the report prints; no trace: --trace
@@ -331,7 +434,8 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                   const std::string& collective, const std::string& payload_s, bool in_place,
                   const std::string& timeout_s, const std::string& count_s, const std::string& seed_s, DType dtype,
                   const std::string& format, const std::string& trace_out, const std::string& require_s,
-                  const std::string& count_type_s, const std::string& comm_s, int me, int size) {
+                  const std::string& count_type_s, const std::string& comm_s, const std::string& cvar_s, int me,
+                  int size) {
   namespace bb = blackbox;
   auto colls = [] {
     std::string s;
@@ -472,7 +576,37 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   std::optional<std::string> write_error;  // rank 0: the --trace file could not be written
   const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
   bb::start_bookkeeping();
-  const std::vector<CommStep> steps = comm_plan(comm_s, me, size);
+  if (o.trace && !cvar_s.empty()) throw UsageError{"--trace records the calls on MPI_COMM_WORLD; it takes no --cvar"};
+  const std::vector<CvarSetting> settings = cvar_settings(cvar_s);
+  for (const CvarSetting& cv : settings) {
+  if (cv.active) write_cvar(cv);
+  const std::string setting = cv.active ? " with " + cv.name + "=" + cv.text : "";
+  auto tagged = [&](nlohmann::json j) {
+    if (cv.active) j["cvar"] = {{"name", cv.name}, {"value", cv.text}};
+    return j;
+  };
+  // --cvar: every communicator descends from a duplicate of the world made
+  // after the write (its collectives, those MPI_Comm_split runs included, are
+  // the forced ones, as MPI_COMM_WORLD's are when the algorithm is forced at
+  // launch).
+  MPI_Comm base = MPI_COMM_WORLD;
+  std::optional<std::string> base_failed;
+  if (cv.active) {
+    MPI_Errhandler previous;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &previous);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int rc = MPI_Comm_dup(MPI_COMM_WORLD, &base);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
+    MPI_Errhandler_free(&previous);
+    base_failed = agree_on_failure(rc == MPI_SUCCESS ? std::nullopt
+                                                     : std::optional<std::string>("MPI_Comm_dup returned error code " +
+                                                                                  std::to_string(rc) + " (" +
+                                                                                  bb::error_text(rc) + ")"),
+                                   me, size);
+    if (base_failed) base = MPI_COMM_NULL;
+    else MPI_Comm_set_errhandler(base, MPI_ERRORS_RETURN);
+  }
+  const std::vector<CommStep> steps = comm_plan(comm_s, me, size, base, base_failed);
   if (o.trace && !(steps.size() == 1 && steps.front().comm == MPI_COMM_WORLD))
     throw UsageError{"--trace records the calls on MPI_COMM_WORLD; it takes no --comm other than world"};
   if (rooted)  // the world's own check is run_blackbox's
@@ -484,13 +618,13 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   o.count = count;
   for (const CommStep& st : steps) {
   const int csize = st.size;  // this step's communicator size (every part of a split alike)
-  const std::string where = st.label.empty() ? "" : " " + st.label;
+  const std::string where = setting + (st.label.empty() ? "" : " " + st.label);
   if (auto why = outside_contract(count, csize)) {
     if (me == 0) {
       if (format == "json")
-        std::cout << nlohmann::json{{"tool", "collcheck-mpi"}, {"target", t.name}, {"collective", bb::to_string(*coll)},
-                                    {"p", csize}, {"comm", st.label}, {"count", count}, {"status", "outside-contract"},
-                                    {"reason", *why}}
+        std::cout << tagged(nlohmann::json{{"tool", "collcheck-mpi"}, {"target", t.name},
+                                           {"collective", bb::to_string(*coll)}, {"p", csize}, {"comm", st.label},
+                                           {"count", count}, {"status", "outside-contract"}, {"reason", *why}})
                          .dump()
                   << "\n";
       else
@@ -505,10 +639,11 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     if (me == 0) {
       const std::string why = "the communicator was not built: " + *st.not_built;
       if (format == "json")
-        std::cout << nlohmann::json{{"tool", "collcheck-mpi"}, {"mode", native.empty() ? "function" : "native"},
-                                    {"target", t.name}, {"collective", bb::to_string(*coll)}, {"p", csize},
-                                    {"comm", st.label}, {"count", count}, {"status", "refused"},
-                                    {"refusal", why}, {"payloads", nlohmann::json::array()}}
+        std::cout << tagged(nlohmann::json{{"tool", "collcheck-mpi"},
+                                           {"mode", native.empty() ? "function" : "native"},
+                                           {"target", t.name}, {"collective", bb::to_string(*coll)}, {"p", csize},
+                                           {"comm", st.label}, {"count", count}, {"status", "refused"},
+                                           {"refusal", why}, {"payloads", nlohmann::json::array()}})
                          .dump()
                   << "\n";
       else
@@ -571,7 +706,7 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
           j["status"] = to_string(overall);
         }
       }
-      std::cout << j.dump() << "\n";
+      std::cout << tagged(j).dump() << "\n";
     } else {
       const std::string head = "collcheck-mpi: " + t.name + " (" + bb::to_string(*coll) +
                                (rooted ? ", root " + std::to_string(o.root) : "") + ")" + part_label +
@@ -609,7 +744,9 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   }
   }
   for (CommStep st : steps)
-    if (st.comm != MPI_COMM_NULL && st.comm != MPI_COMM_WORLD) MPI_Comm_free(&st.comm);
+    if (st.comm != MPI_COMM_NULL && st.comm != MPI_COMM_WORLD && st.comm != base) MPI_Comm_free(&st.comm);
+  if (base != MPI_COMM_WORLD && base != MPI_COMM_NULL) MPI_Comm_free(&base);
+  }  // settings
   g_running.clear();
   // A lost output is a failed run (exit 2), not a verdict: rank 0 prints it,
   // once. Every rank ends with rank 0's code (main), the trace is judged there.
@@ -622,14 +759,14 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
 // bash completion read it), with the values it fills.
 struct CommandLine {
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
-  std::string native, function, collective, payload_s, timeout_s, trace_out, require_s, count_type_s, comm_s;
+  std::string native, function, collective, payload_s, timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s;
   bool in_place = false;
 };
 
 po::options_description mpi_options(CommandLine& o) {
   po::options_description desc("collcheck-mpi options");
   auto& [algo, variant, schedule_file, dtype_s, format, count_s, seed_s, native, function, collective, payload_s,
-         timeout_s, trace_out, require_s, count_type_s, comm_s, in_place] = o;
+         timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s, in_place] = o;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
@@ -649,6 +786,11 @@ po::options_description mpi_options(CommandLine& o) {
       "comm", po::value(&comm_s),
       "black box: the communicator(s) it is called on: world (default), dup, reversed, split[:K] (parts of K "
       "ranks called at once; K divides p, default its largest proper divisor), sequence (the world, its first p-1 ranks, the world), all")(
+      "cvar", po::value(&cvar_s),
+      "black box: NAME=V1[,V2...]: for each value in turn, write the MPI tool-interface control variable NAME "
+      "(MPI_T_cvar_write; an integer, or a name of the variable's enumeration) and run the whole check on "
+      "communicators made after the write (the world's duplicate included), one job for many algorithms: "
+      "Open MPI's coll_tuned_<coll>_algorithm, with coll_tuned_use_dynamic_rules=1 set at launch")(
       "count-type", po::value(&count_type_s),
       "black box: the count argument's type, int (default), size_t (--function) or MPI_Count (--function, or "
       "--native's MPI-4 _c binding); the symbol's type cannot be read from the library: say it")(
@@ -765,7 +907,7 @@ int run(int argc, char** argv, int me, int size) {
   CommandLine line;
   const po::options_description desc = mpi_options(line);
   auto& [algo, variant, schedule_file, dtype_s, format, count_s, seed_s, native, function, collective, payload_s,
-         timeout_s, trace_out, require_s, count_type_s, comm_s, in_place] = line;
+         timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s, in_place] = line;
   po::variables_map vm;
   try {
     // As collcheck's subcommands parse theirs: a stray word is an error, not ignored.
@@ -785,9 +927,9 @@ int run(int argc, char** argv, int me, int size) {
   if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, int32, float or double)"};
   if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
   if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place ||
-      !trace_out.empty() || !require_s.empty() || !count_type_s.empty() || !comm_s.empty())
+      !trace_out.empty() || !require_s.empty() || !count_type_s.empty() || !comm_s.empty() || !cvar_s.empty())
     return run_black_box(vm, native, function, collective, payload_s, in_place, timeout_s, count_s, seed_s, *dtype,
-                         format, trace_out, require_s, count_type_s, comm_s, me, size);
+                         format, trace_out, require_s, count_type_s, comm_s, cvar_s, me, size);
   if (*dtype == DType::int32)
     throw UsageError{"--dtype int32 is for black boxes (--native, --function): a schedule run marks undefined data "
                      "with a poison value that 32 bits cannot keep apart from sums (int64, float or double)"};
