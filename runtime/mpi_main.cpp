@@ -321,12 +321,14 @@ struct CvarSetting {
   int index = -1, value = 0;
 };
 
-std::vector<CvarSetting> cvar_settings(const std::string& spec) {
-  if (spec.empty()) return {CvarSetting{}};
-  const size_t eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-    throw UsageError{"--cvar takes NAME=V1[,V2...], got '" + spec + "'"};
-  const std::string name = spec.substr(0, eq);
+// An int control variable of no MPI object: its index and its enumeration's
+// (value, name) pairs, if it has one. UsageError otherwise.
+struct CvarInfo {
+  int index = -1;
+  std::vector<std::pair<int, std::string>> items;
+};
+
+CvarInfo cvar_info(const std::string& name) {
   int provided = 0;
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
     throw UsageError{"--cvar: this MPI library's tool interface (MPI_T) does not start"};
@@ -355,6 +357,16 @@ std::vector<CvarSetting> cvar_settings(const std::string& spec) {
       items.emplace_back(v, iname);
     }
   }
+  return CvarInfo{index, std::move(items)};
+}
+
+std::vector<CvarSetting> cvar_settings(const std::string& spec) {
+  if (spec.empty()) return {CvarSetting{}};
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw UsageError{"--cvar takes NAME=V1[,V2...], got '" + spec + "'"};
+  const std::string name = spec.substr(0, eq);
+  const auto [index, items] = cvar_info(name);
   std::vector<CvarSetting> out;
   std::stringstream ss(spec.substr(eq + 1));
   for (std::string item; std::getline(ss, item, ',');) {
@@ -381,6 +393,21 @@ std::vector<CvarSetting> cvar_settings(const std::string& spec) {
   }
   if (out.empty()) throw UsageError{"--cvar " + name + " needs at least one value"};
   return out;
+}
+
+// --cvar-show NAME: the value the library holds (read through MPI_T), e.g.
+// the one it parsed from its environment: MPICH's algorithm variables take
+// names there but have no named values in MPI_T, so scripts/backends learns
+// each name's number this way before it batches MPICH's algorithms.
+int read_cvar(const std::string& name) {
+  const CvarInfo info = cvar_info(name);
+  MPI_T_cvar_handle handle;
+  int count = 0, value = 0;
+  if (MPI_T_cvar_handle_alloc(info.index, nullptr, &handle, &count) != MPI_SUCCESS || count != 1 ||
+      MPI_T_cvar_read(handle, &value) != MPI_SUCCESS)
+    throw UsageError{"--cvar-show " + name + ": the library does not let it be read"};
+  MPI_T_cvar_handle_free(&handle);
+  return value;
 }
 
 void write_cvar(const CvarSetting& cv) {
@@ -791,6 +818,9 @@ po::options_description mpi_options(CommandLine& o) {
       "(MPI_T_cvar_write; an integer, or a name of the variable's enumeration) and run the whole check on "
       "communicators made after the write (the world's duplicate included), one job for many algorithms: "
       "Open MPI's coll_tuned_<coll>_algorithm, with coll_tuned_use_dynamic_rules=1 set at launch")(
+      "cvar-show", po::value<std::string>(),
+      "NAME: print NAME=VALUE, the int control variable's value in this job as the library holds it (MPI_T), "
+      "and exit")(
       "count-type", po::value(&count_type_s),
       "black box: the count argument's type, int (default), size_t (--function) or MPI_Count (--function, or "
       "--native's MPI-4 _c binding); the symbol's type cannot be read from the library: say it")(
@@ -921,6 +951,12 @@ int run(int argc, char** argv, int me, int size) {
                    " [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]\n"
                 << desc;
     }
+    return kHolds;
+  }
+  if (vm.count("cvar-show")) {
+    const std::string name = vm["cvar-show"].as<std::string>();
+    const int value = read_cvar(name);
+    if (me == 0) std::cout << name << "=" << value << "\n";
     return kHolds;
   }
   auto dtype = dtype_from_string(dtype_s);
