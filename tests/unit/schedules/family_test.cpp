@@ -91,7 +91,8 @@ TEST(FamilyResolve, Tra2Defaults) {
       EXPECT_EQ(t->r2, r(n)) << p;
       EXPECT_EQ(t->paper_literal(), std::string(v) == "paper-literal");
     }
-    const auto& made = static_cast<const Tra2&>(*registered_variant("tra2", "tra2").make(InstanceParams{p}));
+    const auto schedule = registered_variant("tra2", "tra2").make(InstanceParams{p});
+    const auto& made = dynamic_cast<const Tra2&>(translation_direct(*schedule));  // wrapped on N x Q
     EXPECT_EQ(made.q(), q) << p;
     EXPECT_EQ(made.n(), n) << p;
     if (q >= 2) {

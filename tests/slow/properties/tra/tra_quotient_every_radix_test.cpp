@@ -66,5 +66,51 @@ TEST(TraQuotient, SameVerdictsAsEnumerationAtEveryRadix) {
   EXPECT_EQ(compared, (kMaxP - 1) * kMaxP / 2 + 2 * (kMaxP - 1));
 }
 
+// TRA2 on the torus N x Q (schedules/tra/tra2.hpp, the intended reading;
+// paper-formulas is the same schedule with the printed claim, violated in
+// cost): every P in 2..COLLCHECK_TRA2_MAX_P (default 64, about a minute on
+// two cores), every Q dividing P and every radix pair (r1, r2), quotient
+// against enumeration. The printed reading (paper-literal) is not circulant
+// and is enumerated either way (tra2_equivariant_test.cpp).
+uint64_t max_p_tra2() {
+  const char* env = std::getenv("COLLCHECK_TRA2_MAX_P");
+  return env && *env ? std::strtoull(env, nullptr, 10) : 64;
+}
+
+TEST(Tra2Quotient, SameVerdictsAsEnumerationAtEveryShapeAndRadixPair) {
+  const AlgorithmInfo* tra2 = find_algorithm("tra2");
+  ASSERT_NE(tra2, nullptr);
+  const uint64_t kMaxP = max_p_tra2();
+  uint64_t compared = 0;
+  for (const char* name : {"tra2", "paper-formulas"}) {
+    const VariantInfo* v = nullptr;
+    for (const VariantInfo& x : tra2->variants)
+      if (x.name == name) v = &x;
+    ASSERT_NE(v, nullptr) << name;
+    for (uint64_t p = 2; p <= kMaxP; ++p)
+      for (uint64_t q = 1; q <= p; ++q) {
+        if (p % q) continue;
+        const uint64_t n = p / q;
+        for (uint64_t r1 = q >= 2 ? 2 : 0; r1 <= (q >= 2 ? q : 0); ++r1)
+          for (uint64_t r2 = n >= 2 ? 2 : 0; r2 <= (n >= 2 ? n : 0); ++r2) {
+            InstanceParams ip;
+            ip.p = p;
+            ip.ppn = static_cast<uint32_t>(q);
+            ip.radix = static_cast<uint32_t>(r1);
+            ip.radix2 = static_cast<uint32_t>(r2);
+            ASSERT_FALSE(v->violates(ip));
+            const std::string what = std::string("tra2/") + name + " P=" + std::to_string(p) + " Q=" +
+                                     std::to_string(q) + " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2);
+            const InstanceCheck qc = check_with(*v, ip, true), e = check_with(*v, ip, false);
+            ASSERT_TRUE(by_quotient(qc)) << what << ": " << declined(qc);
+            ASSERT_FALSE(by_quotient(e)) << what;
+            expect_same_verdicts(qc, e, what);
+            ++compared;
+          }
+      }
+  }
+  EXPECT_GT(compared, 2 * kMaxP);
+}
+
 }  // namespace
 }  // namespace collcheck::test
