@@ -68,7 +68,7 @@ TEST(TraQuotient, SameVerdictsAsEnumerationAtEveryRadix) {
 
 // TRA2 on the torus N x Q (schedules/tra/tra2.hpp, the intended reading;
 // paper-formulas is the same schedule with the printed claim, violated in
-// cost): every P in 2..COLLCHECK_TRA2_MAX_P (default 64, about a minute on
+// cost): every P in 2..COLLCHECK_TRA2_MAX_P (default 64, 30 s on
 // two cores), every Q dividing P and every radix pair (r1, r2), quotient
 // against enumeration. The printed reading (paper-literal) is not circulant
 // and is enumerated either way (tra2_equivariant_test.cpp).
