@@ -925,6 +925,13 @@ std::optional<int> without_mpi(int argc, char** argv) {
       if (!blackbox::payload_from_string(word)) throw InputError("unknown --payload '" + word + "'");
       at = comma + 1;
     }
+    // --cvar's form (the variable and its values exist only inside the MPI job).
+    if (!o.cvar_s.empty()) {
+      const size_t eq = o.cvar_s.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == o.cvar_s.size() ||
+          o.cvar_s.find(",,", eq) != std::string::npos || o.cvar_s.back() == ',')
+        throw InputError("--cvar takes NAME=V1[,V2...], got '" + o.cvar_s + "'");
+    }
   } catch (const std::exception& e) {
     std::cerr << "collcheck-mpi: error: " << escape_controls(e.what()) << "\n";
     return kUsage;
