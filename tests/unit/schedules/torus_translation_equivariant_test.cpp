@@ -26,6 +26,7 @@
 #include "schedules/translation_equivariant.hpp"
 #include "schedules/trivance/trivance_torus.hpp"
 #include "tests/support/same_schedule.hpp"
+#include "tests/support/dropped_block.hpp"
 #include "tests/support/group_action_check.hpp"
 #include "tests/support/link_cost_compare.hpp"
 #include "tests/support/quotient_check.hpp"
@@ -167,40 +168,16 @@ TEST(TorusTranslations, QuotientVerdictsAndLinkCostsEqualEnumeration) {
 // and the quotient declines those) and from the receive that mirrors it (rank 0's receive from its predecessor is that
 // peer's image of the send): every rank inherits the defect, the quotient
 // must find it as enumeration does.
-class DroppedBlockBucket final : public EquivariantSchedule {
- public:
-  DroppedBlockBucket(std::vector<uint32_t> dims, int step)
-      : step_(step), inner_(std::make_unique<BucketTorus>(dims, true)),
-        action_(SymmetryGroup::torus_translations, BlockAction::as_ranks, inner_->spec(), 0, dims) {}
-  const CollectiveSpec& spec() const override { return inner_->spec(); }
-  int num_steps() const override { return inner_->num_steps(); }
-  void representative_step(int s, RankStep& out) const override {
-    inner_->rank_step(0, s, out);
-    if (s != (step_ < 0 ? num_steps() - 1 : step_)) return;
-    Transfer& snd = out.sends.at(0);
-    const Block b = snd.blocks.ranges().front().lo;
-    snd.blocks.erase(b);
-    // rank 0's receive from q carries g_q of q's sends to 0: drop g_q(b)
-    // from the receive whose peer sends to rank 0 with send index 0.
-    RankStep zero;
-    inner_->rank_step(0, s, zero);
-    for (Transfer& rcv : out.recvs) {
-      const Rank q = rcv.peer;
-      if (action_.rank(q, zero.sends[0].peer) == 0) rcv.blocks.erase(action_.block(q, b));
-    }
-  }
-  const GroupAction& action() const override { return action_; }
-  std::string certificate() const override { return "a defective rank 0, for the test"; }
-
- private:
-  int step_;
-  std::unique_ptr<Schedule> inner_;
-  GroupAction action_;
-};
+// The bucket on `dims` with the defect in `step` (test::DroppedBlock).
+test::DroppedBlock DroppedBlockBucket(const std::vector<uint32_t>& dims, int step) {
+  auto inner = std::make_unique<BucketTorus>(dims, true);
+  GroupAction g(SymmetryGroup::torus_translations, BlockAction::as_ranks, inner->spec(), 0, dims);
+  return test::DroppedBlock(std::move(inner), std::move(g), step);
+}
 
 TEST(TorusTranslations, ADefectInRankZeroIsFoundThroughTheQuotient) {
   for (const std::vector<uint32_t>& dims : {std::vector<uint32_t>{4, 4}, {3, 5}, {2, 3, 4}}) {
-    DroppedBlockBucket s(dims, -1);
+    const test::DroppedBlock s = DroppedBlockBucket(dims, -1);
     const InstanceCheck q = check(s, nullptr, true), e = check(s, nullptr, false);
     ASSERT_TRUE(by_quotient(q)) << dims_label(dims) << ": " << (q.stats.count("quotient_declined") ? q.stats.at("quotient_declined") : "no stat") << (q.refused ? *q.refused : "") << " method " << (q.stats.count("method") ? q.stats.at("method") : "none");
     EXPECT_EQ(combined_status(q.verdicts), Status::violated) << dims_label(dims);
@@ -212,7 +189,7 @@ TEST(TorusTranslations, ADefectInRankZeroIsFoundThroughTheQuotient) {
 // Dropped in the reduce-scatter, the contribution sets stop being boxes:
 // the quotient declines, saying why, and enumeration refutes the instance.
 TEST(TorusTranslations, ADefectTheBoxesCannotHoldIsDeclinedAndEnumerated) {
-  DroppedBlockBucket s({4, 4}, 0);
+  const test::DroppedBlock s = DroppedBlockBucket({4, 4}, 0);
   const InstanceCheck q = check(s, nullptr, true);
   EXPECT_FALSE(by_quotient(q));
   ASSERT_EQ(q.stats.count("quotient_declined"), 1u);

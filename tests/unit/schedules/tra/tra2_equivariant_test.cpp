@@ -19,6 +19,7 @@
 #include "schedules/registry.hpp"
 #include "schedules/tra/tra2.hpp"
 #include "schedules/translation_equivariant.hpp"
+#include "tests/support/dropped_block.hpp"
 #include "tests/support/group_action_check.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/same_schedule.hpp"
@@ -140,38 +141,18 @@ TEST(Tra2Translations, QuotientVerdictsEqualEnumeration) {
   EXPECT_GT(quotient, 200);
 }
 
-// TRA2 with one block dropped from rank 0's send in `step` and from the
-// receive that mirrors it: every rank inherits the defect.
-class DroppedPairTra2 final : public EquivariantSchedule {
- public:
-  DroppedPairTra2(uint64_t p, uint64_t q, int step)
-      : step_(step), inner_(std::make_unique<Tra2>(p, q, 2, 2)),
-        action_(SymmetryGroup::torus_translations, BlockAction::pairs, inner_->spec(), 0,
-                {static_cast<uint32_t>(p / q), static_cast<uint32_t>(q)}) {}
-  const CollectiveSpec& spec() const override { return inner_->spec(); }
-  int num_steps() const override { return inner_->num_steps(); }
-  void representative_step(int s, RankStep& out) const override {
-    inner_->rank_step(0, s, out);
-    if (s != step_) return;
-    Transfer& snd = out.sends.at(0);
-    const Block b = snd.blocks.ranges().front().lo;
-    snd.blocks.erase(b);
-    Transfer& rcv = out.recvs.at(0);  // rank 0's receive is g_q of q's send to it
-    rcv.blocks.erase(action_.block(rcv.peer, b));
-  }
-  const GroupAction& action() const override { return action_; }
-  std::string certificate() const override { return "a defective rank 0, for the test"; }
-
- private:
-  int step_;
-  std::unique_ptr<Schedule> inner_;
-  GroupAction action_;
-};
+// TRA2 (r1 = r2 = 2) on N x Q with the defect in `step` (test::DroppedBlock).
+test::DroppedBlock DroppedPairTra2(uint64_t p, uint64_t q, int step) {
+  auto inner = std::make_unique<Tra2>(p, q, 2, 2);
+  GroupAction g(SymmetryGroup::torus_translations, BlockAction::pairs, inner->spec(), 0,
+                {static_cast<uint32_t>(p / q), static_cast<uint32_t>(q)});
+  return test::DroppedBlock(std::move(inner), std::move(g), step);
+}
 
 TEST(Tra2Translations, ADefectInRankZeroIsFoundThroughTheQuotient) {
   for (const auto& [p, q] : std::vector<std::pair<uint64_t, uint64_t>>{{8, 4}, {12, 3}, {16, 4}, {18, 6}})
     for (int step : {0, 1}) {
-      DroppedPairTra2 s(p, q, step);
+      const test::DroppedBlock s = DroppedPairTra2(p, q, step);
       const std::string what = label(p, q, 2, 2) + " step " + std::to_string(step);
       const InstanceCheck qc = test::check_exact(s, nullptr, {}, true), ec = test::check_exact(s, nullptr, {}, false);
       ASSERT_TRUE(by_quotient(qc)) << what << ": " << test::declined(qc);
