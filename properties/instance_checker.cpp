@@ -605,6 +605,44 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
 
 }  // namespace
 
+// The certified quotient of `eq` (flow_rotation.hpp, run_quotient) with
+// the cells that fit: an all-to-all's held blocks, boxes under a torus
+// group, else runs of ranks while they stay small, then p-bit sets while
+// those fit the budget and --max-memory. nullopt: declined (`declined` says
+// why). `cells`: the representation that decided, for the method text.
+static std::optional<flow::RotationResult> certified_quotient(const EquivariantSchedule& eq, const StepHook& hook,
+                                                              const CheckOptions& o, const RankZeroSize& z,
+                                                              std::string* declined, const char** cells) {
+  const bool torus = eq.action().torus();
+  const uint64_t bits_bytes = flow::quotient_state_bytes(eq);
+  const bool bits_fit = bits_bytes <= o.memory_budget;
+  const uint64_t runs_budget = o.max_memory ? std::min(o.memory_budget, o.max_memory) : o.memory_budget;
+  const bool bits_allowed = bits_fit && !(o.max_memory && rotation_estimate(eq, z).bytes > o.max_memory);
+  const bool runs_allowed = !torus && !(o.max_memory && runs_estimate(eq, z).bytes > o.max_memory);
+  std::optional<flow::RotationResult> q;
+  if (eq.action().block_action() == BlockAction::pairs) {
+    // An all-to-all's (source, destination) pairs: p * p cells, of which
+    // rank 0 holds only its own and what it receives.
+    if (o.max_memory && held_estimate(eq, z).bytes > o.max_memory)
+      *declined = "rank 0's held blocks exceed --max-memory";
+    else if ((q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::sparse, runs_budget)))
+      *cells = "the blocks it holds only (one contributor per cell, in a hash map, exact)";
+  } else if (torus) {
+    if (!bits_fit) *declined = "rank 0's exact state exceeds the memory budget";
+    else if (!bits_allowed) *declined = "rank 0's exact state exceeds --max-memory";
+    else if ((q = flow::run_quotient(eq, hook, declined)))
+      *cells = "boxes (products of per-dimension coordinate sets, exact)";
+  } else {
+    if (runs_allowed && (q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::runs,
+                                                bits_allowed ? std::min(bits_bytes, runs_budget) : runs_budget)))
+      *cells = "runs of ranks (exact)";
+    if (!q && bits_allowed && (q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::bits)))
+      *cells = "p-bit sets";
+    if (!q && !runs_allowed && !bits_allowed) *declined = "rank 0's exact state exceeds --max-memory";
+  }
+  return q;
+}
+
 bool grouped_takes(const Schedule& s, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.grouped_quotient) return false;
   if (swing::swing_mask_schedule(s)) return true;
@@ -724,7 +762,37 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
                                 core->certificate() +
                                 "; rank 0 simulated as groups of blocks sharing one contribution set (" +
                                 ms->representation + "); obligations: " + fc->obligations;
-          out.stats["max_groups"] = std::to_string(fc->core.max_groups);
+          out.stats["max_groups"] = std::to_string(fc->max_groups);
+          return out;
+        }
+      }
+  // A fold over any other certified core (recursive doubling's hypercube,
+  // Rabenseifner's): the same composition, the core by the certified
+  // quotient at p' with the cells that fit.
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && grouped_declined.empty())
+    if (const auto* f = dynamic_cast<const FoldedSchedule*>(&s))
+      if (const auto* core = dynamic_cast<const EquivariantSchedule*>(&f->inner());
+          core && !swing::swing_mask_schedule(f->inner())) {
+        const char* cells = nullptr;
+        const RankZeroSize core_size = o.max_memory ? rank_zero_size(*core) : RankZeroSize{};
+        auto fc = flow::run_fold_composition(
+            s, *core,
+            [&](const StepHook& core_hook, std::string* why) -> std::optional<flow::FoldCore> {
+              auto q = certified_quotient(*core, core_hook, o, core_size, why, &cells);
+              if (!q) return std::nullopt;
+              const bool superset = q->every_copy_superset;
+              return flow::FoldCore{std::move(*q), 0, superset, "the certified quotient"};
+            },
+            hook, &quotient_declined);
+        if (fc) {
+          InstanceCheck out = assemble(s, std::move(fc->result.verdicts), fc->result.cost, claim, hook, "exact");
+          const uint64_t extra = s.p() - core->p();
+          out.stats["method"] = "composition: fold of " +
+                                (extra == 1 ? std::string("rank p-1 onto the core of p-1 ranks")
+                                            : "the extra ranks onto a core of p' ranks") +
+                                "; core: " + kQuotientMethod + ": " + core->action().describe() +
+                                "; certificate: " + core->certificate() + "; rank 0 simulated with " + cells +
+                                "; obligations: " + fc->obligations;
           return out;
         }
       }
@@ -775,36 +843,9 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       // than p-bit sets), stopped when the runs outgrow the p-bit row (or the
       // budget), then as p-bit sets while those fit; under a torus group as
       // boxes (flow_rotation.hpp).
-      const bool torus = eq->action().torus();
-      const uint64_t bits_bytes = flow::quotient_state_bytes(*eq);
-      const bool bits_fit = bits_bytes <= o.memory_budget;
-      const uint64_t runs_budget = o.max_memory ? std::min(o.memory_budget, o.max_memory) : o.memory_budget;
-      const bool bits_allowed = bits_fit && !(o.max_memory && rotation_estimate(s, zsize()).bytes > o.max_memory);
-      const bool runs_allowed = !torus && !(o.max_memory && runs_estimate(s, zsize()).bytes > o.max_memory);
-      std::optional<flow::RotationResult> q;
       const char* cells = nullptr;
-      if (eq->action().block_action() == BlockAction::pairs) {
-        // An all-to-all's (source, destination) pairs: p * p cells, of which
-        // rank 0 holds only its own and what it receives.
-        if (o.max_memory && held_estimate(s, zsize()).bytes > o.max_memory)
-          quotient_declined = "rank 0's held blocks exceed --max-memory";
-        else if ((q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::sparse, runs_budget)))
-          cells = "the blocks it holds only (one contributor per cell, in a hash map, exact)";
-      } else if (torus) {
-        if (!bits_fit) quotient_declined = "rank 0's exact state exceeds the memory budget";
-        else if (!bits_allowed) quotient_declined = "rank 0's exact state exceeds --max-memory";
-        else if ((q = flow::run_quotient(*eq, hook, &quotient_declined)))
-          cells = "boxes (products of per-dimension coordinate sets, exact)";
-      } else {
-        if (runs_allowed &&
-            (q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::runs,
-                                    bits_allowed ? std::min(bits_bytes, runs_budget) : runs_budget)))
-          cells = "runs of ranks (exact)";
-        if (!q && bits_allowed &&
-            (q = flow::run_quotient(*eq, hook, &quotient_declined, flow::QuotientCells::bits)))
-          cells = "p-bit sets";
-        if (!q && !runs_allowed && !bits_allowed) quotient_declined = "rank 0's exact state exceeds --max-memory";
-      }
+      std::optional<flow::RotationResult> q =
+          certified_quotient(*eq, hook, o, zsize(), &quotient_declined, &cells);
       if (q) {
         InstanceCheck out = assemble(s, std::move(q->verdicts), q->cost, claim, hook, "exact");
         out.stats["method"] = std::string(kQuotientMethod) + ": " + eq->action().describe() +

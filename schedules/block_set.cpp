@@ -118,6 +118,17 @@ bool BlockSet::intersects(const BlockSet& other, Block lo, Block hi) const {
   return false;
 }
 
+bool BlockSet::includes(const BlockSet& other) const {
+  // Both canonical (sorted, disjoint, not adjacent): each range of `other`
+  // lies inside one range of this set or is not included.
+  size_t i = 0;
+  for (const Range& b : other.ranges_) {
+    while (i < ranges_.size() && ranges_[i].hi <= b.lo) ++i;
+    if (i == ranges_.size() || ranges_[i].lo > b.lo || ranges_[i].hi < b.hi) return false;
+  }
+  return true;
+}
+
 BlockSet BlockSet::minus(const BlockSet& other) const {
   BlockSet s;
   size_t j = 0;

@@ -72,6 +72,8 @@ class BlockSet {
   BlockSet minus(const BlockSet& other) const;
   // Whether this set and `other` share a block in [lo, hi); no allocation.
   bool intersects(const BlockSet& other, Block lo = 0, Block hi = kBlockEnd) const;
+  // Whether every block of `other` is in this set; no allocation.
+  bool includes(const BlockSet& other) const;
 
   uint64_t hash() const;
   std::string to_string() const;  // "{1-2,5,9-10}"

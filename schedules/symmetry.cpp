@@ -33,7 +33,7 @@ std::optional<std::string> GroupAction::invalid(SymmetryGroup g, BlockAction blo
            "): the parity of a rank is not defined modulo an odd p";
   if (on_torus(g) != !dims.empty()) return "a torus shape is given with, and only with, a torus group";
   if (on_torus(g))
-    if (auto why = torus_shape_problem(dims, p)) return why;
+    if (auto why = torus_shape_problem(dims, p, 64)) return why;
   if (g == SymmetryGroup::torus_swing_dihedral) {
     for (uint32_t d : dims)
       if (d % 2 == 1 && d != 1)
@@ -336,13 +336,15 @@ std::string GroupAction::describe() const {
                       ? "torus-swing-dihedral on " + dims_label(dims_) +
                             " (per coordinate: x_i -> x_i + r_i for even r_i, x_i -> r_i - x_i for odd r_i)"
                   : group_ == SymmetryGroup::torus_translations
-                      ? "torus-translations on " + dims_label(dims_) + " (per coordinate: x_i -> x_i + r_i)"
+                      ? (hypercube() ? "torus-translations on the hypercube 2^" + std::to_string(dims_.size()) +
+                                           " (x -> x XOR r)"
+                                     : "torus-translations on " + dims_label(dims_) + " (per coordinate: x_i -> x_i + r_i)")
                       : "undeclared";
   switch (blocks_) {
     case BlockAction::fixed: return g + ", blocks fixed";
     case BlockAction::as_ranks:
       return g + (nblocks_ == p_ ? ", blocks as ranks" : ", blocks as ranks in each of " + std::to_string(nblocks_ / p_) + " parts");
-    case BlockAction::shift: return g + ", blocks shifted by " + std::to_string(h_) + " per rank";
+    case BlockAction::shift: return g + (h_ == 0 ? ", blocks fixed" : ", blocks shifted by " + std::to_string(h_) + " per rank");
     case BlockAction::renumbered_ranks: return g + ", blocks as ranks through the block renumbering";
     case BlockAction::pairs: return g + ", blocks as (source, destination) pairs, both ends moved";
   }

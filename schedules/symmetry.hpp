@@ -74,6 +74,7 @@
 // induction over the rule's recursion (schedules/swing/swing_equivariant.hpp).
 // A schedule read from a file, a mutant or a generator that is not an
 // EquivariantSchedule is never checked by a quotient.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -132,6 +133,10 @@ class GroupAction {
   // The torus shape (the torus groups), empty for the 1D groups.
   const std::vector<uint32_t>& dims() const { return dims_; }
   bool torus() const { return !dims_.empty(); }
+  // A torus of sides 2 only: its translations are x -> x XOR r.
+  bool hypercube() const {
+    return torus() && std::all_of(dims_.begin(), dims_.end(), [](uint32_t d) { return d == 2; });
+  }
   // g_r on one coordinate x_i of dimension i (the torus groups): the
   // translation by r_i, or (torus_swing_dihedral) for odd r_i the reflection
   // x_i -> r_i - x_i; `reflects` tells which.

@@ -4,9 +4,10 @@
 
 namespace collcheck {
 
-std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p) {
+std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p, size_t max_dims) {
   if (dims.empty()) return std::string("needs a torus shape (--dims, e.g. 3x3)");
-  if (dims.size() > 16) return "at most 16 dimensions, got " + std::to_string(dims.size());
+  if (dims.size() > max_dims)
+    return "at most " + std::to_string(max_dims) + " dimensions, got " + std::to_string(dims.size());
   uint64_t prod = 1;
   std::string shape;
   for (uint32_t d : dims) {

@@ -12,8 +12,10 @@
 namespace collcheck {
 
 // Why `dims` is not a torus of p nodes (nullopt if it is): empty, a side < 1,
-// more than 16 dimensions, a product above 2^31, or a product != p.
-std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p);
+// more than `max_dims` dimensions (16 for a shape a user gives, as --dims;
+// the group actions take the hypercube 2 x .. x 2 of recursive doubling, one
+// side per bit, up to 31 sides of 2), a product above 2^31, or a product != p.
+std::optional<std::string> torus_shape_problem(const std::vector<uint32_t>& dims, uint64_t p, size_t max_dims = 16);
 
 // "4x4": a shape as --dims spells it.
 std::string dims_label(const std::vector<uint32_t>& dims);

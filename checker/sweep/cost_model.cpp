@@ -106,22 +106,33 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
   const bool torus = on_torus(t.variant->symmetry);
   const InstanceParams ip = t.params(p, radix);
   static std::mutex m;
-  using Key = std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool, std::vector<uint32_t>, uint64_t>;
+  using Key =
+      std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool, std::vector<uint32_t>, uint64_t, int>;
   static std::map<Key, QuotientTake> cache;
-  const Key key = torus ? Key{t.variant, t.blocks, t.root, radix, false, false, ip.dims, o.memory_budget}
-                        : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {}, 0};
+  // A torus group without --dims (recursive doubling's hypercube of p,
+  // TRA2's N x Q): the shape follows from p, keyed by its bit width.
+  const int width = torus && ip.dims.empty() ? std::bit_width(p) : 0;
+  const Key key = torus ? Key{t.variant, t.blocks, t.root, radix, false, width && std::has_single_bit(p), ip.dims,
+                              o.memory_budget, width}
+                        : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {}, 0, 0};
   std::lock_guard<std::mutex> lock(m);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   QuotientTake take;
   try {
     const auto s = t.variant->make(ip);
     if (torus) {
-      take.box_words = quotient_box_words(*s, o);
+      // A fold over a certified core (a composition, fold_composition.hpp):
+      // the core's boxes, at p'.
+      const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
+      take.fold = f != nullptr;
+      take.box_words = quotient_box_words(f ? f->inner() : *s, o);
       take.takes = take.box_words > 0;
     } else {
       take.grouped = grouped_takes(*s, o);
-      take.fold = dynamic_cast<const FoldedSchedule*>(s.get()) != nullptr;
-      take.takes = take.grouped || quotient_takes_1d(*s, o);
+      const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
+      take.fold = f != nullptr;
+      // A fold over a certified core: a composition, the core by the quotient.
+      take.takes = take.grouped || quotient_takes_1d(f ? f->inner() : *s, o);
       if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(s.get()))
         take.pairs = take.takes && eq->action().block_action() == BlockAction::pairs;
     }

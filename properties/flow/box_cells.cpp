@@ -40,6 +40,15 @@ bool BoxCells::contains(const uint64_t* c, Rank x) const {
   return true;
 }
 
+bool BoxCells::includes(const uint64_t* a, const uint64_t* b) const {
+  if (empty(b)) return true;
+  if (empty(a)) return false;
+  for (size_t i = 0; i < dims_.size(); ++i)
+    for (size_t w = 0; w < nw_[i]; ++w)
+      if (b[off_[i] + w] & ~a[off_[i] + w]) return false;
+  return true;
+}
+
 uint64_t BoxCells::count(const uint64_t* c) const {
   uint64_t n = 1;
   for (size_t i = 0; i < dims_.size(); ++i) {

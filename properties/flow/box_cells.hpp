@@ -45,6 +45,9 @@ class BoxCells {
   void init(uint64_t* c, std::optional<Rank> who) const;
   bool empty(const uint64_t* c) const { return factor_empty(c, 0); }
   bool contains(const uint64_t* c, Rank x) const;
+  // Whether the box `a` contains the box `b` (factor by factor; the empty
+  // box is in every box).
+  bool includes(const uint64_t* a, const uint64_t* b) const;
   // |S| = prod |S_i|.
   uint64_t count(const uint64_t* c) const;
   // Reduce `in` into `c`: the lowest rank counted twice, if any; `held`: c

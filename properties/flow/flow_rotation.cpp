@@ -234,6 +234,13 @@ struct BitModel {
     return cells.reduce(c, in, held);
   }
   std::optional<std::string> copy(uint64_t* c, const uint64_t* in) const { return cells.copy(c, in); }
+  // Whether `in`'s contribution set contains `c`'s (the fold composition's
+  // every_copy_superset).
+  bool superset(const uint64_t* in, const uint64_t* c) const {
+    for (size_t w = 0; w < cells.bits; ++w)
+      if (c[w] & ~in[w]) return false;
+    return true;
+  }
   void duplicate(uint64_t* dst, const uint64_t* src) const { std::copy(src, src + cells.words, dst); }
   void judge(Verdict& v, const CollectiveSpec& spec, int last, Block b, const uint64_t* c) const {
     judge_exact_cell(v, spec, cells.p, 0, last, b, c, cells.bits, full);
@@ -252,6 +259,7 @@ struct BoxModel : BoxCells {
   BoxModel(const GroupAction& action) : BoxCells(action.dims()), g(action) {}
   Store store(size_t n) const { return Store(words(), n); }
   void map(Rank q, const uint64_t* src, uint64_t* dst) const { BoxCells::map(g, q, src, dst); }
+  bool superset(const uint64_t* in, const uint64_t* c) const { return includes(in, c); }
   static constexpr bool kBounded = true;
   static constexpr bool kRecounts = false;  // a torus group is not the 1D translations
   static constexpr bool kSparse = false;
@@ -271,6 +279,7 @@ struct RunModel : RunCells {
   Store store(size_t n) const { return Store(n); }
   void map(Rank q, const RunSet* src, RunSet* dst) const { RunCells::map(q, g.reflects(q), src, dst); }
   void duplicate(RunSet* dst, const RunSet* src) const { RunCells::copy(dst, src); }
+  bool superset(const RunSet* in, const RunSet* c) const { return in->ranks.includes(c->ranks); }
   static constexpr bool kBounded = false;  // checked against the budget as it runs
   static constexpr bool kRecounts = true;   // recount_doubles under translations
   static constexpr bool kSparse = false;
@@ -341,6 +350,7 @@ struct HeldModel {
     dst->doubled = src->doubled;
   }
   void duplicate(Cell* dst, const Cell* src) const { *dst = *src; }
+  bool superset(const Cell* in, const Cell* c) const { return !c->who || c->who == in->who; }
   void judge(Verdict& v, const CollectiveSpec& spec, int last_step, Block b, const Cell* c) const {
     const Requirement req = spec.required(0, b);
     if (req.kind == Requirement::Kind::none) return;
@@ -581,8 +591,9 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
           }
           if (twice) exactly_once_double(flow[kExactlyOnce], p, 0, st, b, t->peer, *twice);
           if (!held) causality_reduce_into_undefined(flow[kCausality], p, 0, st, b, t->peer);
-        } else if (auto lost = cells.copy(c, in)) {
-          causality_copy_discards(flow[kCausality], p, 0, st, b, t->peer, *lost);
+        } else {
+          if (!cells.superset(in, c)) res.every_copy_superset = false;
+          if (auto lost = cells.copy(c, in)) causality_copy_discards(flow[kCausality], p, 0, st, b, t->peer, *lost);
         }
       });
     }

@@ -87,6 +87,11 @@ struct RotationResult {
   Verdicts verdicts;
   CostMeasurement cost;
   uint64_t invariance_checks = 0;  // rank-steps compared with rank 0's rotation
+  // Every copy's incoming set contained what the receiving cell held (rank
+  // 0's, hence every rank's): what the fold composition needs of a core
+  // (fold_composition.hpp). A copy may replace a set it does not contain
+  // without a violation when it carries as many contributions.
+  bool every_copy_superset = true;
 };
 
 // Runs every check of check_schedule with the rank-0 simulation, or returns

@@ -17,6 +17,23 @@ bool whole(const Transfer& t, Rank peer, uint64_t nb, Combine c) {
 std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, const Schedule& inner,
                                                           const MaskSchedule& core, const StepHook& hook,
                                                           std::string* declined, uint64_t max_groups) {
+  if (core.spec.p != inner.p() || core.steps != inner.num_steps()) {
+    if (declined) *declined = "fold composition: the masks are not the core's";
+    return std::nullopt;
+  }
+  return run_fold_composition(
+      fold, inner,
+      [&](const StepHook& core_hook, std::string* why) -> std::optional<FoldCore> {
+        auto c = run_group_quotient(core, core_hook, why, max_groups);
+        if (!c) return std::nullopt;
+        return FoldCore{std::move(c->result), c->max_groups, c->every_copy_superset, "the grouped quotient"};
+      },
+      hook, declined);
+}
+
+std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, const Schedule& inner,
+                                                          const FoldCoreCheck& core, const StepHook& hook,
+                                                          std::string* declined) {
   auto decline = [&](std::string why) -> std::optional<FoldCompositionResult> {
     if (declined) *declined = "fold composition: " + std::move(why);
     return std::nullopt;
@@ -25,7 +42,7 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   const uint64_t nb = fold.num_blocks();
   const int T = fold.num_steps(), last = T - 1;
   if (fold.spec().kind != Collective::allreduce || inner.spec().kind != Collective::allreduce ||
-      inner.num_blocks() != nb || core.spec.p != pp || core.steps != inner.num_steps() || T != core.steps + 2)
+      inner.num_blocks() != nb || T != inner.num_steps() + 2)
     return decline("the fold and its core are not one allreduce");
   if (extra < 1) return decline("no extra rank");
   // The core's hook: the instance's at step st + 1, judged on Z_p'.
@@ -41,7 +58,7 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
     core_hook.isometry_ring = pp;
   }
   std::string why;
-  auto c = run_group_quotient(core, core_hook, &why, max_groups);
+  auto c = core(core_hook, &why);
   if (!c) return decline("the core of " + std::to_string(pp) + " ranks: " + why);
   // The glue carries the core's verdicts over only when they hold: a core
   // that violates a property is not composed (the fold is then enumerated
@@ -52,54 +69,76 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   if (!c->every_copy_superset)
     return decline("the core of " + std::to_string(pp) + " ranks copies a value over one it does not contain");
 
-  // The wrapper, checked directly at its first and last pair (i = 0 and
-  // i = p - p' - 1); the pairs between follow the same rule of fold.cpp
-  // (one expression in i), an obligation of the fold's construction like
-  // the idle ranks (fold_composition_test.cpp checks every rank for every
-  // fold of the registry to p = 130).
+  // The wrapper, checked directly at the first and the last core rank of
+  // each class (core ranks with two extra ranks, with one), with their extra
+  // ranks; the ranks between follow the same rule of fold.cpp (one
+  // expression in i), an obligation of the fold's construction like the
+  // idle ranks (fold_composition_test.cpp checks every rank for every fold
+  // of the registry to p = 130).
+  std::vector<uint64_t> checked = {0, std::min(extra, pp) - 1};
+  if (extra > pp) {
+    checked.push_back(extra - pp - 1);                  // the last core rank with two extra ranks
+    if (extra - pp < pp) checked.push_back(extra - pp);  // the first with one
+  }
   RankStep rs;
   for (int st : {0, last}) {
     const bool in = st == 0;
     const Combine mode = in ? Combine::reduce : Combine::copy;
-    for (uint64_t i : {uint64_t{0}, extra - 1}) {
-      // Step 0: p'+i sends every block to i (reduce); the last step: i sends
-      // it back (copy). Nothing else happens at either rank.
-      const auto core_rank = static_cast<Rank>(i), ex = static_cast<Rank>(pp + i);
-      const Rank from = in ? ex : core_rank, to = in ? core_rank : ex;
-      for (Rank r : {core_rank, ex}) {
-        fold.rank_step(r, st, rs);
-        const bool sends = r == from;
-        const auto& mine = sends ? rs.sends : rs.recvs;
-        const auto& other = sends ? rs.recvs : rs.sends;
-        const Rank partner = sends ? to : from;
-        if (mine.size() != 1 || !other.empty() || !whole(mine[0], partner, nb, mode))
-          return decline(std::string(r >= pp ? "extra rank " : "rank ") + std::to_string(r) + " at fold step " +
-                         std::to_string(st) + " is not one whole-vector transfer with rank " + std::to_string(partner));
+    for (uint64_t i : checked) {
+      // Step 0: each extra rank x of i sends i every block (reduce); the
+      // last step: i sends it back (copy). Nothing else happens at either.
+      const auto core_rank = static_cast<Rank>(i);
+      std::vector<Rank> extras;
+      for (uint64_t x = i + pp; x < p; x += pp) extras.push_back(static_cast<Rank>(x));
+      fold.rank_step(core_rank, st, rs);
+      const auto& mine = in ? rs.recvs : rs.sends;
+      const auto& other = in ? rs.sends : rs.recvs;
+      bool ok = other.empty() && mine.size() == extras.size();
+      for (size_t k = 0; ok && k < extras.size(); ++k) ok = whole(mine[k], extras[k], nb, mode);
+      if (!ok)
+        return decline("rank " + std::to_string(i) + " at fold step " + std::to_string(st) +
+                       " is not one whole-vector transfer with each of its extra ranks");
+      for (Rank ex : extras) {
+        fold.rank_step(ex, st, rs);
+        const auto& emine = in ? rs.sends : rs.recvs;
+        const auto& eother = in ? rs.recvs : rs.sends;
+        if (emine.size() != 1 || !eother.empty() || !whole(emine[0], core_rank, nb, mode))
+          return decline("extra rank " + std::to_string(ex) + " at fold step " + std::to_string(st) +
+                         " is not one whole-vector transfer with rank " + std::to_string(i));
       }
     }
   }
 
   FoldCompositionResult out;
-  out.core = *c;
+  out.core = c->result;
+  out.max_groups = c->max_groups;
   Verdicts& v = out.result.verdicts;
   v = c->result.verdicts;
   const uint64_t fold_volume = extra * nb;  // per fold step, sent (= received)
   v[kPorts].checks = p * static_cast<uint64_t>(T);
   v[kMatching].checks += 2 * 2 * extra;     // one send and one receive per pair, two fold steps
   v[kCausality].checks += 2 * 2 * fold_volume;  // sent blocks held, received blocks written
+  // Receive races (causality.cpp): one check per pair of receives of a rank
+  // in a step; a core rank with k extra ranks receives k reduces in step 0
+  // (reduces only: no race). extra = q p' + rem: rem core ranks have q + 1.
+  const uint64_t q = extra / pp, rem = extra % pp;
+  v[kCausality].checks += rem * ((q + 1) * q / 2) + (pp - rem) * (q * (q - 1) / 2);
   v[kExactlyOnce].checks += fold_volume;     // step 0 reduces
   v[kPostcondition].checks = p * nb;
   const CostMeasurement& cc = c->result.cost;
   out.result.cost.steps = T;
-  out.result.cost.max_volume = cc.max_volume + nb;  // core ranks 0..extra-1 also copy the result back
+  // Core rank 0 has the most extra ranks, ceil(extra / p'), and copies the
+  // result back to each (every core rank's core volume is the same).
+  out.result.cost.max_volume = cc.max_volume + (extra + pp - 1) / pp * nb;
   out.result.cost.max_volume_rank = 0;
   out.result.cost.total_volume = cc.total_volume + 2 * fold_volume;
   // Worded without p: reports group instances by their method text.
   out.obligations =
-      "core (p' ranks) by the grouped quotient, every copy a superset; wrapper: the first and the last step "
-      "(one whole-vector reduce in, one copy out between ranks i and p'+i) checked at the first and the last "
-      "pair, the pairs between and the idle ranks by the fold's construction; glue: core rank i starts from "
-      "{i, p'+i} or {i}, pairwise disjoint and nonempty, so the core's verdicts carry over";
+      "core (p' ranks) by " + c->method + ", every copy a superset; wrapper: the first and the last step "
+      "(one whole-vector reduce in, one copy out between core rank i and each extra rank x with x mod p' = i) "
+      "checked at the first and the last core rank of each class, the ranks between and the idle ranks by the "
+      "fold's construction; glue: core rank i starts from {i} and its extra ranks, pairwise disjoint and "
+      "nonempty, so the core's verdicts carry over";
   return out;
 }
 

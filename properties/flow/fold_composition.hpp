@@ -4,11 +4,14 @@
 // with every obligation stated and discharged:
 //
 //   core    the inner schedule on p' ranks holds every property, decided by
-//           the grouped quotient (group_quotient.hpp), and every copy in it
-//           carries a superset of what the receiving block holds (its
-//           every_copy_superset); the step hook is the instance's, shifted by the
-//           fold step, and must judge by distances on Z_p'
-//           (StepHook::isometry_ring == p');
+//           the grouped quotient (group_quotient.hpp: Swing's cores, as
+//           masks) or by the certified quotient (flow_rotation.hpp,
+//           run_quotient: any other EquivariantSchedule core, e.g. recursive
+//           doubling's hypercube under the translations of the 2 x .. x 2
+//           torus), and every copy in it carries a superset of what the
+//           receiving block holds (every_copy_superset of either result);
+//           the step hook is the instance's, shifted by the fold step, and
+//           must judge by distances on Z_p' (StepHook::isometry_ring == p');
 //   wrapper the fold steps: at step 0 rank p'+i sends every block to rank i
 //           (reduce) and nothing else happens at either rank, at the last
 //           step rank i sends every block back to p'+i (copy), for
@@ -38,6 +41,7 @@
 // it does not contain, or anything else that is not a clean pass, declines
 // (nullopt, `declined` says why) and the caller enumerates the folded
 // schedule.
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -48,13 +52,29 @@ namespace collcheck::flow {
 
 struct FoldCompositionResult {
   RotationResult result;
-  GroupQuotientResult core;
-  std::string obligations;  // the obligations, one clause each, as discharged
+  RotationResult core;       // the core's own verdicts (on p' ranks)
+  uint64_t max_groups = 0;   // the grouped quotient's, 0 for the certified quotient
+  std::string obligations;   // the obligations, one clause each, as discharged
 };
+
+// How the core is decided: its verdicts under `core_hook` (the instance's
+// hook moved to the core's steps), or nullopt with `why`.
+struct FoldCore {
+  RotationResult result;
+  uint64_t max_groups = 0;
+  // Every copy contained what it replaced (both quotients report it).
+  bool every_copy_superset = false;
+  std::string method;  // "the grouped quotient", "the certified quotient"
+};
+using FoldCoreCheck = std::function<std::optional<FoldCore>(const StepHook& core_hook, std::string* why)>;
 
 // `fold`: a FoldedSchedule over `inner` (the idle obligation is its
 // construction; a caller passing another schedule states it for that one),
-// `core`: `inner` as masks.
+// `core`: decides `inner`.
+std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, const Schedule& inner,
+                                                          const FoldCoreCheck& core, const StepHook& hook,
+                                                          std::string* declined);
+// The core as masks, by the grouped quotient (Swing's cores).
 std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, const Schedule& inner,
                                                           const MaskSchedule& core, const StepHook& hook,
                                                           std::string* declined, uint64_t max_groups = 512);

@@ -27,6 +27,7 @@ VariantInfo bruck_allreduce_latency() {
   v.reference = kBruckRef;
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_bruck_allreduce_latency(i.p); };
+  v.symmetry = SymmetryGroup::translations;  // the core's (3^t; a fold around it otherwise)
   v.claim = [](const InstanceParams& i) { return whole_vector_claim(i.p, "Trivance paper Sec. 2.4, Table 1"); };
   return v;
 }

@@ -2,6 +2,7 @@
 
 #include "schedules/fold.hpp"
 #include "schedules/swing/swing_math.hpp"
+#include "schedules/translation_equivariant.hpp"
 
 namespace collcheck {
 namespace {
@@ -64,12 +65,42 @@ class Rabenseifner final : public Schedule {
 
 }  // namespace
 
+// The core on p' = 2^k ranks as an EquivariantSchedule under the
+// translations of the torus 2 x .. x 2 (k sides; row-major, so coordinate i
+// is bit k-1-i of the rank), which are x -> x XOR r. Both rules read the rank
+// only through r XOR c: the peer r XOR 2^s is (r XOR c) XOR 2^s moved by c,
+// and Rabenseifner's range_after(r, d), the ranks agreeing with r on the top
+// d bits, is range_after(0, d) XOR r (so its blocks, blocks as ranks, move
+// with the rank). Tested against the direct generator at every rank for
+// every k <= 10 (recursive_doubling_equivariant_test.cpp). p' = 1 has no
+// torus: left as it is.
+std::unique_ptr<Schedule> hypercube_equivariant(std::unique_ptr<Schedule> direct, BlockAction blocks,
+                                                const char* rule) {
+  const uint64_t p = direct->p();
+  if (p < 2) return direct;
+  const std::vector<uint32_t> dims(static_cast<size_t>(swing::ceil_log2(p)), 2);
+  return torus_translation_equivariant(
+      std::move(direct), blocks, dims,
+      std::string("construction (every rank's transfers are rank 0's under x -> x XOR r, the translations of the "
+                  "2 x .. x 2 torus, schedules/symmetry.hpp) + ") +
+          rule + " (recursive_doubling.cpp), tested against the direct generator at every rank for p' <= 1024");
+}
+
 std::unique_ptr<Schedule> make_recursive_doubling_latency(uint64_t p) {
-  return fold_onto(p, std::make_unique<RecursiveDoublingLatency>(pow2_floor(p)));
+  return fold_onto(p, hypercube_equivariant(std::make_unique<RecursiveDoublingLatency>(pow2_floor(p)),
+                                            BlockAction::fixed, "the rule reads r only as r XOR 2^s"));
 }
 
 std::unique_ptr<Schedule> make_rabenseifner(uint64_t p) {
-  return fold_onto(p, std::make_unique<Rabenseifner>(pow2_floor(p)));
+  return fold_onto(p, hypercube_equivariant(std::make_unique<Rabenseifner>(pow2_floor(p)), BlockAction::as_ranks,
+                                            "the rule reads r only as r XOR 2^s and as the aligned range of r, "
+                                            "whose image under XOR c is the aligned range of r XOR c"));
 }
+
+// The direct generators (the equivariance test compares them).
+std::unique_ptr<Schedule> make_recursive_doubling_latency_direct(uint64_t p) {
+  return std::make_unique<RecursiveDoublingLatency>(p);
+}
+std::unique_ptr<Schedule> make_rabenseifner_direct(uint64_t p) { return std::make_unique<Rabenseifner>(p); }
 
 }  // namespace collcheck

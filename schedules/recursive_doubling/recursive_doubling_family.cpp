@@ -25,6 +25,7 @@ VariantInfo recdoub_latency() {
   v.reference = "Thakur et al. 2005; Swing NSDI'24 Sec. 2.3.2";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_recursive_doubling_latency(i.p); };
+  v.symmetry = SymmetryGroup::torus_translations;  // the core's: x -> x XOR r on the hypercube 2^k
   v.claim = [](const InstanceParams& i) {
     int k = floor_log2(i.p);
     if (swing::is_pow2(i.p)) return Claim{k, static_cast<uint64_t>(k), "log2 p", "log2 p vectors", "Sec. 2.3.2"};
@@ -41,6 +42,7 @@ VariantInfo recdoub_bandwidth() {
   v.reference = "Rabenseifner 2004; Thakur et al. 2005; Swing NSDI'24 Sec. 2.3.3";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_rabenseifner(i.p); };
+  v.symmetry = SymmetryGroup::torus_translations;  // the core's: x -> x XOR r on the hypercube 2^k
   v.claim = [](const InstanceParams& i) {
     uint64_t pp = pow2_floor(i.p);
     int k = floor_log2(i.p);

@@ -74,6 +74,7 @@ VariantInfo trivance_latency() {
   v.reference = kTrivanceRef;
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_trivance_latency(nodes(i)); };
+  v.symmetry = SymmetryGroup::translations;  // the core's (3^t; a fold around it otherwise)
   v.claim = [](const InstanceParams& i) { return whole_vector_claim(nodes(i), "Trivance Sec. 4.2, Theorem 4.3"); };
   v.family_properties = {kCoverage};
   return v;
@@ -126,6 +127,7 @@ VariantInfo trivance_paper_last_step() {
       "every n that is not a power of three double-counts (the peers' windows overlap r's own)";
   v.violates = any_p;
   v.make = [](const InstanceParams& i) { return make_trivance_latency_paper(nodes(i)); };
+  v.symmetry = SymmetryGroup::translations;  // circulant for every n (trivance_latency.cpp)
   v.claim = [](const InstanceParams& i) {
     if (nodes(i) == 1) return Claim{0, 0, "0", "0", "trivial"};
     const int s = trivance::ceil_log3(nodes(i));

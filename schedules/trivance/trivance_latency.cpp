@@ -1,6 +1,8 @@
 #include "schedules/trivance/trivance_latency.hpp"
 
 #include "schedules/check.hpp"
+#include "schedules/fold.hpp"
+#include "schedules/translation_equivariant.hpp"
 
 namespace collcheck {
 namespace trivance {
@@ -31,54 +33,30 @@ void TrivanceLatencyRing::rank_step(Rank r, int k, RankStep& out) const {
   out.recvs.push_back({right, all, Combine::reduce});
 }
 
-namespace {
-class Fold3Schedule final : public Schedule {
- public:
-  Fold3Schedule(uint64_t n, std::unique_ptr<Schedule> inner) : spec_(inner->spec()), inner_(std::move(inner)) {
-    COLLCHECK_CHECK(inner_->p() < n && n <= 3 * inner_->p(), "fold3 needs m < n <= 3m");
-    spec_.p = n;
-  }
-  const CollectiveSpec& spec() const override { return spec_; }
-  int num_steps() const override { return inner_->num_steps() + 2; }
-  int ports() const override { return inner_->ports() < 2 ? 2 : inner_->ports(); }
-  void rank_step(Rank r, int s, RankStep& out) const override {
-    out.clear();
-    const uint64_t m = inner_->p();
-    const uint64_t n = spec_.p;
-    const BlockSet all = BlockSet::range(0, spec_.nblocks);
-    const int last = num_steps() - 1;
-    if (s == 0 || s == last) {
-      const bool in = (s == 0);
-      const Combine c = in ? Combine::reduce : Combine::copy;
-      if (r >= m) {
-        (in ? out.sends : out.recvs).push_back({static_cast<Rank>(r % m), all, c});
-      } else {
-        for (uint64_t x = r + m; x < n && x < r + 3 * m; x += m)
-          (in ? out.recvs : out.sends).push_back({static_cast<Rank>(x), all, c});
-      }
-      return;
-    }
-    if (r < m) inner_->rank_step(r, s - 1, out);
-  }
-
- private:
-  CollectiveSpec spec_;
-  std::unique_ptr<Schedule> inner_;
-};
-}  // namespace
-
 std::unique_ptr<Schedule> fold3_onto(uint64_t n, std::unique_ptr<Schedule> inner) {
   if (inner->p() == n) return inner;
-  return std::make_unique<Fold3Schedule>(n, std::move(inner));
+  return std::make_unique<FoldedSchedule>(n, std::move(inner), 2);
+}
+
+// TrivanceLatencyRing reads r only as r -+ d (mod n), so it is circulant for
+// every n and distance rule: certified as translation equivariant, blocks
+// fixed (one block), tested against the direct generator at every rank
+// (translation_equivariant_test.cpp).
+std::unique_ptr<Schedule> trivance_latency_certified(uint64_t n, uint64_t last_distance) {
+  return translation_equivariant(
+      std::make_unique<TrivanceLatencyRing>(n, last_distance), 0,
+      "construction (every rank's transfers are rank 0's translated by r, schedules/symmetry.hpp) + the latency "
+      "rule reads r only as r -+ d mod n (trivance_latency.hpp), tested against the direct generator at every rank "
+      "for n <= 200 and 243, 729");
 }
 
 std::unique_ptr<Schedule> make_trivance_latency(uint64_t n) {
   const uint64_t m = trivance::pow3(trivance::floor_log3(n));
-  return fold3_onto(n, std::make_unique<TrivanceLatencyRing>(m, 0));
+  return fold3_onto(n, trivance_latency_certified(m, 0));
 }
 
 std::unique_ptr<Schedule> make_trivance_latency_paper(uint64_t n) {
-  return std::make_unique<TrivanceLatencyRing>(n, trivance::paper_last_distance(n));
+  return trivance_latency_certified(n, trivance::paper_last_distance(n));
 }
 
 }  // namespace collcheck

@@ -61,7 +61,8 @@ class TrivanceLatencyRing final : public Schedule {
 
 // Folding onto m ranks with up to two extra ranks per core rank (n <= 3m):
 // step 0 extra x sends its vector to x mod m (reduce), then the inner
-// schedule, then the last step copies the result back. Returns inner if n == m.
+// schedule, then the last step copies the result back: a FoldedSchedule
+// with two extra ranks per core rank (fold.hpp). Returns inner if n == m.
 std::unique_ptr<Schedule> fold3_onto(uint64_t n, std::unique_ptr<Schedule> inner);
 
 std::unique_ptr<Schedule> make_trivance_latency(uint64_t n);        // corrected: fold onto 3^t

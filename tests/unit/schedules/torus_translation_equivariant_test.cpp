@@ -88,6 +88,8 @@ TEST(TorusTranslations, EveryRankIsTheDirectGeneratorsForEveryDeclaredVariant) {
     for (const VariantInfo& v : a.variants) {
       if (v.symmetry != SymmetryGroup::torus_translations) continue;
       if (a.name == "tra2") continue;  // its torus is N x Q from --ppn, not --dims: tra/tra2_equivariant_test.cpp
+      // the hypercube 2^k of p itself, not --dims: recursive_doubling/recursive_doubling_equivariant_test.cpp
+      if (!v.takes("dims")) continue;
       const bool trivance_latency = a.name == "trivance-torus" && v.name == "latency";
       std::vector<std::vector<uint32_t>> all = shapes(kSides, 216);
       if (trivance_latency)
@@ -141,6 +143,8 @@ TEST(TorusTranslations, QuotientVerdictsAndLinkCostsEqualEnumeration) {
     for (const VariantInfo& v : a.variants) {
       if (v.symmetry != SymmetryGroup::torus_translations) continue;
       if (a.name == "tra2") continue;  // its torus is N x Q from --ppn, not --dims: tra/tra2_equivariant_test.cpp
+      // the hypercube 2^k of p itself, not --dims: recursive_doubling/recursive_doubling_equivariant_test.cpp
+      if (!v.takes("dims")) continue;
       for (const auto& dims : shapes(kSides, 96)) {
         InstanceParams ip;
         ip.dims = dims;

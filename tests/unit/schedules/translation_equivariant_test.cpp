@@ -3,12 +3,13 @@
 // equivariant under the translations builds a TranslationEquivariant whose
 // every rank and step is the direct generator's (the ring for every
 // p <= 200; Träff's Algorithm 7 and its reversals for n = 1, 3, 8 and every
-// p <= 64, and a few larger p), and a wrong shift or a generator that is not
+// p <= 64, and a few larger p; of a fold, its core), and a wrong shift or a generator that is not
 // circulant is told apart by the same comparison.
 #include <gtest/gtest.h>
 
 #include <set>
 
+#include "schedules/fold.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/ring/ring_allreduce.hpp"
 #include "schedules/swing/swing_bandwidth.hpp"
@@ -36,7 +37,8 @@ TEST(TranslationEquivariant, RegistryDeclaresTheCirculantCollectives) {
   for (auto [a, v] : declared()) names.insert(a->name + "/" + v->name);
   std::set<std::string> want{"ring/bandwidth", "traff-allgather/allgather", "traff-reduce-scatter/reduce-scatter",
                              "traff-allreduce/allreduce", "bruck-allreduce/bandwidth", "tra/tra", "tra/bruck",
-                             "tra/spread-out"};
+                             "tra/spread-out", "bruck-allreduce/latency", "trivance/latency",
+                             "trivance/paper-last-step"};
   // Every Trivance ring reading built on OffsetRoutingRing (offset_routing_certified).
   for (const char* v : {"bandwidth", "paper-bandwidth", "paper-bandwidth-own-stays", "paper-distance",
                         "paper-keep-last", "paper-keep-last-own-stays"})
@@ -64,7 +66,9 @@ TEST(TranslationEquivariant, EveryRankIsTheDirectGeneratorsForEveryDeclaredVaria
         ip.blocks = n;
         if (v->violates && v->violates(ip)) continue;
         auto s = v->make(ip);
-        const auto* eq = dynamic_cast<const TranslationEquivariant*>(s.get());
+        // A fold (Trivance's and Bruck's latency schedules off 3^t): its core.
+        const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
+        const auto* eq = dynamic_cast<const TranslationEquivariant*>(f ? &f->inner() : s.get());
         const std::string what = a->name + "/" + v->name + " p=" + std::to_string(p) + " n=" + std::to_string(n);
         ASSERT_NE(eq, nullptr) << what << ": the translations act on every p of these collectives";
         EXPECT_EQ(eq->action().group(), SymmetryGroup::translations) << what;
