@@ -198,7 +198,8 @@ uint64_t quotient_state_bytes(const EquivariantSchedule& s) {
 namespace {
 
 // How the rank-0 simulation sees the other ranks: rank 0's step and its
-// peers' (ops[0], ops[q]; false: the schedule is not symmetric at this step,
+// peers' (ops[i] is kept[i]'s, kept[0] = 0; peers_step fills i >= 1 and
+// returns false if the schedule is not symmetric at this step:
 // give up), where a peer's cell comes from (g_q^{-1} of a block) and how a
 // contribution set moves (g_q on p-bit sets).
 struct RankZeroView {
@@ -491,20 +492,26 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
   Verdicts flow;  // rank 0's verdicts (scaled by p at the end)
   uint64_t volume0 = 0;
   int last_active = -1;
-  std::vector<RankStep> ops(p);
+  // Rank 0 and its peers of the step (kept, sorted: kept[0] = 0) and their
+  // steps (ops[i] is kept[i]'s): a handful, not p.
+  std::vector<RankStep> ops(1);
   std::vector<Rank> kept;
+  auto step_of = [&](Rank r) -> const RankStep& {
+    return ops[static_cast<size_t>(std::lower_bound(kept.begin(), kept.end(), r) - kept.begin())];
+  };
   uint64_t eo_violations = 0;          // exactly-once reports over all ranks
   std::vector<const Transfer*> order;
 
   for (int st = 0; st < steps; ++st) {
-    for (Rank q : kept) ops[q].clear();
-    kept.clear();
+    kept.assign(1, 0);
     s.rank_step(0, st, ops[0]);
     for (const auto* list : {&ops[0].sends, &ops[0].recvs})
       for (const Transfer& t : *list)
         if (t.peer < p && t.peer != 0) kept.push_back(t.peer);
-    std::sort(kept.begin(), kept.end());
+    std::sort(kept.begin() + 1, kept.end());
     kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    ops.resize(kept.size());
+    for (size_t i = 1; i < ops.size(); ++i) ops[i].clear();
     if (!view.peers_step(st, ops, kept)) return decline("some rank is not the image of rank 0");
     // Two receives of one block in one step: the generic checker applies them
     // in the order of the peers' rank numbers, which the group does not
@@ -531,7 +538,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
         }
 
     // Step-local properties at rank 0 (rank r's are their images).
-    StepView sv{st, p, s.ports(), nb, &ops};
+    StepView sv{st, p, s.ports(), nb, &ops, &kept};
     if (!ops[0].empty()) last_active = st;
     check_matching(sv, 0, flow[kMatching]);
     check_ports(sv, 0, flow[kPorts]);
@@ -554,7 +561,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     // are read before any receive is applied.
     canonical_receive_order(ops[0].recvs, order);
     std::erase_if(order, [&](const Transfer* t) {
-      return t->peer >= p || t->peer == 0 || !find_transfer(ops[t->peer].sends, 0, t->blocks, t->combine);
+      return t->peer >= p || t->peer == 0 || !find_transfer(step_of(t->peer).sends, 0, t->blocks, t->combine);
     });
     uint64_t total = 0;
     for (const Transfer* t : order) total += t->blocks.size();
@@ -657,8 +664,9 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
     tbb::parallel_for(tbb::blocked_range<Rank>(1, static_cast<Rank>(p)), [&](const auto& rr) {
       Local& l = local.local();
       for (Rank r = rr.begin(); r != rr.end() && invariant.load(std::memory_order_relaxed); ++r) {
-        const bool keep = std::binary_search(kept.begin(), kept.end(), r);
-        RankStep& mine = keep ? ops[r] : l.step;
+        const auto at = std::lower_bound(kept.begin(), kept.end(), r);
+        const bool keep = at != kept.end() && *at == r;
+        RankStep& mine = keep ? ops[static_cast<size_t>(at - kept.begin())] : l.step;
         s.rank_step(r, st, mine);
         if (!rotated_equal(ops[0], mine, r, h, p, nb, l.scratch)) invariant = false;
       }
@@ -693,7 +701,7 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
   // schedule's one code path, g_q of rank 0's step) because rank 0's
   // matching reads them; no other rank is.
   view.peers_step = [&](int st, std::vector<RankStep>& ops, const std::vector<Rank>& kept) {
-    for (Rank q : kept) s.rank_step(q, st, ops[q]);
+    for (size_t i = 1; i < kept.size(); ++i) s.rank_step(kept[i], st, ops[i]);
     return true;
   };
   view.source_block = [&](Rank q, Block b) { return g.inverse_block(q, b); };
