@@ -18,7 +18,8 @@
 //              contents are the generic postcondition's job).
 // Where      : the lemma and the port check are judged only for n a power of
 //              three (Lemma 4.2, Theorem 4.3: n = 3^s); for other n the
-//              property holds vacuously and reports what it measured.
+//              property holds vacuously and reports what it measured (a
+//              latency fold onto 3^t: not measured, only stated).
 // Stats      : radius_per_step (the largest R with the whole ball of radius R
 //              covered at every rank, per reducing step), claimed_radius_per_step,
 //              one_port_rank_steps (rank-steps using fewer than 2 ports).
