@@ -30,7 +30,7 @@ std::unique_ptr<Schedule> make_bruck_allreduce_latency(uint64_t n) {
              std::make_unique<BruckLatencyRing>(m), 0,
              "construction (every rank's transfers are rank 0's translated by r, schedules/symmetry.hpp) + the "
              "whole-vector rule reads r only as r -+ j 3^k mod n (bruck_allreduce.hpp), tested against the direct "
-             "generator at every rank for n <= 200 and 243, 729"));
+             "generator at every rank for every core 3^t <= 243 (translation_equivariant_test.cpp)"));
 }
 
 std::unique_ptr<Schedule> make_bruck_allreduce_bandwidth(uint64_t n) {

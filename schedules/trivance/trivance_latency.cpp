@@ -41,13 +41,14 @@ std::unique_ptr<Schedule> fold3_onto(uint64_t n, std::unique_ptr<Schedule> inner
 // TrivanceLatencyRing reads r only as r -+ d (mod n), so it is circulant for
 // every n and distance rule: certified as translation equivariant, blocks
 // fixed (one block), tested against the direct generator at every rank
-// (translation_equivariant_test.cpp).
+// (translation_equivariant_test.cpp: every n <= 200, 255 and 256; a fold's
+// core there).
 std::unique_ptr<Schedule> trivance_latency_certified(uint64_t n, uint64_t last_distance) {
   return translation_equivariant(
       std::make_unique<TrivanceLatencyRing>(n, last_distance), 0,
       "construction (every rank's transfers are rank 0's translated by r, schedules/symmetry.hpp) + the latency "
       "rule reads r only as r -+ d mod n (trivance_latency.hpp), tested against the direct generator at every rank "
-      "for n <= 200 and 243, 729");
+      "for every n <= 200, 255 and 256 (the folds' cores 3^t <= 243)");
 }
 
 std::unique_ptr<Schedule> make_trivance_latency(uint64_t n) {
