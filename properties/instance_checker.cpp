@@ -612,7 +612,8 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
 // why). `cells`: the representation that decided, for the method text.
 static std::optional<flow::RotationResult> certified_quotient(const EquivariantSchedule& eq, const StepHook& hook,
                                                               const CheckOptions& o, const RankZeroSize& z,
-                                                              std::string* declined, const char** cells) {
+                                                              std::string* declined, const char** cells,
+                                                              bool copy_superset = false) {
   const bool torus = eq.action().torus();
   const uint64_t bits_bytes = flow::quotient_state_bytes(eq);
   const bool bits_fit = bits_bytes <= o.memory_budget;
@@ -625,18 +626,19 @@ static std::optional<flow::RotationResult> certified_quotient(const EquivariantS
     // rank 0 holds only its own and what it receives.
     if (o.max_memory && held_estimate(eq, z).bytes > o.max_memory)
       *declined = "rank 0's held blocks exceed --max-memory";
-    else if ((q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::sparse, runs_budget)))
+    else if ((q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::sparse, runs_budget, copy_superset)))
       *cells = "the blocks it holds only (one contributor per cell, in a hash map, exact)";
   } else if (torus) {
     if (!bits_fit) *declined = "rank 0's exact state exceeds the memory budget";
     else if (!bits_allowed) *declined = "rank 0's exact state exceeds --max-memory";
-    else if ((q = flow::run_quotient(eq, hook, declined)))
+    else if ((q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::bits, 0, copy_superset)))
       *cells = "boxes (products of per-dimension coordinate sets, exact)";
   } else {
     if (runs_allowed && (q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::runs,
-                                                bits_allowed ? std::min(bits_bytes, runs_budget) : runs_budget)))
+                                                bits_allowed ? std::min(bits_bytes, runs_budget) : runs_budget,
+                                                copy_superset)))
       *cells = "runs of ranks (exact)";
-    if (!q && bits_allowed && (q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::bits)))
+    if (!q && bits_allowed && (q = flow::run_quotient(eq, hook, declined, flow::QuotientCells::bits, 0, copy_superset)))
       *cells = "p-bit sets";
     if (!q && !runs_allowed && !bits_allowed) *declined = "rank 0's exact state exceeds --max-memory";
   }
@@ -778,7 +780,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
         auto fc = flow::run_fold_composition(
             s, *core,
             [&](const StepHook& core_hook, std::string* why) -> std::optional<flow::FoldCore> {
-              auto q = certified_quotient(*core, core_hook, o, core_size, why, &cells);
+              auto q = certified_quotient(*core, core_hook, o, core_size, why, &cells, true);
               if (!q) return std::nullopt;
               const bool superset = q->every_copy_superset;
               return flow::FoldCore{std::move(*q), 0, superset, "the certified quotient"};

@@ -206,6 +206,7 @@ struct RankZeroView {
   std::function<bool(int st, std::vector<RankStep>& ops, const std::vector<Rank>& kept)> peers_step;
   std::function<Block(Rank q, Block b)> source_block;
   bool translations = true;  // receive orders rotate with the ranks (recount_doubles applies)
+  bool copy_superset = false;  // decide RotationResult::every_copy_superset
 };
 
 // Cells of a fixed number of words (p-bit sets, boxes), n at a time.
@@ -599,7 +600,7 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
           if (twice) exactly_once_double(flow[kExactlyOnce], p, 0, st, b, t->peer, *twice);
           if (!held) causality_reduce_into_undefined(flow[kCausality], p, 0, st, b, t->peer);
         } else {
-          if (!cells.superset(in, c)) res.every_copy_superset = false;
+          if (view.copy_superset && res.every_copy_superset && !cells.superset(in, c)) res.every_copy_superset = false;
           if (auto lost = cells.copy(c, in)) causality_copy_discards(flow[kCausality], p, 0, st, b, t->peer, *lost);
         }
       });
@@ -689,7 +690,7 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 }
 
 std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined,
-                                          QuotientCells model_kind, uint64_t memory_budget) {
+                                          QuotientCells model_kind, uint64_t memory_budget, bool copy_superset) {
   const GroupAction& g = s.action();
   if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries())) {
     if (declined) *declined = "the step hook " + hook.property + " may judge the ranks of an orbit differently";
@@ -706,6 +707,7 @@ std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const S
   };
   view.source_block = [&](Rank q, Block b) { return g.inverse_block(q, b); };
   view.translations = g.group() == SymmetryGroup::translations;
+  view.copy_superset = copy_superset;
   if (model_kind == QuotientCells::sparse) {
     if (g.block_action() != BlockAction::pairs) {
       if (declined) *declined = "held cells only are kept for an all-to-all's (source, destination) pairs only";

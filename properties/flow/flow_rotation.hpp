@@ -90,7 +90,8 @@ struct RotationResult {
   // Every copy's incoming set contained what the receiving cell held (rank
   // 0's, hence every rank's): what the fold composition needs of a core
   // (fold_composition.hpp). A copy may replace a set it does not contain
-  // without a violation when it carries as many contributions.
+  // without a violation when it carries as many contributions. Decided only
+  // when run_quotient is asked to (copy_superset).
   bool every_copy_superset = true;
 };
 
@@ -137,8 +138,12 @@ std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const Ste
 // (BlockAction::pairs): only the cells rank 0 holds, one contributor each,
 // in a hash map (p * p cells would not fit: rank 0 holds p + the blocks it
 // receives); a reduce that would join two contributors declines.
+// `copy_superset`: also decide RotationResult::every_copy_superset (one
+// containment test per copied cell; the fold composition asks for it,
+// otherwise it stays true unexamined).
 enum class QuotientCells { bits, runs, sparse };
 std::optional<RotationResult> run_quotient(const EquivariantSchedule& s, const StepHook& hook, std::string* declined,
-                                          QuotientCells cells = QuotientCells::bits, uint64_t memory_budget = 0);
+                                          QuotientCells cells = QuotientCells::bits, uint64_t memory_budget = 0,
+                                          bool copy_superset = false);
 
 }  // namespace collcheck::flow

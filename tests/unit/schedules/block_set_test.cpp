@@ -274,5 +274,33 @@ TEST(BlockSetAlgebra, RandomSetsAgainstStdSet) {
   }
 }
 
+TEST(BlockSetIncludes, EveryRangeInsideOneRangeOfTheSuperset) {
+  const BlockSet a = BlockSet::range(2, 10);
+  EXPECT_TRUE(a.includes(BlockSet{}));
+  EXPECT_TRUE(a.includes(BlockSet::range(2, 10)));
+  EXPECT_TRUE(a.includes(BlockSet::range(3, 5)));
+  EXPECT_FALSE(a.includes(BlockSet::range(1, 5)));
+  EXPECT_FALSE(a.includes(BlockSet::range(9, 11)));
+  BlockSet two = BlockSet::range(0, 4);
+  two.insert_all(BlockSet::range(6, 8));
+  BlockSet inside = BlockSet::single(1);
+  inside.insert_all(BlockSet::single(7));
+  EXPECT_TRUE(two.includes(inside));
+  EXPECT_FALSE(two.includes(BlockSet::range(3, 7)));  // spans the gap 4..5
+  EXPECT_FALSE(BlockSet{}.includes(inside));
+  // Against the block-by-block definition on random sets.
+  std::mt19937_64 rng(3);
+  for (int t = 0; t < 2000; ++t) {
+    BlockSet x, y;
+    for (Block b = 0; b < 40; ++b) {
+      if (rng() % 3) x.insert_all(BlockSet::single(b));
+      if (rng() % 4 == 0) y.insert_all(BlockSet::single(b));
+    }
+    bool want = true;
+    for (Block b : y.blocks()) want = want && x.contains(b);
+    EXPECT_EQ(x.includes(y), want) << t;
+  }
+}
+
 }  // namespace
 }  // namespace collcheck

@@ -112,6 +112,28 @@ TEST(BoxCells, ReduceAndCopyJudgeAsPBitCells) {
   EXPECT_GT(losses, 1000);
 }
 
+// includes (the fold composition's every copy a superset) is containment
+// of the p-bit sets, the empty box included.
+TEST(BoxCells, IncludesIsContainmentOfTheRanks) {
+  const BoxCells bc(kDims);
+  const ExactCells ec(64);
+  std::mt19937_64 rng(11);
+  int contained = 0, not_contained = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    Pair a = random_box(rng, bc, ec, nullptr);
+    Pair b = random_box(rng, bc, ec, &a);
+    const bool want = (b.bits[0] & ~a.bits[0]) == 0;
+    EXPECT_EQ(bc.includes(a.box.data(), b.box.data()), want) << trial;
+    (want ? contained : not_contained)++;
+  }
+  std::vector<uint64_t> empty(bc.words(), 0);
+  Pair a = random_box(rng, bc, ec, nullptr);
+  EXPECT_TRUE(bc.includes(a.box.data(), empty.data()));
+  EXPECT_EQ(bc.includes(empty.data(), a.box.data()), a.bits[0] == 0);
+  EXPECT_GT(contained, 100);
+  EXPECT_GT(not_contained, 100);
+}
+
 TEST(BoxCells, PostconditionMessagesEqualThePBitJudgement) {
   const BoxCells bc(kDims);
   const ExactCells ec(64);

@@ -173,7 +173,7 @@ TEST(FoldComposition, ASilentSecondExtraRankIsDeclinedAndRefuted) {
   ASSERT_NE(core, nullptr);
   std::string why;
   auto by_quotient = [&](const StepHook& h, std::string* y) -> std::optional<flow::FoldCore> {
-    auto q = flow::run_quotient(*core, h, y);
+    auto q = flow::run_quotient(*core, h, y, flow::QuotientCells::bits, 0, true);
     if (!q) return std::nullopt;
     const bool superset = q->every_copy_superset;
     return flow::FoldCore{std::move(*q), 0, superset, "the certified quotient"};
