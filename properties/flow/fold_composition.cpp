@@ -70,15 +70,18 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
     return decline("the core of " + std::to_string(pp) + " ranks copies a value over one it does not contain");
 
   // The wrapper, checked directly at the first and the last core rank of
-  // each class (core ranks with two extra ranks, with one), with their extra
+  // each class (core ranks with q + 1 extra ranks, with q), with their extra
   // ranks; the ranks between follow the same rule of fold.cpp (one
   // expression in i), an obligation of the fold's construction like the
   // idle ranks (fold_composition_test.cpp checks every rank for every fold
   // of the registry to p = 130).
-  std::vector<uint64_t> checked = {0, std::min(extra, pp) - 1};
-  if (extra > pp) {
-    checked.push_back(extra - pp - 1);                  // the last core rank with two extra ranks
-    if (extra - pp < pp) checked.push_back(extra - pp);  // the first with one
+  // With extra = q p' + rem, core ranks i < rem have q + 1 extra ranks and
+  // the others q (none: idle at the fold steps, by construction).
+  const uint64_t q_all = extra / pp, rem_all = extra % pp;
+  std::vector<uint64_t> checked = {0, (q_all ? pp : rem_all) - 1};
+  if (q_all && rem_all) {
+    checked.push_back(rem_all - 1);  // the last core rank with q + 1 extra ranks
+    checked.push_back(rem_all);      // the first with q
   }
   RankStep rs;
   for (int st : {0, last}) {
@@ -121,8 +124,7 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   // Receive races (causality.cpp): one check per pair of receives of a rank
   // in a step; a core rank with k extra ranks receives k reduces in step 0
   // (reduces only: no race). extra = q p' + rem: rem core ranks have q + 1.
-  const uint64_t q = extra / pp, rem = extra % pp;
-  v[kCausality].checks += rem * ((q + 1) * q / 2) + (pp - rem) * (q * (q - 1) / 2);
+  v[kCausality].checks += rem_all * ((q_all + 1) * q_all / 2) + (pp - rem_all) * (q_all * (q_all - 1) / 2);
   v[kExactlyOnce].checks += fold_volume;     // step 0 reduces
   v[kPostcondition].checks = p * nb;
   const CostMeasurement& cc = c->result.cost;
