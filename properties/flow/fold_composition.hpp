@@ -12,20 +12,26 @@
 //           receiving block holds (every_copy_superset of either result);
 //           the step hook is the instance's, shifted by the fold step, and
 //           must judge by distances on Z_p' (StepHook::isometry_ring == p');
-//   wrapper the fold steps: at step 0 rank p'+i sends every block to rank i
-//           (reduce) and nothing else happens at either rank, at the last
-//           step rank i sends every block back to p'+i (copy), for
-//           i < p - p'; checked directly at the first and the last pair
-//           (i = 0 and i = p - p' - 1), the pairs between by construction
-//           (fold.cpp's one rule in i; the latency variant folds up to p/2
-//           extra ranks, and checking each pair would be O(p) per p);
-//   idle    ranks p - p'..p'-1 have no transfer at the fold steps and ranks
+//   wrapper the fold steps: at step 0 every extra rank x sends every block
+//           to core rank x mod p' (reduce) and nothing else happens at either
+//           rank, at the last step the core rank sends every block back to
+//           each of its extra ranks (copy). With extra = q p' + rem, core
+//           ranks i < rem have q + 1 extra ranks and the others q (one or
+//           none for p <= 2p'; two or one for Trivance's and Bruck's folds
+//           onto 3^t). Checked directly at the first and the last core rank
+//           of each class, with their extra ranks; the ranks between by
+//           construction (fold.cpp's one rule in x; the latency variant
+//           folds up to p/2 extra ranks, and checking each would be O(p)
+//           per p);
+//   idle    core ranks without an extra rank have no transfer at the fold steps and ranks
 //           p'..p-1 none at the core's steps: FoldedSchedule's construction
 //           (fold.hpp), checked with the wrapper's rule at every rank and
 //           step of every fold in the registry to p = 130 by
 //           fold_composition_test.cpp;
-//   glue    after step 0 core rank i starts from X_i = {i, p'+i} (i <
-//           p - p') or {i}: pairwise disjoint and nonempty. The core's flow
+//   glue    after step 0 core rank i starts from X_i = {i} and its extra
+//           ranks {x : x mod p' = i}: pairwise disjoint and nonempty (two
+//           reduces into one cell in step 0 count one receive-race check,
+//           as enumeration counts them). The core's flow
 //           only unites and copies sets, so its run from X is the image of
 //           its run from singletons under {i} -> X_i, which keeps
 //           disjointness and inclusion: no contribution counted twice, no
@@ -37,6 +43,7 @@
 // The verdicts are what enumeration reports for the folded schedule, with
 // the same checks (fold_composition_test.cpp compares them): the core's
 // counts plus the fold steps', ports p per step, the postcondition p x nb.
+// Counts assume equivariant cores (every core rank's volume is rank 0's).
 // It only certifies: a core that violates a property or copies over a set
 // it does not contain, or anything else that is not a clean pass, declines
 // (nullopt, `declined` says why) and the caller enumerates the folded
