@@ -182,12 +182,7 @@ TEST(FoldComposition, ASilentSecondExtraRankIsDeclinedAndRefuted) {
   EXPECT_NE(why.find("rank 0 at fold step 0"), std::string::npos) << why;
   // The real fold composes.
   EXPECT_TRUE(flow::run_fold_composition(w.fold(), w.fold().inner(), by_quotient, StepHook{}, &why)) << why;
-  CheckOptions o;
-  o.exactness = Exactness::exact;
-  const InstanceCheck c = check_schedule(w, nullptr, StepHook{}, o);
-  bool refuted = false;
-  for (const Verdict& x : c.verdicts) refuted |= x.status == Status::violated;
-  EXPECT_TRUE(refuted);
+  EXPECT_EQ(combined_status(test::check_exact(w, nullptr, StepHook{}, true).verdicts), Status::violated);
 }
 
 // The default's fold with one rank-step changed.
@@ -228,12 +223,7 @@ TEST(FoldComposition, ABrokenWrapperIsDeclinedAndRefutedAtItsMinimalP) {
     EXPECT_FALSE(flow::run_fold_composition(w, w.fold().inner(), *ms, StepHook{}, &why));
     EXPECT_NE(why.find("extra rank 2 at fold step 0"), std::string::npos) << why;
     // check_schedule composes only a FoldedSchedule: the mutant is enumerated and refuted.
-    CheckOptions o;
-    o.exactness = Exactness::exact;
-    const InstanceCheck c = check_schedule(w, nullptr, StepHook{}, o);
-    bool refuted = false;
-    for (const Verdict& x : c.verdicts) refuted |= x.status == Status::violated;
-    EXPECT_TRUE(refuted);
+    EXPECT_EQ(combined_status(test::check_exact(w, nullptr, StepHook{}, true).verdicts), Status::violated);
   }
 }
 
