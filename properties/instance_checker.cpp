@@ -23,6 +23,7 @@
 #include "properties/flow/flow_rotation.hpp"
 #include "properties/flow/fold_composition.hpp"
 #include "properties/flow/group_quotient.hpp"
+#include "properties/flow/held_enumeration.hpp"
 #include "properties/swing/swing_rank_zero_masks.hpp"
 #include "properties/flow/run_cells.hpp"
 #include "properties/matching.hpp"
@@ -436,8 +437,28 @@ RankZeroSize rank_zero_size(const Schedule& s) {
   return z;
 }
 
+// Whether exact enumeration keeps cells only for held blocks
+// (flow/held_enumeration.hpp): an all-to-all, unless dense cells are asked for.
+bool held_takes(const Schedule& s, const CheckOptions& o, Exactness e) {
+  return e == Exactness::exact && o.bookkeeping != Bookkeeping::dense && flow::held_enumeration_applies(s);
+}
+
 MemoryEstimate generic_estimate(const Schedule& s, const CheckOptions& o, Exactness e, const RankZeroSize& z) {
   const uint64_t p = s.p(), nb = s.num_blocks();
+  if (held_takes(s, o, e)) {
+    const uint64_t cell_bytes = ((p + 63) / 64 + 1) * 8;
+    const uint64_t state = flow::held_enumeration_bytes(s, z.recv_total);
+    const uint64_t ops = p * (sizeof(RankStep) + 2 * 16 + z.transfers * (sizeof(Transfer) + 32) +
+                              z.ranges * sizeof(BlockSet::Range));
+    const uint64_t outbox = p * (sizeof(RankStep) + z.transfers * (2 * 40 + 2 * 32)) +
+                            p * z.sent_blocks * (sizeof(Block) + cell_bytes);
+    MemoryEstimate m;
+    m.bytes = state + ops + outbox + p * 8 + kProcessBaseline;
+    m.how = "exact simulation, held cells only: at most " + gib(state) + " of cells (" + std::to_string(p) +
+            " own and " + std::to_string(z.recv_total) + " received blocks per rank), transfers " + gib(ops) +
+            ", outbox " + gib(outbox) + ", process 0.0312 GiB (every rank taken to be like rank 0)";
+    return m;
+  }
   const uint64_t cell_bytes = e == Exactness::exact ? ((p + 63) / 64 + 1) * 8 : 16;
   const uint64_t per_block = std::max<uint64_t>(1, p * cell_bytes);
   const uint64_t chunk = std::clamp<uint64_t>(o.memory_budget / per_block, 1, std::max<uint64_t>(nb, 1));
@@ -719,6 +740,24 @@ std::optional<flow::GroupQuotientResult> grouped_quotient(const flow::MaskSchedu
   return flow::run_group_quotient(ms, hook, declined, cap);
 }
 
+// Exact enumeration: every rank, every step. An all-to-all keeps cells only
+// for the blocks each rank holds (flow/held_enumeration.hpp; the same
+// verdicts as the dense cells, at a fraction of p^3 cells), unless dense
+// cells are asked for; everything else keeps a cell per (rank, block).
+InstanceCheck enumerate_exact(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
+  if (!held_takes(s, o, Exactness::exact)) return run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
+  flow::HeldEnumerationResult r = flow::run_held_enumeration(s, hook, o.max_memory);
+  if (r.aborted) {
+    InstanceCheck out;
+    out.refused = std::string(kRefusedPrefix) + " while running: " + *r.aborted;
+    return out;
+  }
+  InstanceCheck out = assemble(s, std::move(r.verdicts), r.cost, claim, hook, "exact");
+  out.stats["method"] = flow::kHeldEnumerationMethod;
+  out.stats["held_cells"] = std::to_string(r.max_cells);
+  return out;
+}
+
 InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
   Exactness e = o.exactness;
   if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
@@ -814,7 +853,11 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
         const bool refuted = std::any_of(out.verdicts.begin(), out.verdicts.end(),
                                          [](const Verdict& v) { return v.status == Status::violated; });
         if (!refuted || s.p() > o.exact_max_p) return with_grouped(std::move(out));
-        InstanceCheck enumerated = run_with(s, ExactCells(s.p()), claim, hook, o, "exact");
+        InstanceCheck enumerated = enumerate_exact(s, claim, hook, o);
+        if (enumerated.refused) {
+          out.stats["quotient_rechecked"] = "not rechecked: " + *enumerated.refused;
+          return with_grouped(std::move(out));
+        }
         if (std::string diff = verdict_difference(out.verdicts, enumerated.verdicts); !diff.empty()) {
           enumerated.stats["quotient_disagreed"] = diff;
           return with_grouped(std::move(enumerated));
@@ -918,7 +961,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
     const MemoryEstimate m = generic_estimate(s, o, e, zsize());
     if (m.bytes > o.max_memory) return declined(refused(m));
   }
-  if (e == Exactness::exact) return declined(run_with(s, ExactCells(s.p()), claim, hook, o, "exact"));
+  if (e == Exactness::exact) return declined(enumerate_exact(s, claim, hook, o));
   return declined(run_with(s, FingerprintCells(o.seed, s.p()), claim, hook, o, fingerprint_mode));
 }
 

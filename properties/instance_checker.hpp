@@ -43,7 +43,9 @@ const char* to_string(Exactness e);
 // How fingerprint mode keeps its state (flow_interval.hpp): one cell per
 // (rank, block) ("dense"), or per-rank block ranges ("intervals"). automatic:
 // intervals when rank 0's transfers predict less work, or when the dense
-// state would exceed 2^32 cells. Exact mode is always dense.
+// state would exceed 2^32 cells. Exact mode is dense, except that an
+// all-to-all keeps cells only for the blocks each rank holds
+// (flow/held_enumeration.hpp) unless `dense` is asked for.
 enum class Bookkeeping { automatic, dense, intervals };
 const char* to_string(Bookkeeping b);
 

@@ -7,6 +7,7 @@ BUILD="${COLLCHECK_BUILD_DIR:-$ROOT/build}"
 
 PACKAGES=(cmake ninja-build g++ pkg-config
   libtbb-dev libboost-program-options-dev libz3-dev nlohmann-json3-dev
+  robin-map-dev  # tsl::robin_map, header-only: the all-to-all enumeration's held cells
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   mpich libmpich-dev  # the second MPI library: collcheck-mpi is built against it too (build-mpich); Open MPI stays the default

@@ -80,6 +80,12 @@ void judge_exact_cell(Verdict& v, const CollectiveSpec& spec, uint64_t p, Rank r
   ++v.checks;
   const bool doubled = c[bits] != 0;
   if (!doubled && req.kind == Requirement::Kind::all_ranks && std::equal(c, c + bits, full.begin())) return;
+  if (!doubled && req.kind == Requirement::Kind::single_origin) {  // exactly the origin's bit: O(p / 64)
+    const size_t w = req.origin / 64;
+    bool exact = c[w] == uint64_t{1} << (req.origin % 64);
+    for (size_t i = 0; i < bits && exact; ++i) exact = i == w || c[i] == 0;
+    if (exact) return;
+  }
   std::vector<Rank> missing, extra;
   for (uint64_t x = 0; x < p; ++x) {
     bool has = (c[x / 64] >> (x % 64)) & 1;
