@@ -18,32 +18,56 @@ namespace collcheck::flow {
 
 namespace {
 
-// An open-addressing slot (key, offset, distance) at the map's load factor.
+// An open-addressing slot (key, cell word, distance) at the map's load factor.
 constexpr uint64_t kNodeBytes = 48;
 
-// One rank's cells: block -> offset of its `words` words in `pool`.
+// A cell is one word: 0 empty; 1 + x the single contribution of rank x,
+// counted once (every cell of a correct all-to-all); kSet | i any other
+// value, as flow::ExactCells words (p bits, then the "counted more than
+// once" flag) at offset i of the owner's `sets`.
+constexpr uint64_t kSet = uint64_t{1} << 63;
+bool single(uint64_t w) { return w != 0 && !(w & kSet); }
+
+// The ExactCells words of cell word `w` (sets from `pool`) into `out`.
+void expand(const ExactCells& cells, uint64_t w, const uint64_t* pool, uint64_t* out) {
+  if (w & kSet) {
+    std::copy(pool + (w & ~kSet), pool + (w & ~kSet) + cells.words, out);
+    return;
+  }
+  std::fill(out, out + cells.words, uint64_t{0});
+  if (w) cells.init(out, static_cast<Rank>(w - 1));
+}
+
+bool empty_cell(const ExactCells& cells, uint64_t w, const uint64_t* pool) {
+  return w == 0 || ((w & kSet) && cells.empty(pool + (w & ~kSet)));
+}
+
+// One rank's cells: block -> cell word; the words of its set cells.
 struct RankCells {
   tsl::robin_map<Block, uint64_t> at;
-  std::vector<uint64_t> pool;
-  const uint64_t* find(Block b) const {
+  std::vector<uint64_t> sets;
+  uint64_t find(Block b) const {
     auto it = at.find(b);
-    return it == at.end() ? nullptr : pool.data() + it->second;
+    return it == at.end() ? 0 : it->second;
   }
-  // The cell of b, a zeroed (empty) one if b was never held. The pointer is
-  // valid until the next call.
-  uint64_t* get(Block b, size_t words) {
-    const uint64_t offset = pool.size();
-    auto [it, fresh] = at.try_emplace(b, offset);
-    if (!fresh) return pool.data() + it->second;
-    pool.resize(offset + words, 0);
-    return pool.data() + offset;
+  // A set cell for `value` (ExactCells words): the cell's own if it has
+  // one, else new words; returns the cell word.
+  uint64_t store(uint64_t w, const uint64_t* value, size_t words) {
+    if (!(w & kSet)) {
+      w = kSet | sets.size();
+      sets.resize(sets.size() + words);
+    }
+    std::copy(value, value + words, sets.data() + (w & ~kSet));
+    return w;
   }
 };
 
-// One rank's sends of one step, as the senders' cells were before it.
+// One rank's sends of one step, as the senders' cells were before it: per
+// send the blocks in range and their cell words, set cells copied to `sets`.
 struct Outbox {
-  std::vector<std::vector<Block>> blocks;   // per send, the blocks in range
-  std::vector<std::vector<uint64_t>> data;  // per send, their cells in the same order
+  std::vector<std::vector<Block>> blocks;
+  std::vector<std::vector<uint64_t>> cell;
+  std::vector<uint64_t> sets;
 };
 
 }  // namespace
@@ -54,14 +78,14 @@ bool held_enumeration_applies(const Schedule& s) {
 
 uint64_t held_enumeration_bytes(const Schedule& s, uint64_t recv_total) {
   const uint64_t p = s.p();
-  const uint64_t cell_bytes = ((p + 63) / 64 + 1) * 8 + kNodeBytes;
-  return sat_mul(sat_mul(p, p + recv_total), cell_bytes);
+  return sat_mul(sat_mul(p, p + recv_total), kNodeBytes);
 }
 
 HeldEnumerationResult run_held_enumeration(const Schedule& s, const StepHook& hook, uint64_t max_memory) {
   HeldEnumerationResult out;
   const uint64_t p = s.p(), nb = s.num_blocks();
   const ExactCells cells(p);
+  const size_t words = cells.words;
   const CollectiveSpec& spec = s.spec();
   const int steps = s.num_steps();
   std::vector<RankCells> state(p);
@@ -69,8 +93,7 @@ HeldEnumerationResult run_held_enumeration(const Schedule& s, const StepHook& ho
   tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p)), [&](const auto& rr) {
     for (Rank r = rr.begin(); r != rr.end(); ++r) {
       state[r].at.reserve(4 * p);
-      state[r].pool.reserve(4 * p * cells.words);
-      for (uint64_t j = 0; j < p; ++j) cells.init(state[r].get(uint64_t{r} * p + j, cells.words), r);
+      for (uint64_t j = 0; j < p; ++j) state[r].at.emplace(uint64_t{r} * p + j, uint64_t{r} + 1);
     }
   });
   VerdictTls tls;
@@ -92,34 +115,41 @@ HeldEnumerationResult run_held_enumeration(const Schedule& s, const StepHook& ho
         Outbox& o = outbox[r];
         const auto& sends = ops[r].sends;
         o.blocks.resize(sends.size());
-        o.data.resize(sends.size());
+        o.cell.resize(sends.size());
+        o.sets.clear();
+        const RankCells& mine = state[r];
         for (size_t i = 0; i < sends.size(); ++i) {
           o.blocks[i].clear();
-          o.data[i].clear();
+          o.cell[i].clear();
           for (const auto& rg : sends[i].blocks.ranges()) {
             const Block a = rg.lo, z = std::min<Block>(rg.hi, nb);
             if (a >= z) continue;
             v[kCausality].checks += z - a;
             for (Block b = a; b < z; ++b) {
-              const uint64_t* c = state[r].find(b);
-              if (!c || cells.empty(c)) causality_sender_holds_nothing(v[kCausality], p, r, st, b, sends[i].peer);
+              uint64_t w = mine.find(b);
+              if (empty_cell(cells, w, mine.sets.data()))
+                causality_sender_holds_nothing(v[kCausality], p, r, st, b, sends[i].peer);
+              if (w & kSet) {
+                const uint64_t* c = mine.sets.data() + (w & ~kSet);
+                w = kSet | o.sets.size();
+                o.sets.insert(o.sets.end(), c, c + words);
+              }
               o.blocks[i].push_back(b);
-              if (c)
-                o.data[i].insert(o.data[i].end(), c, c + cells.words);
-              else
-                o.data[i].resize(o.data[i].size() + cells.words, 0);
+              o.cell[i].push_back(w);
             }
           }
         }
       }
     });
     // Every matched receive, in canonical order, into the receiver's cells.
-    std::atomic<uint64_t> words{0};
+    std::atomic<uint64_t> bytes{0};
     tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p)), [&](const auto& rr) {
       Verdicts& v = tls.local();
       std::vector<const Transfer*> order;
-      uint64_t local_words = 0;
+      std::vector<uint64_t> mine_w(words), in_w(words);
+      uint64_t local_bytes = 0;
       for (Rank r = rr.begin(); r != rr.end(); ++r) {
+        RankCells& mine = state[r];
         canonical_receive_order(ops[r].recvs, order);
         for (const Transfer* tp : order) {
           const Transfer& t = *tp;
@@ -131,27 +161,48 @@ HeldEnumerationResult run_held_enumeration(const Schedule& s, const StepHook& ho
           const size_t idx = static_cast<size_t>(m - peer_sends.data());
           for (size_t k = 0; k < o.blocks[idx].size(); ++k) {
             const Block b = o.blocks[idx][k];
-            const uint64_t* in = o.data[idx].data() + k * cells.words;
-            uint64_t* c = state[r].get(b, cells.words);
+            const uint64_t in = o.cell[idx][k];
+            auto it = mine.at.try_emplace(b, 0).first;
+            const uint64_t w = it->second;
             ++v[kCausality].checks;
             if (t.combine == Combine::reduce) {
               ++v[kExactlyOnce].checks;
               bool held = true;
-              if (auto twice = cells.reduce(c, in, held)) exactly_once_double(v[kExactlyOnce], p, r, st, b, t.peer, *twice);
+              std::optional<Rank> twice;
+              if (w == 0 && !(in & kSet)) {  // into an empty cell: the incoming value
+                held = false;
+                it.value() = in;
+              } else {  // as ExactCells::reduce, on the expanded words
+                expand(cells, w, mine.sets.data(), mine_w.data());
+                expand(cells, in, o.sets.data(), in_w.data());
+                twice = cells.reduce(mine_w.data(), in_w.data(), held);
+                it.value() = mine.store(w, mine_w.data(), words);
+              }
+              if (twice) exactly_once_double(v[kExactlyOnce], p, r, st, b, t.peer, *twice);
               if (!held) causality_reduce_into_undefined(v[kCausality], p, r, st, b, t.peer);
-            } else if (auto lost = cells.copy(c, in)) {
-              causality_copy_discards(v[kCausality], p, r, st, b, t.peer, *lost);
+            } else {
+              std::optional<std::string> lost;
+              if (!(w & kSet) && !(in & kSet)) {  // at most one contribution each
+                if (single(w) && in == 0) lost = copy_loss_text(1, 0);
+                it.value() = in;
+              } else {  // as ExactCells::copy, on the expanded words
+                expand(cells, w, mine.sets.data(), mine_w.data());
+                expand(cells, in, o.sets.data(), in_w.data());
+                lost = cells.copy(mine_w.data(), in_w.data());
+                it.value() = (in & kSet) ? mine.store(w, in_w.data(), words) : in;
+              }
+              if (lost) causality_copy_discards(v[kCausality], p, r, st, b, t.peer, *lost);
             }
           }
         }
-        local_words += state[r].pool.size();
+        local_bytes += mine.at.size() * kNodeBytes + mine.sets.size() * 8;
       }
-      words += local_words;
+      bytes += local_bytes;
     });
-    const uint64_t bytes = words.load() * 8 + words.load() / cells.words * kNodeBytes;
-    out.max_cells = words.load() / cells.words;
-    if (max_memory && bytes > max_memory) {
-      out.aborted = "the held cells of step " + std::to_string(st) + " take " + std::to_string(bytes) +
+    out.max_cells = 0;
+    for (const RankCells& rc : state) out.max_cells += rc.at.size();
+    if (max_memory && bytes.load() > max_memory) {
+      out.aborted = "the held cells of step " + std::to_string(st) + " take " + std::to_string(bytes.load()) +
                     " bytes, more than --max-memory (" + std::to_string(max_memory) + ")";
       return out;
     }
@@ -160,14 +211,14 @@ HeldEnumerationResult run_held_enumeration(const Schedule& s, const StepHook& ho
   const int last = std::max(0, steps - 1);
   std::vector<uint64_t> full(cells.bits, ~uint64_t{0});
   if (p % 64) full.back() = (uint64_t{1} << (p % 64)) - 1;
-  const std::vector<uint64_t> none(cells.words, 0);
   tbb::parallel_for(tbb::blocked_range<Rank>(0, static_cast<Rank>(p)), [&](const auto& rr) {
     Verdicts& v = tls.local();
+    std::vector<uint64_t> c(words);
     for (Rank r = rr.begin(); r != rr.end(); ++r)
       for (uint64_t i = 0; i < p; ++i) {
         const Block b = i * p + r;
-        const uint64_t* c = state[r].find(b);
-        judge_exact_cell(v[kPostcondition], spec, p, r, last, b, c ? c : none.data(), cells.bits, full);
+        expand(cells, state[r].find(b), state[r].sets.data(), c.data());
+        judge_exact_cell(v[kPostcondition], spec, p, r, last, b, c.data(), cells.bits, full);
       }
   });
   out.cost = measured_cost(volume, last_active);

@@ -7,9 +7,13 @@
 // p^3 cells, p^4 / 8 bytes (4.2 GB and 12-16 s per instance at p = 512,
 // whatever the radix). But a rank never holds more than its own p blocks and
 // what it receives: this simulation keeps, per rank, a hash map from the
-// blocks it has held to their exact cells (the same p-bit contribution sets
-// and "counted more than once" flag as the dense cells, flow::ExactCells),
-// and a block absent from the map is empty.
+// blocks it has held to their cells, and a block absent from the map is
+// empty. A cell is one word while it holds at most one contribution counted
+// once (every cell of a correct all-to-all: a block's only contributor is
+// its source); any other value is kept exactly as the dense cells keep it
+// (flow::ExactCells: p bits and the "counted more than once" flag), and
+// every combine that involves such a value runs ExactCells' own reduce or
+// copy on the expanded words.
 //
 // It is the same enumeration, not a quotient: every rank's transfers of
 // every step are generated and every rank's cells simulated, with the same
@@ -24,9 +28,10 @@
 // and the minimal counterexamples are the dense simulation's (tests compare
 // both at every p <= 48 and every radix, mutants included).
 //
-// Memory: at most p * (p + the blocks a rank receives over all steps) cells
-// of (p/64 + 1) words, plus one step's outbox; run_held_enumeration stops
-// (aborted, nothing judged) if the cells outgrow `max_memory`.
+// Memory: at most p * (p + the blocks a rank receives over all steps) map
+// slots of 48 bytes, the set cells (none in a correct all-to-all) and one
+// step's outbox; run_held_enumeration stops (aborted, nothing judged) if the
+// cells outgrow `max_memory`.
 #include <cstdint>
 #include <optional>
 #include <string>
