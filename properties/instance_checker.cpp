@@ -408,6 +408,17 @@ std::optional<std::string> infeasible(uint64_t p, uint64_t nblocks, const CheckO
 }
 
 namespace {
+bool held_takes(const Schedule& s, const CheckOptions& o, Exactness e);
+}  // namespace
+
+std::optional<std::string> infeasible(const Schedule& s, const CheckOptions& o) {
+  Exactness e = o.exactness;
+  if (e == Exactness::automatic) e = s.p() <= o.exact_max_p ? Exactness::exact : Exactness::fingerprint;
+  if (held_takes(s, o, e)) return std::nullopt;
+  return infeasible(s.p(), s.num_blocks(), o);
+}
+
+namespace {
 
 // The process itself (code, TBB's threads, the report), charged once.
 constexpr uint64_t kProcessBaseline = uint64_t{32} << 20;

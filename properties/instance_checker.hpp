@@ -167,6 +167,10 @@ uint64_t default_max_memory();
 // stay within 2^32 cells (fingerprint mode with interval bookkeeping has no
 // such limit; the memory guard judges it).
 std::optional<std::string> infeasible(uint64_t p, uint64_t nblocks, const CheckOptions& o);
+// The same for `s`: an all-to-all enumerated exactly keeps only the cells
+// each rank holds (flow/held_enumeration.hpp), so neither dense limit
+// applies to it (the memory guard judges it).
+std::optional<std::string> infeasible(const Schedule& s, const CheckOptions& o);
 
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o);
 

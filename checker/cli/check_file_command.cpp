@@ -204,7 +204,7 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   ScheduleDocument doc = load_schedule_file(path, sfmt, o.max_memory);
   MaterializedView view(std::move(doc.schedule));
   const int threads = worker_threads(vm);
-  if (auto why = infeasible(view.p(), view.num_blocks(), o)) throw InputError(path + ": " + *why);
+  if (auto why = infeasible(view, o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   const std::optional<Claim> cost = doc.claims ? file_cost_claim(*doc.claims, view.data()) : std::nullopt;
   InstanceCheck ic;

@@ -73,7 +73,10 @@ bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const Chec
 // ranks, or on a torus as boxes.
 std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, uint64_t nblocks,
                                              const CheckOptions& o) {
-  if (auto why = infeasible(p, nblocks, o)) return why;
+  // An all-to-all enumerated exactly keeps only its held cells: no dense limit.
+  const bool held = t.algorithm->collective == Collective::alltoall && runs_exact(p, o) &&
+                    o.bookkeeping != Bookkeeping::dense && nblocks == sat_mul(p, p);
+  if (auto why = held ? std::nullopt : infeasible(p, nblocks, o)) return why;
   if (!runs_exact(p, o) && sat_mul(p, nblocks) > (uint64_t{1} << 32) && o.bookkeeping == Bookkeeping::automatic &&
       !probe_intervals(t, o, p).uses && !quotient_takes(t, p, 0, o))
     return "p * nblocks = " + std::to_string(sat_mul(p, nblocks)) +

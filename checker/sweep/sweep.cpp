@@ -172,7 +172,7 @@ void check_restrictions(const SweepRequest& req) {
         }
         if (p <= 4096 || !runs_engine(req.check)) continue;  // small ones fit; large ones are built to learn nblocks
         auto s = t.variant->make(ip);
-        if (auto why = infeasible(p, s->num_blocks(), req.check))
+        if (auto why = infeasible(*s, req.check))
           throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);
       }
 }

@@ -220,6 +220,22 @@ TEST(HeldEnumeration, StopsAtTheMemoryGuard) {
   EXPECT_LE(ok.max_cells * 48, flow::held_enumeration_bytes(s, 6 * 32));
 }
 
+// verify and check-file refuse an exact check whose dense cells pass 2^32
+// before building anything; held cells have no such limit.
+TEST(HeldEnumeration, NoDenseCellLimitForAnExactAllToAll) {
+  CheckOptions o;
+  o.exactness = Exactness::exact;
+  const Tra big(2048, 2);  // 2048 ranks x 2048^2 blocks = 2^33 dense cells
+  EXPECT_TRUE(infeasible(big.p(), big.num_blocks(), o).has_value());
+  EXPECT_FALSE(infeasible(big, o).has_value());
+  o.bookkeeping = Bookkeeping::dense;  // asked for: the limit binds again
+  EXPECT_TRUE(infeasible(big, o).has_value());
+  CheckOptions exact;
+  exact.exactness = Exactness::exact;
+  const auto ring = find_algorithm("ring")->default_variant().make(InstanceParams{70000, 0});
+  EXPECT_TRUE(infeasible(*ring, exact).has_value());
+}
+
 TEST(HeldEnumeration, AppliesToAllToAllOnly) {
   EXPECT_TRUE(flow::held_enumeration_applies(Tra(5, 2)));
   const auto ring = find_algorithm("ring")->default_variant().make(InstanceParams{5, 0});
