@@ -863,7 +863,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
       auto rechecked = [&](InstanceCheck out) {
         const bool refuted = std::any_of(out.verdicts.begin(), out.verdicts.end(),
                                          [](const Verdict& v) { return v.status == Status::violated; });
-        if (!refuted || s.p() > o.exact_max_p) return with_grouped(std::move(out));
+        if (!refuted || s.p() > std::min(o.exact_max_p, o.recheck_max_p)) return with_grouped(std::move(out));
         InstanceCheck enumerated = enumerate_exact(s, claim, hook, o);
         if (enumerated.refused) {
           out.stats["quotient_rechecked"] = "not rechecked: " + *enumerated.refused;

@@ -52,6 +52,11 @@ const char* to_string(Bookkeeping b);
 struct CheckOptions {
   Exactness exactness = Exactness::automatic;
   uint64_t exact_max_p = 1024;            // automatic: exact up to this p, fingerprint above
+  // A quotient's refutation is re-checked by exact enumeration (both must
+  // agree; a disagreement reports the enumerated verdicts) while p is at most
+  // this and exact_max_p. A cross-check of the quotient, not its evidence: the
+  // tests compare both on every declared variant far beyond it. 0: never.
+  uint64_t recheck_max_p = 256;
   uint64_t memory_budget = 4ULL << 30;    // bytes of contribution state per instance
   uint64_t seed = 0x5eed;                 // fingerprint weights
   // Translation-invariant schedules (flow_rotation.hpp): verify the symmetry

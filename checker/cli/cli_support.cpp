@@ -198,6 +198,8 @@ void add_check_options(po::options_description& desc) {
   desc.add_options()
       ("mode", po::value<std::string>()->default_value("auto"), "auto | exact | fingerprint")
       ("exact-max-p", po::value<std::string>()->default_value("1024"), "auto mode: exact bookkeeping up to this p")
+      ("recheck-max-p", po::value<std::string>()->default_value("256"),
+       "re-check a quotient's refutation by exact enumeration up to this p (and --exact-max-p); 0: never")
       ("state", po::value<std::string>()->default_value("auto"),
        "fingerprint state: auto | dense (a cell per rank and block) | intervals (per-rank block ranges; implies "
        "--mode fingerprint)")
@@ -239,6 +241,7 @@ CheckOptions check_options(const po::variables_map& vm) {
   else if (mode == "fingerprint") o.exactness = Exactness::fingerprint;
   else throw InputError("unknown --mode " + quote_input(mode) + " (known: auto, exact, fingerprint)");
   o.exact_max_p = parse_uint_option("exact-max-p", vm["exact-max-p"].as<std::string>(), 1, kMaxP);
+  o.recheck_max_p = parse_uint_option("recheck-max-p", vm["recheck-max-p"].as<std::string>(), 0, kMaxP);
   const std::string state = vm["state"].as<std::string>();
   if (state == "auto") o.bookkeeping = Bookkeeping::automatic;
   else if (state == "dense") o.bookkeeping = Bookkeeping::dense;

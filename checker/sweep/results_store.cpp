@@ -28,7 +28,11 @@ std::string check_config(const CheckOptions& o) {
          // --state auto (the verdicts of both bookkeepings are equal) keeps
          // the key of stores written before --state existed.
          (o.bookkeeping == Bookkeeping::automatic ? std::string() : "; state=" + std::string(to_string(o.bookkeeping))) +
-         "; max_memory=" + std::to_string(o.max_memory);  // a memory-guard refusal depends on it
+         "; max_memory=" + std::to_string(o.max_memory) +  // a memory-guard refusal depends on it
+         // A re-check can replace a quotient's verdicts (if they disagree);
+         // the default keeps the key of stores written before the option.
+         (o.recheck_max_p == CheckOptions{}.recheck_max_p ? std::string()
+                                                          : "; recheck_max_p=" + std::to_string(o.recheck_max_p));
 }
 
 std::string sweep_mode_text(const CheckOptions& o) {

@@ -197,7 +197,7 @@ TEST(Quotient, MethodNamesGroupAndCertificate) {
   EXPECT_NE(m.find("swing-peer-equivariance"), std::string::npos) << m;
 }
 
-TEST(Quotient, RefutationsAreRecheckedByEnumerationUpToExactMaxP) {
+TEST(Quotient, RefutationsAreRecheckedByEnumerationUpToRecheckMaxPAndExactMaxP) {
   const VariantInfo& v = *find_algorithm("swing")->find_variant("paper-listing1");
   InstanceParams ip;
   ip.p = 24;
@@ -208,11 +208,18 @@ TEST(Quotient, RefutationsAreRecheckedByEnumerationUpToExactMaxP) {
   ASSERT_TRUE(by_quotient(c));
   ASSERT_EQ(combined_status(c.verdicts), Status::violated);
   EXPECT_EQ(c.stats.at("quotient_rechecked"), "the enumerated exact check agrees");
-  o.exact_max_p = 16;  // above it: the quotient's verdict alone
+  // Above either bound (or with re-checks off): the quotient's verdict alone.
+  for (auto [exact_max_p, recheck_max_p] : {std::pair<uint64_t, uint64_t>{16, 256}, {1024, 16}, {1024, 0}}) {
+    o.exact_max_p = exact_max_p;
+    o.recheck_max_p = recheck_max_p;
+    c = check_schedule(*s, nullptr, family_step_hook(v, ip), o);
+    ASSERT_TRUE(by_quotient(c));
+    EXPECT_EQ(combined_status(c.verdicts), Status::violated);
+    EXPECT_EQ(c.stats.count("quotient_rechecked"), 0u) << exact_max_p << " " << recheck_max_p;
+  }
+  o.recheck_max_p = 24;  // at the bound: re-checked
   c = check_schedule(*s, nullptr, family_step_hook(v, ip), o);
-  ASSERT_TRUE(by_quotient(c));
-  EXPECT_EQ(combined_status(c.verdicts), Status::violated);
-  EXPECT_EQ(c.stats.count("quotient_rechecked"), 0u);
+  EXPECT_EQ(c.stats.count("quotient_rechecked"), 1u);
   // A holding instance is not re-checked.
   const VariantInfo& d = *find_algorithm("swing")->find_variant("bandwidth");
   auto h = d.make(ip);
