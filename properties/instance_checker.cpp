@@ -457,7 +457,7 @@ bool held_takes(const Schedule& s, const CheckOptions& o, Exactness e) {
 MemoryEstimate generic_estimate(const Schedule& s, const CheckOptions& o, Exactness e, const RankZeroSize& z) {
   const uint64_t p = s.p(), nb = s.num_blocks();
   if (held_takes(s, o, e)) {
-    const uint64_t cell_bytes = ((p + 63) / 64 + 1) * 8;
+    const uint64_t cell_bytes = 8;  // one word per block (a single contribution; sets are copied as they come)
     const uint64_t state = flow::held_enumeration_bytes(s, z.recv_total);
     const uint64_t ops = p * (sizeof(RankStep) + 2 * 16 + z.transfers * (sizeof(Transfer) + 32) +
                               z.ranges * sizeof(BlockSet::Range));
