@@ -12,7 +12,6 @@
 #include "properties/exactly_once.hpp"
 #include "properties/matching.hpp"
 #include "schedules/int_math.hpp"
-#include "schedules/memory_guard.hpp"
 
 namespace collcheck::flow {
 
