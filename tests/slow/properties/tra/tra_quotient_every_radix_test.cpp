@@ -15,7 +15,7 @@
 // grows about as P^4: P <= 128 (the default) takes under a minute on two
 // cores (label "slow", excluded from scripts/test), P = 512 alone 40 s, the
 // whole range to 512 about 1.5 hours (TRA2's every Q and radix pair about
-// six times that). COLLCHECK_TRA_MIN_P and
+// 35 hours: P = 65..128 alone took 501 s). COLLCHECK_TRA_MIN_P and
 // COLLCHECK_TRA_MAX_P choose the range of P (so a long run can be split);
 // COLLCHECK_TRA2_MIN_P and COLLCHECK_TRA2_MAX_P the same for TRA2. The
 // defects in rank 0's program and a one-rank deviation are
