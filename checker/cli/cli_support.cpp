@@ -201,7 +201,8 @@ void add_check_options(po::options_description& desc) {
       ("recheck-max-p", po::value<std::string>()->default_value("256"),
        "re-check a quotient's refutation by exact enumeration up to this p (and --exact-max-p); 0: never")
       ("state", po::value<std::string>()->default_value("auto"),
-       "fingerprint state: auto | dense (a cell per rank and block) | intervals (per-rank block ranges; implies "
+       "state: auto | dense (a cell per rank and block; in exact mode also for an all-to-all, which auto "
+       "enumerates with the cells each rank holds) | intervals (per-rank block ranges; implies "
        "--mode fingerprint)")
       ("memory-gib", po::value<std::string>()->default_value("4"), "contribution-state budget per instance (GiB)")
       ("max-memory", po::value<std::string>(),
