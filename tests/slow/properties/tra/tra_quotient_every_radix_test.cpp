@@ -27,6 +27,7 @@
 #include <string>
 
 #include "schedules/registry.hpp"
+#include "tests/support/alltoall.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/verdict_compare.hpp"
 
@@ -95,27 +96,22 @@ TEST(Tra2Quotient, SameVerdictsAsEnumerationAtEveryShapeAndRadixPair) {
     for (const VariantInfo& x : tra2->variants)
       if (x.name == name) v = &x;
     ASSERT_NE(v, nullptr) << name;
-    for (uint64_t p = min_p_tra2(); p <= kMaxP; ++p)
-      for (uint64_t q = 1; q <= p; ++q) {
-        if (p % q) continue;
-        const uint64_t n = p / q;
-        for (uint64_t r1 = q >= 2 ? 2 : 0; r1 <= (q >= 2 ? q : 0); ++r1)
-          for (uint64_t r2 = n >= 2 ? 2 : 0; r2 <= (n >= 2 ? n : 0); ++r2) {
-            InstanceParams ip;
-            ip.p = p;
-            ip.ppn = static_cast<uint32_t>(q);
-            ip.radix = static_cast<uint32_t>(r1);
-            ip.radix2 = static_cast<uint32_t>(r2);
-            ASSERT_FALSE(v->violates(ip));
-            const std::string what = std::string("tra2/") + name + " P=" + std::to_string(p) + " Q=" +
-                                     std::to_string(q) + " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2);
-            const InstanceCheck qc = check_with(*v, ip, true), e = check_with(*v, ip, false);
-            ASSERT_TRUE(by_quotient(qc)) << what << ": " << declined(qc);
-            ASSERT_FALSE(by_quotient(e)) << what;
-            expect_same_verdicts(qc, e, what);
-            ++compared;
-          }
-      }
+    for_each_tra2_shape(min_p_tra2(), kMaxP, [&](uint64_t p, uint64_t q, uint64_t r1, uint64_t r2) {
+      if (::testing::Test::HasFatalFailure()) return;  // stop at the first failure, as before
+      InstanceParams ip;
+      ip.p = p;
+      ip.ppn = static_cast<uint32_t>(q);
+      ip.radix = static_cast<uint32_t>(r1);
+      ip.radix2 = static_cast<uint32_t>(r2);
+      ASSERT_FALSE(v->violates(ip));
+      const std::string what = std::string("tra2/") + name + " P=" + std::to_string(p) + " Q=" + std::to_string(q) +
+                               " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2);
+      const InstanceCheck qc = check_with(*v, ip, true), e = check_with(*v, ip, false);
+      ASSERT_TRUE(by_quotient(qc)) << what << ": " << declined(qc);
+      ASSERT_FALSE(by_quotient(e)) << what;
+      expect_same_verdicts(qc, e, what);
+      ++compared;
+    });
   }
   EXPECT_GT(compared, 2 * (kMaxP - min_p_tra2()));
 }

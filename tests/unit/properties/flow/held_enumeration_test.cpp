@@ -16,8 +16,10 @@
 #include "properties/flow/held_enumeration.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/tra/tra.hpp"
+#include "tests/support/alltoall.hpp"
 #include "tests/support/mutations.hpp"
 #include "tests/support/quotient_check.hpp"
+#include "tests/support/schedule_lookup.hpp"
 #include "tests/support/verdict_compare.hpp"
 
 namespace collcheck::test {
@@ -42,14 +44,6 @@ void compare(const Schedule& s, const Claim* claim, const StepHook& hook, const 
   ASSERT_TRUE(by_held(held)) << what;
   ASSERT_FALSE(dense.stats.count("method")) << what;  // the dense simulation names no method
   expect_same_verdicts(held, dense, what);
-}
-
-const VariantInfo& variant(const char* algo, const std::string& name) {
-  const AlgorithmInfo* a = find_algorithm(algo);
-  if (!a) throw std::logic_error(std::string("no algorithm ") + algo);
-  for (const VariantInfo& v : a->variants)
-    if (v.name == name) return v;
-  throw std::logic_error("no variant " + name);
 }
 
 TEST(HeldEnumeration, SameVerdictsAsDenseCellsForEveryTraVariantAndRadix) {
@@ -78,28 +72,23 @@ TEST(HeldEnumeration, SameVerdictsAsDenseCellsForEveryTra2ReadingShapeAndRadixPa
   ASSERT_NE(tra2, nullptr);
   uint64_t compared = 0, refuted = 0;
   for (const VariantInfo& v : tra2->variants)
-    for (uint64_t p = 2; p <= 24; ++p)
-      for (uint64_t q = 1; q <= p; ++q) {
-        if (p % q) continue;
-        const uint64_t n = p / q;
-        for (uint64_t r1 = q >= 2 ? 2 : 0; r1 <= (q >= 2 ? q : 0); ++r1)
-          for (uint64_t r2 = n >= 2 ? 2 : 0; r2 <= (n >= 2 ? n : 0); ++r2) {
-            InstanceParams ip;
-            ip.p = p;
-            ip.ppn = static_cast<uint32_t>(q);
-            ip.radix = static_cast<uint32_t>(r1);
-            ip.radix2 = static_cast<uint32_t>(r2);
-            if (v.violates(ip)) continue;
-            const auto s = v.make(ip);
-            const Claim claim = v.claim(ip);
-            const std::string what = "tra2/" + v.name + " P=" + std::to_string(p) + " Q=" + std::to_string(q) +
-                                     " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2);
-            compare(*s, &claim, family_step_hook(v, ip), what);
-            const InstanceCheck c = enumerated(*s, &claim, family_step_hook(v, ip), false);
-            refuted += !mutation::violated(c).empty();
-            ++compared;
-          }
-      }
+    for_each_tra2_shape(2, 24, [&](uint64_t p, uint64_t q, uint64_t r1, uint64_t r2) {
+      if (::testing::Test::HasFatalFailure()) return;
+      InstanceParams ip;
+      ip.p = p;
+      ip.ppn = static_cast<uint32_t>(q);
+      ip.radix = static_cast<uint32_t>(r1);
+      ip.radix2 = static_cast<uint32_t>(r2);
+      if (v.violates(ip)) return;
+      const auto s = v.make(ip);
+      const Claim claim = v.claim(ip);
+      const std::string what = "tra2/" + v.name + " P=" + std::to_string(p) + " Q=" + std::to_string(q) +
+                               " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2);
+      compare(*s, &claim, family_step_hook(v, ip), what);
+      const InstanceCheck c = enumerated(*s, &claim, family_step_hook(v, ip), false);
+      refuted += !mutation::violated(c).empty();
+      ++compared;
+    });
   EXPECT_GT(compared, 3u * 24);
   // The printed readings are refuted (paper-literal in the postcondition,
   // paper-formulas in cost), so the comparison covers violations too.
@@ -120,7 +109,7 @@ TEST(HeldEnumeration, SameVerdictsAsDenseCellsOnMutants) {
   std::set<std::string> broken;  // the properties some mutant violates
   for (const Base& b : {Base{"tra", "tra", 7, 2}, Base{"tra", "tra", 9, 3}, Base{"tra", "tra", 8, 8},
                         Base{"tra", "bruck", 6, 0}, Base{"tra", "spread-out", 5, 0}}) {
-    const VariantInfo& v = variant(b.algo, b.variant);
+    const VariantInfo& v = registered_variant(b.algo, b.variant);
     InstanceParams ip;
     ip.p = b.p;
     ip.radix = b.radix;
@@ -181,7 +170,7 @@ TEST(HeldEnumeration, SameVerdictsAsDenseCellsWhenAValueIsCountedTwiceAndForward
   using namespace mutation;
   InstanceParams ip;
   ip.p = 4;
-  MaterializedSchedule m = materialize(*variant("tra", "spread-out").make(ip));
+  MaterializedSchedule m = materialize(*registered_variant("tra", "spread-out").make(ip));
   const int base = m.num_steps();
   const BlockSet b1 = BlockSet::from_blocks({1}), b2 = BlockSet::from_blocks({2});
   add_transfer(m, base, 3, 0, b1, Combine::reduce);     // rank 3 never holds (0, 1): causality

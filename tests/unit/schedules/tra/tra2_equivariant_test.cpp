@@ -19,6 +19,7 @@
 #include "schedules/registry.hpp"
 #include "schedules/tra/tra2.hpp"
 #include "schedules/translation_equivariant.hpp"
+#include "tests/support/alltoall.hpp"
 #include "tests/support/dropped_block.hpp"
 #include "tests/support/group_action_check.hpp"
 #include "tests/support/quotient_check.hpp"
@@ -43,13 +44,7 @@ InstanceParams tra2_params(uint64_t p, uint64_t q, uint64_t r1, uint64_t r2) {
 // Every (P, Q, r1, r2) with P <= max_p (r1 = 0 / r2 = 0: the phase is empty).
 template <class F>
 void for_each_shape(uint64_t max_p, F&& f) {
-  for (uint64_t p = 1; p <= max_p; ++p)
-    for (uint64_t q = 1; q <= p; ++q) {
-      if (p % q) continue;
-      const uint64_t n = p / q;
-      for (uint64_t r1 = q >= 2 ? 2 : 0; r1 <= (q >= 2 ? q : 0); ++r1)
-        for (uint64_t r2 = n >= 2 ? 2 : 0; r2 <= (n >= 2 ? n : 0); ++r2) f(p, q, r1, r2);
-    }
+  test::for_each_tra2_shape(1, max_p, std::forward<F>(f));
 }
 
 std::string label(uint64_t p, uint64_t q, uint64_t r1, uint64_t r2) {
