@@ -135,19 +135,50 @@ class BlockFlow {
       Combine combine;
       bool carries;
     };
+    // Whether a transfer of rank 0 carries a block, asked p times per
+    // transfer: its blocks as a bitmap over the block space when all of them
+    // fit in lim.max_membership_bits (a word read instead of a binary search
+    // over the set's ranges, which for Swing's scattered sets was most of
+    // the trace), else the set itself.
+    const uint64_t nb = s_.num_blocks();
+    uint64_t listed_transfers = 0;
+    for (const RankStep& r0 : rep) listed_transfers += r0.sends.size() + r0.recvs.size();
+    const bool bitmaps = nb > 0 && listed_transfers <= lim.max_membership_bits / nb;
+    const size_t words = bitmaps ? static_cast<size_t>((nb + 63) / 64) : 0;
+    std::vector<uint64_t> bits;
+    auto build_bits = [&](const std::vector<Transfer>& xs) {
+      bits.assign(xs.size() * words, 0);
+      for (size_t k = 0; k < xs.size(); ++k)
+        for (const BlockSet::Range& r : xs[k].blocks.ranges())
+          for (Block x = r.lo; x < std::min<Block>(r.hi, nb); ++x) bits[k * words + x / 64] |= uint64_t{1} << (x % 64);
+    };
+    std::vector<uint64_t> send_bits;
+    auto carries = [&](const std::vector<uint64_t>& in, size_t k, const Transfer& x, Block source) {
+      if (!bitmaps) return x.blocks.contains(source);
+      return source < nb && (in[k * words + source / 64] >> (source % 64) & 1) != 0;
+    };
     std::vector<Receive> mine;
     for (int t = 0; t < steps_; ++t) {
       const RankStep& r0 = rep[static_cast<size_t>(t)];
+      if (bitmaps) {
+        build_bits(r0.sends);
+        send_bits.swap(bits);
+        build_bits(r0.recvs);
+      }
       for (Rank q = 0; q < p_; ++q) {
         nsend_[node(t, q)] = listed(r0.sends.size());
         nrecv_[node(t, q)] = listed(r0.recvs.size());
         const Block source = g.inverse_block(q, b_);  // rank 0's block that g_q maps to b
-        for (const Transfer& x : r0.sends) {
+        for (size_t k = 0; k < r0.sends.size(); ++k) {
+          const Transfer& x = r0.sends[k];
           const Rank peer = g.rank(q, x.peer);
-          if (peer < p_ && peer != q) links_.push_back({q, peer, true, x.blocks.contains(source)});
+          if (peer < p_ && peer != q) links_.push_back({q, peer, true, carries(send_bits, k, x, source)});
         }
         mine.clear();
-        for (const Transfer& x : r0.recvs) mine.push_back({g.rank(q, x.peer), x.combine, x.blocks.contains(source)});
+        for (size_t k = 0; k < r0.recvs.size(); ++k) {
+          const Transfer& x = r0.recvs[k];
+          mine.push_back({g.rank(q, x.peer), x.combine, carries(bits, k, x, source)});
+        }
         if (mine.size() > 1)  // flow::canonical_receive_order on the mapped peers
           std::stable_sort(mine.begin(), mine.end(), [](const Receive& a, const Receive& c) {
             return std::tie(a.peer, a.combine) < std::tie(c.peer, c.combine);
@@ -178,8 +209,10 @@ class BlockFlow {
   // Closes a step: its receives end here, its links sorted by (src, dst).
   void end_step() {
     off_.push_back(edges_.size());
-    std::sort(links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back()), links_.end(),
-              [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+    // Both builds list a step's links rank by rank: usually in order already.
+    auto by_ends = [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); };
+    const auto first = links_.begin() + static_cast<std::ptrdiff_t>(link_off_.back());
+    if (!std::is_sorted(first, links_.end(), by_ends)) std::sort(first, links_.end(), by_ends);
     link_off_.push_back(links_.size());
   }
 

@@ -79,6 +79,11 @@ struct RootCauseLimits {
   // rank 0's steps (no block set mapped; max_block_images does not apply).
   // False: every rank's steps are generated (tests compare the two).
   bool by_symmetry = true;
+  // The trace from rank 0's steps asks each of rank 0's transfers whether it
+  // carries a block, p times per transfer: as a bitmap over the block space
+  // while all of rank 0's transfers fit in this many bits (32 MiB), else on
+  // the set (a binary search). Tests set 0 to compare the two.
+  uint64_t max_membership_bits = uint64_t{1} << 28;
 };
 
 // Which contribution to trace when the target both misses and doubles some.

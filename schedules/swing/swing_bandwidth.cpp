@@ -17,17 +17,79 @@ SwingBandwidthRing::SwingBandwidthRing(CollectiveSpec spec, uint64_t m, SwingSen
 
 const BlockSet& SwingBandwidthRing::cached_rs_send(Rank r, int s) const {
   RankCache& c = cache_[r];
-  std::call_once(c.once, [&] {
-    c.sets.resize(static_cast<size_t>(L_));
-    for (int t = 0; t < L_; ++t) c.sets[static_cast<size_t>(t)] = compute_rs_send(r, t);
-  });
+  std::call_once(c.once, [&] { c.sets = compute_rs_sends(r); });
   return c.sets[static_cast<size_t>(s)];
 }
 
 BlockSet SwingBandwidthRing::rs_send(Rank r, int s) const {
   if (r >= m_ || s < 0 || s >= L_) return {};
   if (cache_) return cached_rs_send(r, s);
+  // A de-duplicating rule lists every step of r for any one of them: all
+  // steps at once cost what one does.
+  if (rule_.keep != SwingKeep::every) return (*memo_rs_sends(r))[static_cast<size_t>(s)];
   return compute_rs_send(r, s);
+}
+
+std::shared_ptr<const std::vector<BlockSet>> SwingBandwidthRing::memo_rs_sends(Rank r) const {
+  {
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    for (const auto& [rank, sets] : memo_)
+      if (rank == r) return sets;
+  }
+  auto sets = std::make_shared<const std::vector<BlockSet>>(compute_rs_sends(r));
+  std::lock_guard<std::mutex> lock(memo_mu_);
+  // At most about kMemoMaxRanks / m ranks' sets (each about m/2 ranges):
+  // rank 0's steps touch it and its L peers, twice each.
+  const size_t capacity = static_cast<size_t>(std::max<uint64_t>(2, kMemoMaxRanks / std::max<uint64_t>(m_, 1)));
+  if (memo_.size() >= capacity) memo_.erase(memo_.begin());
+  memo_.emplace_back(r, sets);
+  return sets;
+}
+
+std::vector<BlockSet> SwingBandwidthRing::compute_rs_sends(Rank r) const {
+  const auto L = static_cast<size_t>(L_);
+  std::vector<BlockSet> out(L);
+  if (r >= m_) return out;
+  std::vector<std::vector<Rank>> lists(L);
+  for (size_t t = 0; t < L; ++t) lists[t] = listed(r, static_cast<int>(t));
+  const bool plain = rule_.keep == SwingKeep::every && !rule_.skip_own;
+  if (plain || (rule_.sets == SwingStepSet::peer && swing::is_pow2(m_))) {
+    // As compute_rs_send: Listing 1's sets (Theorem A.5 for m a power of two).
+    for (size_t t = 0; t < L; ++t) out[t] = BlockSet::from_rank_blocks(std::move(lists[t]));
+    return out;
+  }
+  // Per block, the first and the last step that list it and how many steps
+  // do (a step's multiset may list it more than once: counted once).
+  std::vector<int> first(m_, -1), last(m_, -1), steps(m_, 0);
+  for (size_t t = 0; t < L; ++t)
+    for (Rank b : lists[t])
+      if (last[b] != static_cast<int>(t)) {
+        if (first[b] < 0) first[b] = static_cast<int>(t);
+        last[b] = static_cast<int>(t);
+        ++steps[b];
+      }
+  std::vector<Rank> keep;
+  for (size_t t = 0; t < L; ++t) {
+    keep.clear();
+    const int st = static_cast<int>(t);
+    for (Rank b : lists[t]) {
+      if (rule_.skip_own && b == r) continue;
+      bool sent = true;
+      switch (rule_.keep) {
+        case SwingKeep::every: break;
+        case SwingKeep::earlier: sent = first[b] == st; break;
+        case SwingKeep::later: sent = last[b] == st; break;
+        case SwingKeep::last_step: sent = steps[b] == 1; break;
+      }
+      if (sent) keep.push_back(b);
+    }
+    // last_step: a block two or more steps list goes at step L-1.
+    if (rule_.keep == SwingKeep::last_step && st == L_ - 1)
+      for (Rank b = 0; b < m_; ++b)
+        if (steps[b] > 1 && !(rule_.skip_own && b == r)) keep.push_back(b);
+    out[t] = BlockSet::from_rank_blocks(keep);
+  }
+  return out;
 }
 
 std::vector<Rank> SwingBandwidthRing::listed(Rank r, int t) const {

@@ -137,6 +137,7 @@
 // Example    : p = 8, rank 0 sends {1,2,5,6}, {4,7}, {3} at RS steps 0, 1, 2.
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "schedules/schedule.hpp"
@@ -180,9 +181,19 @@ class SwingBandwidthRing final : public Schedule {
   // rs_send(r, s) written into `into` (copy-assigned from the cache when there is one).
   void rs_send_into(Rank r, int s, BlockSet& into) const;
 
+  // Every reduce-scatter step's set of rank r at once: each block's listing
+  // steps counted in one pass over r's L listings (O(m) listed ranks for all
+  // steps, where compute_rs_send lists them all again for each step of a
+  // de-duplicating rule). Equal to compute_rs_send(r, s) for every s
+  // (swing_test.cpp compares them for every rule).
+  std::vector<BlockSet> compute_rs_sends(Rank r) const;
+  // One step's set, by the rule as worded, uncached (the reference that
+  // compute_rs_sends is tested against; the generator's path for the
+  // no-de-duplication rules above the cache's size).
+  BlockSet compute_rs_send(Rank r, int s) const;
+
  private:
   std::vector<Rank> listed(Rank r, int t) const;  // step t's set before de-duplication
-  BlockSet compute_rs_send(Rank r, int s) const;
   BlockSet last_step_send(Rank r, int s, std::vector<Rank> mine) const;
   const BlockSet& cached_rs_send(Rank r, int s) const;
 
@@ -195,6 +206,14 @@ class SwingBandwidthRing final : public Schedule {
     std::vector<BlockSet> sets;
   };
   mutable std::unique_ptr<RankCache[]> cache_;
+  // Above the cache, the de-duplicating rules' last few ranks (all steps of
+  // each, first in first out): a rank's steps and its peers' are asked for
+  // two steps each (its send and its peer's receive), and each costs every
+  // listing of the rank.
+  std::shared_ptr<const std::vector<BlockSet>> memo_rs_sends(Rank r) const;
+  static constexpr uint64_t kMemoMaxRanks = uint64_t{1} << 20;
+  mutable std::mutex memo_mu_;
+  mutable std::vector<std::pair<Rank, std::shared_ptr<const std::vector<BlockSet>>>> memo_;
   CollectiveSpec spec_;
   uint64_t m_;
   int L_;

@@ -213,3 +213,44 @@ TEST(SwingReadings, PrintedReduceScatterIsRightAtPowersOfTwoButSendsMore) {
 
 }  // namespace
 }  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+// The generator's two paths to a rank's reduce-scatter sets: all steps at
+// once (compute_rs_sends: the cache and the de-duplicating rules' lazy path)
+// and one step by the rule as worded (compute_rs_send), for every rule,
+// every ring size to 130 (and one above the cache's 4096), every rank and
+// step. A rule that keeps a block at a wrong step, or drops or keeps the own
+// block wrongly, differs here.
+TEST(SwingReadings, AllStepsAtOnceEqualOneStepAtATime) {
+  std::vector<SwingSendRule> rules;
+  for (SwingStepSet sets : {SwingStepSet::peer, SwingStepSet::printed})
+    for (SwingKeep keep : {SwingKeep::every, SwingKeep::earlier, SwingKeep::later, SwingKeep::last_step})
+      for (bool skip_own : {false, true}) rules.push_back({sets, keep, skip_own});
+  uint64_t compared = 0, nonempty = 0;
+  for (const SwingSendRule& rule : rules)
+    for (uint64_t m : std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 22, 24, 40, 64, 96, 100, 128, 130,
+                                            4098}) {
+      const CollectiveSpec spec{Collective::allreduce, m, static_cast<uint32_t>(m), 0};
+      const SwingBandwidthRing ring(spec, m, rule);
+      const uint64_t ranks = m > 4096 ? 3 : m;  // above the cache: ranks 0, 1, 2
+      for (Rank r = 0; r < ranks; ++r) {
+        const std::vector<BlockSet> all = ring.compute_rs_sends(r);
+        ASSERT_EQ(all.size(), static_cast<size_t>(ring.swing_steps()));
+        for (int s = 0; s < ring.swing_steps(); ++s) {
+          const BlockSet one = ring.compute_rs_send(r, s);
+          ASSERT_EQ(all[static_cast<size_t>(s)], one) << "m=" << m << " r=" << r << " s=" << s << " keep="
+                                                       << static_cast<int>(rule.keep) << " skip_own=" << rule.skip_own;
+          ASSERT_EQ(ring.rs_send(r, s), one);  // the generator's own path (cached or not)
+          ++compared;
+          nonempty += !one.empty();
+        }
+      }
+    }
+  EXPECT_GT(compared, 10000u);
+  EXPECT_GT(nonempty, compared / 2);
+}
+
+}  // namespace
+}  // namespace collcheck
