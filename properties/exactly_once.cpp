@@ -13,6 +13,12 @@ void exactly_once_double(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank
 void exactly_once_fingerprint(Verdict& v, uint64_t p, Rank r, int last_step, Block b, uint64_t expected_count,
                               uint64_t count, bool sum_mismatch) {
   Counterexample c = Counterexample::at(p, r, last_step, b);
+  if (v.counterexample && coordinates_before(*v.counterexample, c)) {
+    // Not the minimal one whatever its texts: counted, not worded.
+    v.status = Status::violated;
+    ++v.violations;
+    return;
+  }
   c.expected = std::to_string(expected_count) + " contributions, each once";
   c.actual = std::to_string(count) + " contributions" + (sum_mismatch ? ", fingerprint differs" : "");
   c.message = count > expected_count ? "some contribution was combined more than once"

@@ -21,6 +21,7 @@
 #include "properties/flow/flow_interval.hpp"
 #include "properties/flow/word_pool.hpp"
 #include "properties/flow/flow_rotation.hpp"
+#include "properties/flow/extra_node_composition.hpp"
 #include "properties/flow/fold_composition.hpp"
 #include "properties/flow/group_quotient.hpp"
 #include "properties/flow/held_enumeration.hpp"
@@ -31,6 +32,9 @@
 #include "properties/postcondition.hpp"
 #include "properties/flow/root_cause.hpp"
 #include "schedules/fold.hpp"
+#include "schedules/swing/swing_bandwidth.hpp"
+#include "schedules/swing/swing_equivariant.hpp"
+#include "schedules/swing/swing_odd_extra_node.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/int_math.hpp"
 
@@ -680,6 +684,8 @@ static std::optional<flow::RotationResult> certified_quotient(const EquivariantS
 bool grouped_takes(const Schedule& s, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.grouped_quotient) return false;
   if (swing::swing_mask_schedule(s)) return true;
+  if (const auto* odd = dynamic_cast<const SwingOddExtraNode*>(&s))
+    return swing_odd_composition_expected(s.p(), odd->ring().rule());
   const auto* f = dynamic_cast<const FoldedSchedule*>(&s);
   return f && swing::swing_mask_schedule(f->inner()).has_value();
 }
@@ -818,6 +824,32 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
           return out;
         }
       }
+  // Swing's own odd-p scheme: the ring of p - 1 ranks by the grouped
+  // quotient, the extra rank's exchanges read directly
+  // (flow/extra_node_composition.hpp).
+  if (o.use_symmetry && o.exactness != Exactness::fingerprint && o.grouped_quotient && grouped_declined.empty())
+    if (const auto* odd = dynamic_cast<const SwingOddExtraNode*>(&s)) {
+      const uint64_t m = odd->ring().ring_size();
+      auto core_owner = swing_equivariant(make_swing_bandwidth(m, odd->ring().rule()), BlockAction::as_ranks);
+      const auto* core = dynamic_cast<const EquivariantSchedule*>(core_owner.get());
+      auto ms = core ? swing::swing_mask_schedule(*core) : std::nullopt;
+      if (!ms) {
+        grouped_declined = "extra-node composition: the ring of p - 1 ranks has no rank-0 masks";
+      } else if (const uint64_t cap = group_cap(*ms, o); !cap) {
+        grouped_declined = "extra-node composition: the core's masks exceed the memory budget";
+      } else {
+        if (!o.reuse_certificates) ms->memo_key.clear();
+        if (auto ec = flow::run_extra_node_composition(s, *core, *ms, hook, &grouped_declined, cap)) {
+          InstanceCheck out = assemble(s, std::move(ec->result.verdicts), ec->result.cost, claim, hook, "exact");
+          out.stats["method"] = std::string("composition: the extra rank p-1 beside the ring of p-1 ranks; core: ") +
+                                kQuotientMethod + ": " + core->action().describe() + "; certificate: " +
+                                core->certificate() + "; rank 0 simulated as groups of blocks sharing one contribution set (" +
+                                ms->representation + "); obligations: " + ec->obligations;
+          out.stats["max_groups"] = std::to_string(ec->max_groups);
+          return out;
+        }
+      }
+    }
   // A fold over any other certified core (recursive doubling's hypercube,
   // Rabenseifner's): the same composition, the core by the certified
   // quotient at p' with the cells that fit.

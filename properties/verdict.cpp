@@ -37,14 +37,22 @@ Status combined_status(const std::vector<Verdict>& verdicts) {
   return s;
 }
 
-bool operator<(const Counterexample& a, const Counterexample& b) {
-  auto key = [](const Counterexample& c) {
-    return std::make_tuple(c.p, c.step.has_value(), c.step.value_or(0), c.rank.has_value(),
-                           c.rank.value_or(0), c.block.has_value(), c.block.value_or(0), c.peer.has_value(),
-                           c.peer.value_or(0), c.message, c.expected, c.actual);
-  };
-  return key(a) < key(b);
+namespace {
+// The coordinates of the order (a missing one before every value), by value.
+auto coordinates(const Counterexample& c) {
+  return std::make_tuple(c.p, c.step.has_value(), c.step.value_or(0), c.rank.has_value(), c.rank.value_or(0),
+                         c.block.has_value(), c.block.value_or(0), c.peer.has_value(), c.peer.value_or(0));
 }
+}  // namespace
+
+bool operator<(const Counterexample& a, const Counterexample& b) {
+  const auto ka = coordinates(a), kb = coordinates(b);
+  if (ka != kb) return ka < kb;
+  // The texts by reference (a sweep with many violations compares often).
+  return std::tie(a.message, a.expected, a.actual) < std::tie(b.message, b.expected, b.actual);
+}
+
+bool coordinates_before(const Counterexample& a, const Counterexample& b) { return coordinates(a) < coordinates(b); }
 
 const char* to_string(RootCause::Kind k) {
   switch (k) {

@@ -77,6 +77,9 @@ struct Counterexample {
   // symmetry, MSCCL, the MPI merge, the report summary) keeps its minimum
   // with this one comparison (Verdict::fail / Verdict::merge).
   friend bool operator<(const Counterexample& a, const Counterexample& b);
+  // a's coordinates (p, step, rank, block, peer) come strictly before b's:
+  // then a < b whatever the texts (a checker may skip building b's texts).
+  friend bool coordinates_before(const Counterexample& a, const Counterexample& b);
   std::string location() const;  // "p=6 rank=0 step=2 block=4"
 };
 

@@ -181,9 +181,19 @@ Block GroupAction::inverse_block(Rank r, Block b) const {
 
 namespace {
 // out = the union of the image ranges `img` (in any order; sorted here, so
-// every insert appends or extends: canonical in one pass).
+// every insert appends or extends: canonical in one pass). Images under a
+// translation of Z_p are sorted but for one wrap (a rotation of a sorted
+// list), and under a reflection the same once reversed (the caller
+// reverses): those are put in order in O(n), anything else sorted.
 void assign_sorted(std::vector<BlockSet::Range>& img, BlockSet& out) {
-  std::sort(img.begin(), img.end(), [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; });
+  auto by_lo = [](const BlockSet::Range& a, const BlockSet::Range& b) { return a.lo < b.lo; };
+  size_t descents = 0, at = 0;
+  for (size_t i = 1; i < img.size() && descents < 2; ++i)
+    if (img[i].lo < img[i - 1].lo) ++descents, at = i;
+  if (descents == 1 && img.back().lo <= img.front().lo)
+    std::rotate(img.begin(), img.begin() + static_cast<std::ptrdiff_t>(at), img.end());
+  else if (descents > 0)
+    std::sort(img.begin(), img.end(), by_lo);
   out.clear();
   for (const BlockSet::Range& rg : img) out.insert_range(rg.lo, rg.hi);
 }
@@ -278,6 +288,7 @@ void GroupAction::blocks(Rank r, const BlockSet& in, BlockSet& out) const {
     if (reflect) put((r + nb - (hi - 1) % nb) % nb, hi - lo);  // {r - b : lo <= b < hi}
     else put((lo + shift) % nb, hi - lo);
   }
+  if (reflect) std::reverse(img.begin(), img.end());  // decreasing images: a rotation of sorted once reversed
   assign_sorted(img, out);
 }
 

@@ -103,6 +103,15 @@ struct QuotientTake {
   bool fold = false;     // the schedule is a fold (schedules/fold.hpp)
   bool pairs = false;    // an all-to-all's (source, destination) pairs: rank 0's held cells only
 };
+// Odd p whose ring of p - 1 ranks is a power of two, or lists a rank's own
+// block (2^k < p - 1 < 4/3 2^k), are decided differently by Swing's own
+// odd-p scheme (swing_odd_composition_expected): their own cache classes.
+int odd_class(uint64_t p) {
+  if (p % 2 == 0 || p < 3) return 0;
+  const uint64_t m = p - 1;
+  return 1 + (std::has_single_bit(m) ? 1 : 0) + (3 * m < 4 * std::bit_floor(m) ? 2 : 0);
+}
+
 QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return {};
   if (t.variant->symmetry == SymmetryGroup::undeclared) return {};
@@ -117,7 +126,8 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
   const int width = torus && ip.dims.empty() ? std::bit_width(p) : 0;
   const Key key = torus ? Key{t.variant, t.blocks, t.root, radix, false, width && std::has_single_bit(p), ip.dims,
                               o.memory_budget, width}
-                        : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {}, 0, 0};
+                        : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {}, 0,
+                              odd_class(p)};
   std::lock_guard<std::mutex> lock(m);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   QuotientTake take;

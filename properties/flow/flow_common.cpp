@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 
+#include "properties/catalog.hpp"
 #include "properties/causality.hpp"
 #include "properties/matching.hpp"
 #include "properties/ports.hpp"
@@ -39,6 +40,17 @@ void canonical_receive_order(const std::vector<Transfer>& recvs, std::vector<con
     std::stable_sort(order.begin(), order.end(), [](const Transfer* a, const Transfer* b) {
       return std::tie(a->peer, a->combine) < std::tie(b->peer, b->combine);
     });
+}
+
+std::string slot_property(int slot, const StepHook& hook) {
+  switch (slot) {
+    case kMatching: return prop::matching;
+    case kPorts: return prop::ports;
+    case kCausality: return prop::causality;
+    case kExactlyOnce: return prop::exactly_once;
+    case kPostcondition: return prop::postcondition;
+    default: return hook.property;
+  }
 }
 
 CostMeasurement measured_cost(const std::vector<uint64_t>& volume, int last_active) {

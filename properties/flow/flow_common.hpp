@@ -44,6 +44,9 @@ CostMeasurement measured_cost(const std::vector<uint64_t>& volume, int last_acti
 
 // The per-thread partial verdicts of a simulation, merged.
 Verdicts merged(VerdictTls& tls);
+// The property a slot's verdict judges (the catalog's name; the step hook's
+// own for kHook), for messages written before assemble() names them.
+std::string slot_property(int slot, const StepHook& hook);
 
 // Fingerprint arithmetic (instance_checker.cpp's dense cells and
 // flow_interval.cpp's pieces share it, so both modes see the same weights):

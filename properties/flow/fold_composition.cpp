@@ -63,9 +63,9 @@ std::optional<FoldCompositionResult> run_fold_composition(const Schedule& fold, 
   // The glue carries the core's verdicts over only when they hold: a core
   // that violates a property is not composed (the fold is then enumerated
   // or refused, and reports its own counterexample).
-  for (const Verdict& v : c->result.verdicts)
-    if (v.status != Status::holds)
-      return decline("the core of " + std::to_string(pp) + " ranks does not satisfy " + v.property);
+  for (int k = 0; k < kSlots; ++k)
+    if (c->result.verdicts[static_cast<size_t>(k)].status != Status::holds)
+      return decline("the core of " + std::to_string(pp) + " ranks does not satisfy " + slot_property(k, hook));
   if (!c->every_copy_superset)
     return decline("the core of " + std::to_string(pp) + " ranks copies a value over one it does not contain");
 

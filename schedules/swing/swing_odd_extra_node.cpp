@@ -1,12 +1,16 @@
 #include "schedules/swing/swing_odd_extra_node.hpp"
 
 #include <algorithm>
+#include <bit>
+
+#include "schedules/swing/swing_equivariant.hpp"
 
 namespace collcheck {
 
 SwingOddExtraNode::SwingOddExtraNode(uint64_t p, SwingSendRule ring_rule)
     : spec_{Collective::allreduce, p, static_cast<uint32_t>(p), 0},
-      ring_(spec_, p - 1, ring_rule) {}
+      ring_(spec_, p - 1, ring_rule),
+      ring_steps_(swing_equivariant(make_swing_bandwidth(p - 1, ring_rule), BlockAction::as_ranks)) {}
 
 std::pair<Rank, Rank> SwingOddExtraNode::served(int s) const {
   const uint64_t m = spec_.p - 1;
@@ -21,7 +25,10 @@ std::pair<Rank, Rank> SwingOddExtraNode::served(int s) const {
 }
 
 void SwingOddExtraNode::rank_step(Rank r, int s, RankStep& out) const {
-  ring_.rank_step(r, s, out);  // clears `out`; idle for the extra rank
+  if (r < ring_.ring_size())
+    ring_steps_->rank_step(r, s, out);
+  else
+    out.clear();  // the extra rank has no ring steps
   const Rank extra = static_cast<Rank>(spec_.p - 1);
   const int L = ring_.swing_steps();
   const bool rs = s < L;
@@ -39,6 +46,14 @@ void SwingOddExtraNode::rank_step(Rank r, int s, RankStep& out) const {
     out.sends.push_back({extra, BlockSet::single(rs ? extra : r), c});
     out.recvs.push_back({extra, BlockSet::single(rs ? r : extra), c});
   }
+}
+
+bool swing_odd_composition_expected(uint64_t p, const SwingSendRule& rule) {
+  if (p < 3 || p % 2 == 0) return false;
+  const uint64_t m = p - 1;
+  if (std::has_single_bit(m)) return false;
+  const bool own_listed = 3 * m < 4 * std::bit_floor(m);
+  return rule.skip_own || !own_listed;
 }
 
 }  // namespace collcheck

@@ -29,6 +29,10 @@
 //   * with the own block sent where listed (paper-odd-later): where a ring
 //     rank lists its own block (2^k < m < 4/3 2^k: p = 11, 19, 21, ...) its
 //     partial comes back to it, as for paper-later at p = m (exactly-once).
+// Checked    : as a composition where its obligations hold (the ring of p-1
+//              by the grouped quotient, the extra rank's exchanges read in
+//              full: properties/flow/extra_node_composition.hpp), else
+//              enumerated.
 // Restrictions: p odd, p >= 3.
 #include <memory>
 
@@ -46,10 +50,27 @@ class SwingOddExtraNode final : public Schedule {
 
   // Ring ranks the extra node serves at reduce-scatter step s: [first, last).
   std::pair<Rank, Rank> served(int s) const;
+  // The ring of p - 1 ranks (its rule: the extra-node composition's core).
+  const SwingBandwidthRing& ring() const { return ring_; }
 
  private:
   CollectiveSpec spec_;
   SwingBandwidthRing ring_;
+  // The ring's steps as the even variants build them: rank 0's mapped by
+  // the dihedral group (swing_equivariant.hpp; its certificate is tested
+  // against the direct generator), O(blocks) per rank-step where the direct
+  // generator lists and sorts every step of the rank and its peer.
+  std::unique_ptr<Schedule> ring_steps_;
 };
+
+// Whether check_schedule's extra-node composition (properties/flow/
+// extra_node_composition.hpp) is expected to decide the scheme at p: the
+// ring of m = p - 1 ranks serves every ring rank (m not a power of two) and
+// never sends a rank's own block (skip_own, or m outside 2^k < m < 4/3 2^k,
+// where a ring rank lists its own block). A model for the cost estimate and
+// the sweep's scheduling only: the composition checks its obligations
+// itself and declines otherwise (extra_node_composition_test.cpp compares
+// the two at every odd p <= 259).
+bool swing_odd_composition_expected(uint64_t p, const SwingSendRule& rule);
 
 }  // namespace collcheck
