@@ -32,8 +32,6 @@
 #include "properties/postcondition.hpp"
 #include "properties/flow/root_cause.hpp"
 #include "schedules/fold.hpp"
-#include "schedules/swing/swing_bandwidth.hpp"
-#include "schedules/swing/swing_equivariant.hpp"
 #include "schedules/swing/swing_odd_extra_node.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/int_math.hpp"
@@ -829,9 +827,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // (flow/extra_node_composition.hpp).
   if (o.use_symmetry && o.exactness != Exactness::fingerprint && o.grouped_quotient && grouped_declined.empty())
     if (const auto* odd = dynamic_cast<const SwingOddExtraNode*>(&s)) {
-      const uint64_t m = odd->ring().ring_size();
-      auto core_owner = swing_equivariant(make_swing_bandwidth(m, odd->ring().rule()), BlockAction::as_ranks);
-      const auto* core = dynamic_cast<const EquivariantSchedule*>(core_owner.get());
+      const auto* core = dynamic_cast<const EquivariantSchedule*>(&odd->ring_steps());
       auto ms = core ? swing::swing_mask_schedule(*core) : std::nullopt;
       if (!ms) {
         grouped_declined = "extra-node composition: the ring of p - 1 ranks has no rank-0 masks";

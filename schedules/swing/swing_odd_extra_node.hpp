@@ -52,6 +52,9 @@ class SwingOddExtraNode final : public Schedule {
   std::pair<Rank, Rank> served(int s) const;
   // The ring of p - 1 ranks (its rule: the extra-node composition's core).
   const SwingBandwidthRing& ring() const { return ring_; }
+  // The ring's steps as this schedule generates them (rank 0's under the
+  // group): the composition's core, built once.
+  const Schedule& ring_steps() const { return *ring_steps_; }
 
  private:
   CollectiveSpec spec_;
