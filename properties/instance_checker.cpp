@@ -1,4 +1,5 @@
 #include "properties/instance_checker.hpp"
+#include "properties/parametric_decider.hpp"
 
 #include <tbb/blocked_range.h>
 #include <unistd.h>
@@ -799,7 +800,15 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   // alone, by the certified quotient (flow_rotation.hpp, run_quotient). It
   // declines (and the instance is enumerated, saying why) where the
   // quotient argument does not cover a step.
-  std::string quotient_declined, grouped_declined;
+  std::string quotient_declined, grouped_declined, parametric_declined;
+  // A parametric certificate proved for an interval holding p decides the
+  // instance without simulating it (parametric_decider.hpp).
+  if (o.parametric && !hook && o.use_symmetry && o.exactness != Exactness::fingerprint)
+    if (auto d = o.parametric->decide(s, &parametric_declined)) {
+      InstanceCheck out = assemble(s, std::move(d->verdicts), d->cost, claim, hook, "exact");
+      out.stats["method"] = std::move(d->method);
+      return out;
+    }
   // A fold whose core comes as masks: a composition (flow/fold_composition.hpp),
   // the core by the grouped quotient at p', the wrapper checked directly.
   if (o.use_symmetry && o.exactness != Exactness::fingerprint && o.grouped_quotient)
@@ -880,6 +889,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
     if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s)) {
       auto with_grouped = [&](InstanceCheck out) {
         if (!grouped_declined.empty()) out.stats["grouped_declined"] = grouped_declined;
+        if (!parametric_declined.empty()) out.stats["parametric_declined"] = parametric_declined;
         return out;
       };
       // A refutation by a quotient is re-checked by enumeration while p is
@@ -943,6 +953,7 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
   auto declined = [&](InstanceCheck out) {
     if (!quotient_declined.empty()) out.stats["quotient_declined"] = quotient_declined;
     if (!grouped_declined.empty()) out.stats["grouped_declined"] = grouped_declined;
+    if (!parametric_declined.empty()) out.stats["parametric_declined"] = parametric_declined;
     return out;
   };
   // The symmetry method never runs with a step hook (run_rotation declines);

@@ -82,6 +82,9 @@ struct CheckOptions {
   // step hook, e.g. Swing's hop distance) runs only if one of the properties
   // it computes is selected (properties/family_property.hpp: runs_engine).
   std::vector<std::string> properties;
+  // Parametric certificates (parametric_decider.hpp), asked first in exact
+  // mode when no step hook runs; nullptr: none (verify sets it).
+  const class ParametricDecider* parametric = nullptr;
   bool selected(const std::string& name) const;
   bool any_generic_selected() const;
 };

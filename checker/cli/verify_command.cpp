@@ -16,6 +16,7 @@
 #include "collcheck_version.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
+#include "smt/parametric/parametric_certificates.hpp"
 
 namespace po = boost::program_options;
 
@@ -34,6 +35,9 @@ po::options_description verify_options() {
       ("resume", "with --db: skip instances already recorded with the same options")
       ("estimate", "do not verify: print the projected core-hours, wall time and memory of this sweep, "
                    "from a short calibration run (text or json)")
+      ("parametric", po::value<std::string>()->default_value("on"),
+       "on: a parametric certificate (a Z3 proof for a whole interval of p, e.g. the ring's) decides the p it "
+       "covers; off: every p is decided by itself")
       ("calibrate-seconds", po::value<std::string>(),
        "with --estimate: CPU seconds of calibration per algorithm/variant and checker mode (default 0.5)");
   add_instance_options(desc);
@@ -63,6 +67,10 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
   req.skip_restricted = vm.count("skip-restricted") > 0;
   req.progress = !vm.count("quiet");
   req.check = check_options(vm);
+  if (const std::string par = vm["parametric"].as<std::string>(); par == "on")
+    req.check.parametric = &smt::parametric_certificates();
+  else if (par != "off")
+    throw InputError("unknown --parametric " + quote_input(par) + " (known: on, off)");
   if (vm.count("properties")) req.check.properties = split_name_list("properties", vm["properties"].as<std::string>());
   req.threads = worker_threads(vm);
   // Under mpirun (checker/sweep/mpi_shard.cpp) the runner is a ShardedRunner

@@ -1,5 +1,8 @@
 #include "schedules/ring/ring_allreduce.hpp"
 
+#include "schedules/check.hpp"
+#include "schedules/parametric/rule_arith.hpp"
+#include "schedules/ring/ring_rule.hpp"
 #include "schedules/translation_equivariant.hpp"
 
 namespace collcheck {
@@ -7,23 +10,25 @@ namespace {
 
 class RingAllreduce final : public Schedule {
  public:
-  explicit RingAllreduce(uint64_t p) : spec_{Collective::allreduce, p, static_cast<uint32_t>(p), 0} {}
+  explicit RingAllreduce(uint64_t p) : spec_{Collective::allreduce, p, static_cast<uint32_t>(p), 0} {
+    rule::Concrete a;
+    COLLCHECK_CHECK(ring_rule::num_blocks(a, static_cast<int64_t>(p)) == static_cast<int64_t>(spec_.nblocks),
+                    "RingAllreduce: the rule's block count");
+  }
   const CollectiveSpec& spec() const override { return spec_; }
-  int num_steps() const override { return spec_.p > 1 ? static_cast<int>(2 * (spec_.p - 1)) : 0; }
+  int num_steps() const override {
+    rule::Concrete a;
+    return static_cast<int>(ring_rule::num_steps(a, static_cast<int64_t>(spec_.p)));
+  }
   void rank_step(Rank r, int s, RankStep& out) const override {
     out.clear();
-    const int64_t p = static_cast<int64_t>(spec_.p);
     if (s < 0 || s >= num_steps()) return;
-    auto mod = [p](int64_t x) { return static_cast<Block>(((x % p) + p) % p); };
-    const int64_t x = r;  // signed: r - 1 must not wrap around
-    Rank right = static_cast<Rank>(mod(x + 1)), left = static_cast<Rank>(mod(x - 1));
-    const bool rs = s < p - 1;
-    const int64_t t = rs ? s : s - (p - 1);
-    const Combine c = rs ? Combine::reduce : Combine::copy;
-    Block give = rs ? mod(x - t) : mod(x + 1 - t);
-    Block take = rs ? mod(x - t - 1) : mod(x - t);
-    out.add_send(right, c).blocks.insert(give);  // recycled storage: no allocation per transfer
-    out.add_recv(left, c).blocks.insert(take);
+    // The rule of ring_rule.hpp, the code its parametric certificate reads.
+    rule::Concrete a;
+    const auto st = ring_rule::step(a, static_cast<int64_t>(spec_.p), int64_t{r}, int64_t{s});
+    const Combine c = st.reduce ? Combine::reduce : Combine::copy;
+    out.add_send(static_cast<Rank>(st.right), c).blocks.insert(static_cast<Block>(st.give));  // recycled storage
+    out.add_recv(static_cast<Rank>(st.left), c).blocks.insert(static_cast<Block>(st.take));
   }
 
  private:
@@ -31,6 +36,13 @@ class RingAllreduce final : public Schedule {
 };
 
 }  // namespace
+
+std::optional<uint64_t> ring_allreduce_rule_p(const Schedule& s) {
+  if (dynamic_cast<const RingAllreduce*>(&s)) return s.p();
+  if (const auto* eq = dynamic_cast<const TranslationEquivariant*>(&s))
+    if (dynamic_cast<const RingAllreduce*>(&eq->direct())) return s.p();
+  return std::nullopt;
+}
 
 std::unique_ptr<Schedule> make_ring_allreduce(uint64_t p) { return std::make_unique<RingAllreduce>(p); }
 

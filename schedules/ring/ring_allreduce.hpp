@@ -10,6 +10,7 @@
 // Restrictions: none (p = 1: no steps; p = 2: both neighbours are the same rank).
 // Example    : p = 3: after RS rank r holds the fully reduced block (r+1) mod 3.
 #include <memory>
+#include <optional>
 
 #include "schedules/schedule.hpp"
 
@@ -23,5 +24,11 @@ std::unique_ptr<Schedule> make_ring_allreduce(uint64_t p);
 // reads r only through r + 1, r - 1, r - t, r - t - 1 and r + 1 - t (mod p),
 // so rank r's transfers are rank 0's with every peer and block + r.
 std::unique_ptr<Schedule> make_ring_allreduce_certified(uint64_t p);
+
+// p if `s` is this generator (direct, or wrapped by
+// make_ring_allreduce_certified), else nullopt. Its rule is ring_rule.hpp,
+// which the parametric certificate (smt/ring/ring_certificate.cpp) reads:
+// the certificate covers exactly these schedules, no copy or mutant of them.
+std::optional<uint64_t> ring_allreduce_rule_p(const Schedule& s);
 
 }  // namespace collcheck
