@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "properties/instance_checker.hpp"
+#include "properties/parametric_decider.hpp"
 #include "schedules/fold.hpp"
 #include "schedules/int_math.hpp"
 
@@ -102,6 +103,7 @@ struct QuotientTake {
   bool grouped = false;  // the grouped quotient or a fold composition over it (properties/flow/group_quotient.hpp)
   bool fold = false;     // the schedule is a fold (schedules/fold.hpp)
   bool pairs = false;    // an all-to-all's (source, destination) pairs: rank 0's held cells only
+  bool parametric = false;  // a parametric certificate decides it (properties/parametric_decider.hpp)
 };
 // Odd p whose ring of p - 1 ranks is a power of two, or lists a rank's own
 // block (2^k < p - 1 < 4/3 2^k), are decided differently by Swing's own
@@ -118,22 +120,27 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
   const bool torus = on_torus(t.variant->symmetry);
   const InstanceParams ip = t.params(p, radix);
   static std::mutex m;
-  using Key =
-      std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool, std::vector<uint32_t>, uint64_t, int>;
+  using Key = std::tuple<const VariantInfo*, uint32_t, Rank, uint32_t, bool, bool, std::vector<uint32_t>, uint64_t,
+                         int, const ParametricDecider*>;
   static std::map<Key, QuotientTake> cache;
   // A torus group without --dims (recursive doubling's hypercube of p,
   // TRA2's N x Q): the shape follows from p, keyed by its bit width.
   const int width = torus && ip.dims.empty() ? std::bit_width(p) : 0;
   const Key key = torus ? Key{t.variant, t.blocks, t.root, radix, false, width && std::has_single_bit(p), ip.dims,
-                              o.memory_budget, width}
+                              o.memory_budget, width, o.parametric}
                         : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {}, 0,
-                              odd_class(p)};
+                              odd_class(p), o.parametric};
   std::lock_guard<std::mutex> lock(m);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   QuotientTake take;
   try {
     const auto s = t.variant->make(ip);
-    if (torus) {
+    // A certificate covers p's generator and interval (the class of p
+    // above separates p = 1, the one p the ring's does not cover).
+    std::string declined;
+    if (o.parametric && o.parametric->decide(*s, &declined)) {
+      take.takes = take.parametric = true;
+    } else if (torus) {
       // A fold over a certified core (a composition, fold_composition.hpp):
       // the core's boxes, at p'.
       const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
@@ -186,6 +193,15 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   // (ceil(p/64) + 1 words) or, where those would not fit, about log2 p runs
   // (a few words of work each); on a torus a box (a bit set per side).
   const QuotientTake q = w.cell_words > 0 ? quotient_take(t, p, radix, o) : QuotientTake{};
+  if (q.parametric) {
+    // A parametric certificate: the proof once per process (not modelled),
+    // then a few counts per instance, whatever p.
+    w.parametric = true;
+    w.intervals = false;
+    w.rank_steps = 0;
+    w.cell_words = 0;
+    return w;
+  }
   if (q.grouped) {
     // The grouped quotient (or a fold over it): one pass over the blocks
     // rank 0 moves (2 * volume) and a few p-bit masks mapped per step.

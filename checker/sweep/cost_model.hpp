@@ -44,6 +44,7 @@ struct InstanceWork {
   bool quotient_runs = false;  // runs of ranks
   bool grouped = false;        // the grouped quotient or a fold composition over it (linear in p)
   bool grouped_fold = false;   // a fold composition: its core's certificate is reused when the sweep has p' too
+  bool parametric = false;     // a parametric certificate decides it: a constant per instance, no state
   // A scalar for balancing when no fitted constants are at hand: one cell
   // word ~ 1 unit, one rank-step ~ 64 units (generating a rank's transfers
   // costs about as much as moving a few blocks), plus 1000 per instance.

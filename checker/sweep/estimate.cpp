@@ -525,7 +525,10 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
       tp.largest_memory_bytes = instance_memory_bytes(p, tp.largest_nblocks, req.check);
       if (req.check.any_generic_selected()) {
         const InstanceWork w = instance_work(t, p, r, tp.largest_nblocks, req.check);
-        if (auto why = projected_refusal(t, p, tp.largest_nblocks, req.check))
+        if (w.parametric) {
+          tp.largest_memory_bytes = 0;  // a few counts; nothing is simulated
+          tp.largest_parametric = true;
+        } else if (auto why = projected_refusal(t, p, tp.largest_nblocks, req.check))
           tp.refusal = *why;
         else if (auto guard = w.quotient ? std::nullopt : guard_refusal(t, p, r, req.check))
           tp.refusal = *guard;
@@ -632,7 +635,9 @@ std::string render_estimate_text(const Estimate& e, const SweepRequest& req) {
     }
     if (tp.largest_p) {
       out << "    largest p = " << tp.largest_p << " (" << tp.largest_nblocks << " blocks): ";
-      if (tp.refusal.empty())
+      if (tp.largest_parametric)
+        out << "decided by a parametric certificate (no contribution state)\n";
+      else if (tp.refusal.empty())
         out << "at most " << human_bytes(static_cast<double>(tp.largest_memory_bytes))
             << " (contribution state or interval pieces, outbox, rank programs)\n";
       else
@@ -688,6 +693,7 @@ std::string render_estimate_json(const Estimate& e) {
                        {"largest_p", tp.largest_p},
                        {"largest_nblocks", tp.largest_nblocks},
                        {"largest_memory_bytes", tp.largest_memory_bytes},
+                       {"largest_parametric", tp.largest_parametric},
                        {"refusal", tp.refusal.empty() ? json(nullptr) : json(tp.refusal)},
                        {"max_calibrated_p", tp.max_calibrated_p}});
   json j{{"kind", "estimate"},

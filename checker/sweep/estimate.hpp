@@ -88,6 +88,7 @@ struct TargetProjection {
   uint64_t largest_p = 0;                // the largest requested p the target allows
   uint32_t largest_nblocks = 0;
   uint64_t largest_memory_bytes = 0;
+  bool largest_parametric = false;  // a parametric certificate decides the largest instance (no state)
   std::string refusal;  // why the checker would refuse its largest instance ("" if it would not)
   uint64_t max_calibrated_p = 0;
 };

@@ -293,6 +293,26 @@ TEST(EstimateCli, ExitsZeroWithoutRunningTheSweep) {
     EXPECT_NE(text.out.find(what), std::string::npos) << what << "\n" << text.out;
 }
 
+// The ring's range goes to its parametric certificate: a constant per
+// instance, no state; without it (--parametric off) every p is the
+// quotient's O(p) work, hundreds of core-hours over 1..2^21.
+TEST(EstimateCli, KnowsTheParametricCertificate) {
+  auto on = run("verify --estimate --algo ring --p 1..2^21 --calibrate-seconds 0.1 --format json");
+  ASSERT_EQ(on.code, 0) << on.err;
+  const auto j = nlohmann::json::parse(on.out);
+  EXPECT_TRUE(j["targets"][0]["largest_parametric"].get<bool>());
+  EXPECT_EQ(j["targets"][0]["largest_memory_bytes"].get<double>(), 0);
+  EXPECT_LT(j["core_seconds"].get<double>(), 600.0);
+  auto off = run("verify --estimate --algo ring --p 1..2^21 --parametric off --calibrate-seconds 0.1 --format json");
+  ASSERT_EQ(off.code, 0) << off.err;
+  const auto k = nlohmann::json::parse(off.out);
+  EXPECT_FALSE(k["targets"][0]["largest_parametric"].get<bool>());
+  EXPECT_GT(k["core_seconds"].get<double>(), 100 * 3600.0);
+  auto text = run("verify --estimate --algo ring --p 1..2^21 --calibrate-seconds 0.1");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("decided by a parametric certificate"), std::string::npos) << text.out;
+}
+
 TEST(EstimateCli, MonotoneInTheRange) {
   double last = 0;
   for (const char* range : {"1..2^7", "1..2^9", "1..2^11"}) {
