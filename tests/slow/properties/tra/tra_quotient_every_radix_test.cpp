@@ -15,7 +15,8 @@
 // grows about as P^4: P <= 128 (the default) takes under a minute on two
 // cores (label "slow", excluded from scripts/test), P = 512 alone 40 s, the
 // whole range to 512 about 1.5 hours (TRA2's every Q and radix pair about
-// 35 hours: P = 65..128 alone took 501 s). COLLCHECK_TRA_MIN_P and
+// 35 hours before its enumeration ran on the direct generator, once for both
+// of its variants: P = 65..128 alone took 501 s then). COLLCHECK_TRA_MIN_P and
 // COLLCHECK_TRA_MAX_P choose the range of P (so a long run can be split);
 // COLLCHECK_TRA2_MIN_P and COLLCHECK_TRA2_MAX_P the same for TRA2. The
 // defects in rank 0's program and a one-rank deviation are
@@ -26,7 +27,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "properties/cost.hpp"
 #include "schedules/registry.hpp"
+#include "schedules/translation_equivariant.hpp"
 #include "tests/support/alltoall.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/verdict_compare.hpp"
@@ -80,39 +83,97 @@ TEST(TraQuotient, SameVerdictsAsEnumerationAtEveryRadix) {
 // TRA2 on the torus N x Q (schedules/tra/tra2.hpp, the intended reading;
 // paper-formulas is the same schedule with the printed claim, violated in
 // cost): every P in 2..COLLCHECK_TRA2_MAX_P (default 64), every Q dividing
-// P and every radix pair (r1, r2), quotient
-// against enumeration. The printed reading (paper-literal) is not circulant
-// and is enumerated either way (tra2_equivariant_test.cpp).
+// P and every radix pair (r1, r2), quotient against enumeration. The printed
+// reading (paper-literal) is not circulant and is enumerated either way
+// (tra2_equivariant_test.cpp).
+//
+// Enumeration runs on the direct generator behind the equivariant schedule
+// (translation_direct): every rank's transfers as TRA2's rules give them,
+// not as rank 0's moved by the group. That is the stronger comparison (it
+// also checks the quotient's construction at every rank of every shape) and
+// the cheaper one (mapping every rank's transfers through the torus group
+// was about 40% of the enumeration). Both variants' make() is the same code
+// (tra_family.cpp: tra2_variant, the reading `intended`), so paper-formulas
+// is enumerated once with tra2: its enumerated verdicts are tra2's with the
+// cost verdict judged against its own claim, from the direct generator's
+// measured steps and volume (which must give tra2's enumerated cost verdict
+// back, and rank 0's transfers of both variants must be the same).
 uint64_t max_p_tra2() { return env_or("COLLCHECK_TRA2_MAX_P", 64); }
 uint64_t min_p_tra2() { return std::max<uint64_t>(2, env_or("COLLCHECK_TRA2_MIN_P", 2)); }
+
+// Steps (last with a transfer, plus one) and send volumes of every rank, as
+// the checker measures them (flow_common.cpp: measured_cost).
+CostMeasurement measured(const Schedule& s) {
+  std::vector<uint64_t> volume(s.p());
+  int last_active = -1;
+  RankStep rs;
+  for (int st = 0; st < s.num_steps(); ++st)
+    for (Rank r = 0; r < s.p(); ++r) {
+      s.rank_step(r, st, rs);
+      if (!rs.sends.empty() || !rs.recvs.empty()) last_active = st;
+      for (const Transfer& t : rs.sends) volume[r] += t.blocks.size();
+    }
+  CostMeasurement cost;
+  cost.steps = last_active + 1;
+  for (Rank r = 0; r < s.p(); ++r) {
+    cost.total_volume += volume[r];
+    if (volume[r] > cost.max_volume) cost.max_volume = volume[r], cost.max_volume_rank = r;
+  }
+  return cost;
+}
 
 TEST(Tra2Quotient, SameVerdictsAsEnumerationAtEveryShapeAndRadixPair) {
   const AlgorithmInfo* tra2 = find_algorithm("tra2");
   ASSERT_NE(tra2, nullptr);
+  const VariantInfo* intended = tra2->find_variant("tra2");
+  const VariantInfo* printed = tra2->find_variant("paper-formulas");
+  ASSERT_NE(intended, nullptr);
+  ASSERT_NE(printed, nullptr);
   const uint64_t kMaxP = max_p_tra2();
   uint64_t compared = 0;
-  for (const char* name : {"tra2", "paper-formulas"}) {
-    const VariantInfo* v = nullptr;
-    for (const VariantInfo& x : tra2->variants)
-      if (x.name == name) v = &x;
-    ASSERT_NE(v, nullptr) << name;
-    for_each_tra2_shape(min_p_tra2(), kMaxP, [&](uint64_t p, uint64_t q, uint64_t r1, uint64_t r2) {
-      if (::testing::Test::HasFatalFailure()) return;  // stop at the first failure, as before
-      InstanceParams ip;
-      ip.p = p;
-      ip.ppn = static_cast<uint32_t>(q);
-      ip.radix = static_cast<uint32_t>(r1);
-      ip.radix2 = static_cast<uint32_t>(r2);
-      ASSERT_FALSE(v->violates(ip));
-      const std::string what = std::string("tra2/") + name + " P=" + std::to_string(p) + " Q=" + std::to_string(q) +
-                               " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2);
-      const InstanceCheck qc = check_with(*v, ip, true), e = check_with(*v, ip, false);
-      ASSERT_TRUE(by_quotient(qc)) << what << ": " << declined(qc);
-      ASSERT_FALSE(by_quotient(e)) << what;
-      expect_same_verdicts(qc, e, what);
-      ++compared;
-    });
-  }
+  for_each_tra2_shape(min_p_tra2(), kMaxP, [&](uint64_t p, uint64_t q, uint64_t r1, uint64_t r2) {
+    if (::testing::Test::HasFatalFailure()) return;  // stop at the first failure, as before
+    InstanceParams ip;
+    ip.p = p;
+    ip.ppn = static_cast<uint32_t>(q);
+    ip.radix = static_cast<uint32_t>(r1);
+    ip.radix2 = static_cast<uint32_t>(r2);
+    ASSERT_FALSE(intended->violates(ip));
+    ASSERT_FALSE(printed->violates(ip));
+    const std::string shape =
+        " P=" + std::to_string(p) + " Q=" + std::to_string(q) + " r1=" + std::to_string(r1) + " r2=" + std::to_string(r2);
+    const auto s = intended->make(ip);
+    const Schedule& direct = translation_direct(*s);
+    ASSERT_NE(&direct, s.get()) << "tra2" << shape << ": not the equivariant wrapper";
+    const Claim claim = intended->claim(ip), printed_claim = printed->claim(ip);
+    const StepHook hook = family_step_hook(*intended, ip);
+    const InstanceCheck e = check_exact(direct, &claim, hook, false);
+    ASSERT_FALSE(by_quotient(e)) << "tra2" << shape;
+    // tra2: its quotient against the enumeration.
+    const InstanceCheck qc = check_exact(*s, &claim, hook, true);
+    ASSERT_TRUE(by_quotient(qc)) << "tra2" << shape << ": " << declined(qc);
+    expect_same_verdicts(qc, e, "tra2" + shape);
+    // paper-formulas: the same schedule (rank 0's transfers compared), the
+    // enumerated verdicts with its own claim's cost verdict.
+    const auto sp = printed->make(ip);
+    RankStep a, b;
+    for (int st = 0; st < s->num_steps(); ++st) {
+      s->rank_step(0, st, a);
+      sp->rank_step(0, st, b);
+      ASSERT_EQ(a, b) << "paper-formulas" << shape << " step " << st;
+    }
+    const CostMeasurement cost = measured(direct);
+    InstanceCheck ep = e;
+    for (Verdict& v : ep.verdicts)
+      if (v.property == "cost") {
+        expect_same_verdict(judge_cost(p, cost, &claim), v, "tra2" + shape + ": measured cost");
+        v = judge_cost(p, cost, &printed_claim);
+      }
+    const InstanceCheck qp = check_exact(*sp, &printed_claim, family_step_hook(*printed, ip), true);
+    ASSERT_TRUE(by_quotient(qp)) << "paper-formulas" << shape << ": " << declined(qp);
+    expect_same_verdicts(qp, ep, "paper-formulas" + shape);
+    compared += 2;
+  });
   EXPECT_GT(compared, 2 * (kMaxP - min_p_tra2()));
 }
 
