@@ -73,7 +73,7 @@ struct SingleTransferAllreduce {
   std::function<SymbolicStep(Z3Arith&, const z3::expr& p, const z3::expr& r, const z3::expr& s)> step;
   // Rank r's block b before step s (0 <= s <= S).
   std::function<Run(Z3Arith&, const z3::expr& p, const z3::expr& r, const z3::expr& b, const z3::expr& s)> invariant;
-  std::string invariant_text;
+  std::string certificate_source;  // where the invariant and the proof are written, for reports
   // The same counts at a concrete p (the rule's code at rule::Concrete).
   std::function<int64_t(int64_t p)> num_steps_at, num_blocks_at, reduce_steps_at;
 };

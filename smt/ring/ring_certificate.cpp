@@ -27,10 +27,8 @@ SingleTransferAllreduce make_rule() {
     const z3::expr ag_start = z3::ite(e <= u, a.c.int_val(0), b), ag_len = z3::ite(e <= u, p, d + 1);
     return Run{z3::ite(s < p - 1, rs_start, ag_start), z3::ite(s < p - 1, rs_len, ag_len)};
   };
-  rule.invariant_text =
-      "rank r's block b before step s holds the run b..r of d + 1 ranks (d = (r - b) mod p) if d <= s, else r "
-      "alone, in the reduce-scatter (s < p - 1); in the allgather (s = p - 1 + u) all p ranks if (r + 1 - b) mod p "
-      "<= u, else the run b..r";
+  rule.certificate_source = "invariant: smt/ring/ring_certificate.hpp; obligations: "
+                            "smt/parametric/single_transfer_certificate.hpp";
   rule.num_steps_at = [](int64_t p) {
     rule::Concrete a;
     return ring_rule::num_steps(a, p);
