@@ -116,7 +116,10 @@ int odd_class(uint64_t p) {
 
 QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return {};
-  if (t.variant->symmetry == SymmetryGroup::undeclared) return {};
+  // Without a declared group only a composition can take an instance (Swing's
+  // own odd-p scheme: the extra rank beside a ring the grouped quotient
+  // decides; grouped_takes below).
+  const bool undeclared = t.variant->symmetry == SymmetryGroup::undeclared;
   const bool torus = on_torus(t.variant->symmetry);
   const InstanceParams ip = t.params(p, radix);
   static std::mutex m;
@@ -140,6 +143,8 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
     std::string declined;
     if (o.parametric && o.parametric->decide(*s, &declined)) {
       take.takes = take.parametric = true;
+    } else if (undeclared) {
+      take.takes = take.grouped = grouped_takes(*s, o);
     } else if (torus) {
       // A fold over a certified core (a composition, fold_composition.hpp):
       // the core's boxes, at p'.
@@ -169,6 +174,10 @@ bool quotient_takes(const SweepTarget& t, uint64_t p, uint32_t radix, const Chec
 }
 }  // namespace
 
+bool rank_zero_decides(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
+  return o.any_generic_selected() && quotient_take(t, p, radix, o).takes;
+}
+
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint64_t nblocks, const CheckOptions& o) {
   InstanceWork w;
   const InstanceParams ip = t.params(p, radix);
@@ -196,7 +205,7 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   if (q.parametric) {
     // A parametric certificate: the proof once per process (not modelled),
     // then a few counts per instance, whatever p.
-    w.parametric = true;
+    w.parametric = w.quotient = true;
     w.intervals = false;
     w.rank_steps = 0;
     w.cell_words = 0;

@@ -82,6 +82,13 @@ std::optional<std::string> projected_refusal(const SweepTarget& t, uint64_t p, u
 // models rank 0's work alone, and the dense limit is no refusal
 // (projected_refusal).
 
+// Whether instance_work models (t, p) as decided from rank 0 (a quotient, a
+// composition over one, an all-to-all's held cells or a parametric
+// certificate) rather than enumerated: --estimate calibrates the two apart,
+// since one target mixes them by class of p (Swing's paper-odd-later:
+// composed, or enumerated where its ring sends an own block).
+bool rank_zero_decides(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o);
+
 // Whether fingerprint-mode instances of t around p use interval bookkeeping
 // (the probe described above; cached per variant, options and p's power of
 // two up to 4096).

@@ -241,14 +241,51 @@ int dominant_class(const SweepTarget& t, const std::vector<uint64_t>& ps) {
 struct Regime {
   bool exact;
   uint64_t lo, hi;  // requested p in this regime
+  bool rank_zero = true;  // decided from rank 0 (cost_model.hpp: rank_zero_decides), else enumerated
 };
 
-std::vector<Regime> regimes_of(const std::vector<uint64_t>& ps, const CheckOptions& o) {
-  std::vector<Regime> out;
+// The regimes of target t: exact or fingerprint bookkeeping (contiguous in
+// p), each split by method where its allowed p are decided from rank 0 for
+// some classes of p and enumerated for others (both are calibrated: one
+// fitted model for both ran the cheap points and projected the expensive
+// ones with them). Every allowed p up to 2^16 is asked, beyond that one at a
+// random offset per stretch of the range (the answers are cached per class
+// of p, cost_model.cpp).
+std::vector<Regime> regimes_of(const SweepTarget& t, const std::vector<uint64_t>& ps, const CheckOptions& o) {
+  std::vector<Regime> by_mode;
   for (uint64_t p : ps) {
     const bool ex = runs_exact(p, o);
-    if (out.empty() || out.back().exact != ex) out.push_back({ex, p, p});
-    out.back().hi = p;
+    if (by_mode.empty() || by_mode.back().exact != ex) by_mode.push_back({ex, p, p});
+    by_mode.back().hi = p;
+  }
+  std::vector<Regime> out;
+  const size_t stride = std::max<size_t>(1, ps.size() >> 16);
+  std::mt19937_64 rng(4243);
+  for (const Regime& g : by_mode) {
+    std::optional<Regime> split[2];
+    auto note = [&](uint64_t p) {
+      const uint32_t r = representative_radix(t, p);
+      if (!allowed(t, p, r)) return;
+      auto& slot = split[rank_zero_decides(t, p, r, o) ? 1 : 0];
+      if (!slot) slot = Regime{g.exact, p, p, rank_zero_decides(t, p, r, o)};
+      slot->lo = std::min(slot->lo, p);
+      slot->hi = std::max(slot->hi, p);
+    };
+    const auto first = std::lower_bound(ps.begin(), ps.end(), g.lo), last = std::upper_bound(ps.begin(), ps.end(), g.hi);
+    for (auto it = first; it != last;) {
+      const size_t left = static_cast<size_t>(last - it);
+      if (*it <= (uint64_t{1} << 16) || stride == 1) {
+        note(*it);
+        ++it;
+        continue;
+      }
+      const size_t span = std::min(stride, left);
+      note(*(it + static_cast<long>(rng() % span)));
+      it += static_cast<long>(span);
+    }
+    if (!split[0] && !split[1]) out.push_back(g);  // nothing allowed: as before (the calibration finds no point)
+    for (const auto& r : split)
+      if (r) out.push_back(*r);
   }
   return out;
 }
@@ -262,6 +299,7 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
   Calibration cal;
   cal.target = ti;
   cal.exact = g.exact;
+  cal.rank_zero = g.rank_zero;
   // The fingerprint regime of auto mode (p > exact_max_p) is calibrated at
   // small p too, with exact_max_p lowered: the checker then takes the path
   // it takes above exact_max_p (fingerprints, or the symmetry check of
@@ -304,6 +342,7 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
     for (uint64_t p : cand) {
       if (p < lo || p > hi || std::find(used.begin(), used.end(), p) != used.end()) continue;
       if (!allowed(t, p, representative_radix(t, p))) continue;
+      if (rank_zero_decides(t, p, representative_radix(t, p), o) != g.rank_zero) continue;  // the other method's
       if (o.any_generic_selected() && projected_refusal(t, p, nblocks_of(t, rule, p, representative_radix(t, p)), o)) continue;
       const double d = std::fabs(std::log(static_cast<double>(p) / x)) + (p_class(p) == preferred ? 0 : std::log(4.0));
       if (d < best) best = d, pick = p;
@@ -434,7 +473,16 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
     const TargetJobs jobs(t, req.ps);
     tp.instances = jobs.count();
     const BlockRule rule = block_rule(t);
-    auto model_for = [&](bool exact) -> const Calibration* {
+    // The regime's calibration of the same method, else of the other (a
+    // class of p the regimes' sample did not see).
+    auto model_for = [&](bool exact, bool rank_zero) -> const Calibration* {
+      const Calibration* other = nullptr;
+      for (const auto& c : e.calibrations)
+        if (c.target == ti && c.exact == exact && !c.points.empty()) {
+          if (c.rank_zero == rank_zero) return &c;
+          other = &c;
+        }
+      if (other) return other;
       for (const auto& c : e.calibrations)
         if (c.target == ti && c.exact == exact) return &c;
       return nullptr;
@@ -504,7 +552,7 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
         continue;
       }
       tp.checked += allowed;
-      const Calibration* cal = model_for(w.exact);
+      const Calibration* cal = model_for(w.exact, w.quotient);
       if (!cal) throw std::logic_error("project_sweep: no calibration for " + tp.name);
       // A fold composition whose core p' = nblocks' ring is also swept reuses
       // that ring's certificate (properties/flow/group_quotient.hpp,
@@ -576,7 +624,7 @@ Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o) {
       const SweepTarget& t = req.targets[ti];
       const BlockRule rule = block_rule(t);
       const int preferred = dominant_class(t, req.ps);
-      for (const Regime& g : regimes_of(req.ps, req.check))
+      for (const Regime& g : regimes_of(t, req.ps, req.check))
         cals.push_back(calibrate(ti, t, g, req.ps, req.check, rule, o.calibrate_seconds, preferred));
     }
   }
@@ -600,7 +648,9 @@ std::string render_estimate_text(const Estimate& e, const SweepRequest& req) {
     for (const auto& q : c.points) ps += (ps.empty() ? "" : ",") + std::to_string(q.p);
     std::snprintf(buf, sizeof buf,
                   "  %-34s %-11s p = %s (%zu points, %.2f CPU s); max misfit %.0f%%",
-                  target_name(t).c_str(), c.exact ? "exact" : "fingerprint", ps.c_str(), c.points.size(),
+                  target_name(t).c_str(), (std::string(c.exact ? "exact" : "fingerprint") +
+                                           (c.rank_zero ? "" : ", enumerated")).c_str(),
+                  ps.c_str(), c.points.size(),
                   c.cpu_seconds, 100 * c.max_misfit);
     out << buf;
     if (c.points.size() >= 3) {
@@ -673,6 +723,7 @@ std::string render_estimate_json(const Estimate& e) {
                      {"rank_steps", q.rank_steps}, {"cell_words", q.cell_words}});
     cals.push_back({{"target", c.target},
                     {"mode", c.exact ? "exact" : "fingerprint"},
+                    {"rank_zero", c.rank_zero},
                     {"points", pts},
                     {"model", {{"a", c.model.a}, {"b", c.model.b}, {"c", c.model.c}, {"d", c.model.d}}},
                     {"max_misfit", c.max_misfit},

@@ -71,6 +71,9 @@ TimeModel fit_time_model(const std::vector<CalibrationPoint>& points);
 struct Calibration {
   size_t target = 0;
   bool exact = false;  // the regime: exact bookkeeping or fingerprints
+  // and its method: decided from rank 0 (a quotient, composition or
+  // certificate) or enumerated (cost_model.hpp: rank_zero_decides)
+  bool rank_zero = true;
   std::vector<CalibrationPoint> points;
   TimeModel model;
   double max_misfit = 0;   // max |predicted - measured| / measured over the points

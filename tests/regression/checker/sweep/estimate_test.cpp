@@ -13,6 +13,7 @@
 //    the JSON is complete; bad input exits 2 with one line.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -242,11 +243,24 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
     EXPECT_LT(w.cell_words, 1e8);
   }
   {
-    // A paper reading's odd p (no composition): still refused, not projected.
+    // Swing's own odd-p scheme: the extra-node composition, though the
+    // variant declares no group (rank 0 of the ring of p - 1 decides it).
     SweepRequest req = request("swing", "paper-odd", "2097151");
+    const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
+    EXPECT_EQ(e.targets[0].refused, 0u) << e.targets[0].refusal;
+    const InstanceWork w = instance_work(req.targets[0], 2097151, 0, 2097151, req.check);
+    EXPECT_TRUE(w.grouped);
+    EXPECT_TRUE(rank_zero_decides(req.targets[0], 2097151, 0, req.check));
+  }
+  {
+    // Where that composition declines (p - 1 a power of two: one ring rank
+    // is never served), the instance is enumerated: refused, as verify
+    // refuses it (exit 3), never projected.
+    SweepRequest req = request("swing", "paper-odd", "1048577");
     const Estimate e = project_sweep(req, EstimateOptions{}, fixed_calibrations(req, m));
     EXPECT_EQ(e.targets[0].refused, 1u);
     EXPECT_NE(e.targets[0].refusal.find("too scattered for interval"), std::string::npos) << e.targets[0].refusal;
+    EXPECT_FALSE(rank_zero_decides(req.targets[0], 1048577, 0, req.check));
   }
 }
 
@@ -311,6 +325,35 @@ TEST(EstimateCli, KnowsTheParametricCertificate) {
   auto text = run("verify --estimate --algo ring --p 1..2^21 --calibrate-seconds 0.1");
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("decided by a parametric certificate"), std::string::npos) << text.out;
+}
+
+// A target whose p are composed for some classes and enumerated for others
+// (paper-odd-later: enumerated where p - 1 is a power of two or its ring
+// sends an own block, 2^k < p - 1 < 4/3 2^k) is calibrated once per method,
+// each on p of its own method: one fit for both ran the cheap points and
+// projected the enumerated instances with them (0.02 core-hours for
+// 1..2^14, where verify runs for hours).
+TEST(EstimateCli, CalibratesEachMethodOnItsOwnP) {
+  auto r = run("verify --estimate --algo swing --variant paper-odd-later --p 1..2^11 --skip-restricted "
+               "--calibrate-seconds 0.1 --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  auto enumerated = [](uint64_t p) {
+    const uint64_t m = p - 1;
+    return std::has_single_bit(m) || 3 * m < 4 * std::bit_floor(m);
+  };
+  int seen[2] = {0, 0};
+  for (const auto& c : j["calibrations"]) {
+    const bool rank_zero = c["rank_zero"].get<bool>();
+    ++seen[rank_zero];
+    for (const auto& q : c["points"]) {
+      const uint64_t p = q["p"].get<uint64_t>();
+      EXPECT_EQ(p % 2, 1u) << p;
+      EXPECT_EQ(enumerated(p), !rank_zero) << "p = " << p;
+    }
+  }
+  EXPECT_GT(seen[0], 0);
+  EXPECT_GT(seen[1], 0);
 }
 
 TEST(EstimateCli, MonotoneInTheRange) {
