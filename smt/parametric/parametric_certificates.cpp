@@ -19,7 +19,7 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 std::string interval_text(uint64_t lo, uint64_t hi) {
-  return "[" + std::to_string(lo) + ", " + (hi == kRingCertificateMaxP ? std::string("2^32") : std::to_string(hi)) +
+  return "[" + std::to_string(lo) + ", " + (hi == kRingCertificateMaxP ? std::string("2^30") : std::to_string(hi)) +
          "]";
 }
 

@@ -1,6 +1,6 @@
 // The ring allreduce's parametric certificate (smt/ring/ring_certificate.hpp,
 // smt/parametric/single_transfer_certificate.hpp): it is proved for every p
-// in [2, 2^32]; where it decides, it says what the certified quotient says
+// in [2, 2^30]; where it decides, it says what the certified quotient says
 // (every property, every count, the cost) at every p of four intervals; it
 // fails on rules that break the schedule (each mutant is also refuted by the
 // per-p checker) and on a wrong invariant for the right rule; and it decides
@@ -73,12 +73,12 @@ TEST(RingCertificate, DecidesOnlyTheRegisteredGeneratorInsideItsInterval) {
   std::string why;
   EXPECT_TRUE(d.decide(*make_ring_allreduce(7), &why));
   EXPECT_TRUE(d.decide(*make_ring_allreduce_certified(7), &why));
-  // p = 1 is outside [2, 2^32]: declined with the reason, then the quotient decides it.
+  // p = 1 is outside [2, 2^30]: declined with the reason, then the quotient decides it.
   EXPECT_FALSE(d.decide(*make_ring_allreduce_certified(1), &why));
-  EXPECT_NE(why.find("covers p in [2, 2^32] only"), std::string::npos) << why;
+  EXPECT_NE(why.find("covers p in [2, 2^30] only"), std::string::npos) << why;
   const InstanceCheck one = checked(*make_ring_allreduce_certified(1), true);
   EXPECT_EQ(one.stats.at("method").rfind("quotient: ", 0), 0u);
-  EXPECT_NE(one.stats.at("parametric_declined").find("[2, 2^32]"), std::string::npos);
+  EXPECT_NE(one.stats.at("parametric_declined").find("[2, 2^30]"), std::string::npos);
   // Another generator (the four Hamiltonian rings on a torus) is not the rule's.
   why.clear();
   InstanceParams shape;
