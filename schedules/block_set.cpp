@@ -1,6 +1,7 @@
 #include "schedules/block_set.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 
 namespace collcheck {
@@ -23,6 +24,29 @@ BlockSet sorted_blocks(std::vector<T> blocks) {
 
 BlockSet BlockSet::from_blocks(std::vector<Block> blocks) { return sorted_blocks(std::move(blocks)); }
 BlockSet BlockSet::from_rank_blocks(std::vector<Rank> blocks) { return sorted_blocks(std::move(blocks)); }
+
+BlockSet BlockSet::from_bitmap(const std::vector<uint64_t>& words) {
+  BlockSet s;
+  const uint64_t total = static_cast<uint64_t>(words.size()) * 64;
+  // The first bit at or after pos that is set (or clear), else total.
+  auto next = [&](uint64_t pos, bool set) -> uint64_t {
+    size_t w = static_cast<size_t>(pos / 64);
+    if (w >= words.size()) return total;
+    uint64_t x = (set ? words[w] : ~words[w]) & (~uint64_t{0} << (pos % 64));
+    while (!x) {
+      if (++w >= words.size()) return total;
+      x = set ? words[w] : ~words[w];
+    }
+    return static_cast<uint64_t>(w) * 64 + static_cast<uint64_t>(std::countr_zero(x));
+  };
+  uint64_t lo = next(0, true);
+  while (lo < total) {
+    const uint64_t hi = next(lo, false);
+    s.ranges_.push_back({lo, hi});
+    lo = next(hi, true);
+  }
+  return s;
+}
 
 void BlockSet::insert_range_slow(Block lo, Block hi) {
   // General case: insert in order, then merge overlapping or adjacent ranges.

@@ -36,6 +36,9 @@ class BlockSet {
   static BlockSet from_blocks(std::vector<Block> blocks);  // any order, duplicates allowed
   // Blocks numbered as ranks (one block per rank, 32 bits), any order.
   static BlockSet from_rank_blocks(std::vector<Rank> blocks);
+  // The blocks whose bits are set in `words` (bit b of word b / 64), in
+  // O(words + ranges): no sort.
+  static BlockSet from_bitmap(const std::vector<uint64_t>& words);
 
   // Adds a block or range; amortised O(1) when appended in increasing order.
   void insert(Block b) {

@@ -52,10 +52,19 @@ std::vector<BlockSet> SwingBandwidthRing::compute_rs_sends(Rank r) const {
   if (r >= m_) return out;
   std::vector<std::vector<Rank>> lists(L);
   for (size_t t = 0; t < L; ++t) lists[t] = listed(r, static_cast<int>(t));
+  // A step's set through an m-bit map (no sort: the lists are long and in
+  // reach order), left cleared for the next.
+  std::vector<uint64_t> bits((m_ + 63) / 64, 0);
+  auto to_set = [&bits](const std::vector<Rank>& blocks) {
+    for (Rank b : blocks) bits[b / 64] |= uint64_t{1} << (b % 64);
+    BlockSet out = BlockSet::from_bitmap(bits);
+    for (Rank b : blocks) bits[b / 64] = 0;
+    return out;
+  };
   const bool plain = rule_.keep == SwingKeep::every && !rule_.skip_own;
   if (plain || (rule_.sets == SwingStepSet::peer && swing::is_pow2(m_))) {
     // As compute_rs_send: Listing 1's sets (Theorem A.5 for m a power of two).
-    for (size_t t = 0; t < L; ++t) out[t] = BlockSet::from_rank_blocks(std::move(lists[t]));
+    for (size_t t = 0; t < L; ++t) out[t] = to_set(lists[t]);
     return out;
   }
   // Per block, the first and the last step that list it and how many steps
@@ -87,7 +96,7 @@ std::vector<BlockSet> SwingBandwidthRing::compute_rs_sends(Rank r) const {
     if (rule_.keep == SwingKeep::last_step && st == L_ - 1)
       for (Rank b = 0; b < m_; ++b)
         if (steps[b] > 1 && !(rule_.skip_own && b == r)) keep.push_back(b);
-    out[t] = BlockSet::from_rank_blocks(keep);
+    out[t] = to_set(keep);
   }
   return out;
 }

@@ -304,3 +304,38 @@ TEST(BlockSetIncludes, EveryRangeInsideOneRangeOfTheSuperset) {
 
 }  // namespace
 }  // namespace collcheck
+
+namespace collcheck {
+namespace {
+
+// from_bitmap against from_blocks: every subset of 0..11 in one word, and
+// pseudo-random sets over several words (runs across word boundaries, full
+// words, the last bit of the last word).
+TEST(BlockSetFromBitmap, SameAsFromBlocks) {
+  auto check = [](const std::vector<uint64_t>& words) {
+    std::vector<Block> blocks;
+    for (size_t w = 0; w < words.size(); ++w)
+      for (int b = 0; b < 64; ++b)
+        if (words[w] >> b & 1) blocks.push_back(static_cast<Block>(w) * 64 + static_cast<Block>(b));
+    const BlockSet got = BlockSet::from_bitmap(words);
+    EXPECT_TRUE(canonical(got)) << got.to_string();
+    EXPECT_EQ(got, BlockSet::from_blocks(blocks)) << got.to_string();
+  };
+  for (uint32_t mask = 0; mask < (1u << 12); ++mask) check({mask});
+  check({});
+  check({~uint64_t{0}});
+  check({~uint64_t{0}, ~uint64_t{0}, 1});
+  check({uint64_t{1} << 63, 1, 0, uint64_t{1} << 63});
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<uint64_t> words(1 + rng() % 5);
+    for (auto& w : words) {
+      const int kind = static_cast<int>(rng() % 4);
+      w = kind == 0 ? 0 : kind == 1 ? ~uint64_t{0} : rng() & rng();
+    }
+    check(words);
+  }
+}
+
+}  // namespace
+}  // namespace collcheck
