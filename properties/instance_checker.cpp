@@ -1,5 +1,4 @@
 #include "properties/instance_checker.hpp"
-#include "properties/parametric_decider.hpp"
 
 #include <tbb/blocked_range.h>
 #include <unistd.h>
@@ -26,6 +25,7 @@
 #include "properties/flow/fold_composition.hpp"
 #include "properties/flow/group_quotient.hpp"
 #include "properties/flow/held_enumeration.hpp"
+#include "properties/parametric_decider.hpp"
 #include "properties/swing/swing_rank_zero_masks.hpp"
 #include "properties/flow/run_cells.hpp"
 #include "properties/matching.hpp"

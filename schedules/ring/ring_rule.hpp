@@ -24,7 +24,7 @@ struct Step {
 
 template <class A>
 typename A::Int num_steps(A& a, const typename A::Int& p) {
-  return a.pick(p > 1, 2 * (p - 1), p - p);
+  return a.pick(p > 1, 2 * (p - 1), p - p);  // p - p: a zero of A's Int
 }
 
 template <class A>
