@@ -266,8 +266,9 @@ std::vector<Regime> regimes_of(const SweepTarget& t, const std::vector<uint64_t>
     auto note = [&](uint64_t p) {
       const uint32_t r = representative_radix(t, p);
       if (!allowed(t, p, r)) return;
-      auto& slot = split[rank_zero_decides(t, p, r, o) ? 1 : 0];
-      if (!slot) slot = Regime{g.exact, p, p, rank_zero_decides(t, p, r, o)};
+      const bool rank_zero = rank_zero_decides(t, p, r, o);
+      auto& slot = split[rank_zero ? 1 : 0];
+      if (!slot) slot = Regime{g.exact, p, p, rank_zero};
       slot->lo = std::min(slot->lo, p);
       slot->hi = std::max(slot->hi, p);
     };

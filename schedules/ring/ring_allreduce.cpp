@@ -1,6 +1,5 @@
 #include "schedules/ring/ring_allreduce.hpp"
 
-#include "schedules/check.hpp"
 #include "schedules/parametric/rule_arith.hpp"
 #include "schedules/ring/ring_rule.hpp"
 #include "schedules/translation_equivariant.hpp"
@@ -10,11 +9,7 @@ namespace {
 
 class RingAllreduce final : public Schedule {
  public:
-  explicit RingAllreduce(uint64_t p) : spec_{Collective::allreduce, p, static_cast<uint32_t>(p), 0} {
-    rule::Concrete a;
-    COLLCHECK_CHECK(ring_rule::num_blocks(a, static_cast<int64_t>(p)) == static_cast<int64_t>(spec_.nblocks),
-                    "RingAllreduce: the rule's block count");
-  }
+  explicit RingAllreduce(uint64_t p) : spec_{Collective::allreduce, p, rule_blocks(p), 0} {}
   const CollectiveSpec& spec() const override { return spec_; }
   int num_steps() const override {
     rule::Concrete a;
@@ -32,6 +27,10 @@ class RingAllreduce final : public Schedule {
   }
 
  private:
+  static uint32_t rule_blocks(uint64_t p) {
+    rule::Concrete a;
+    return static_cast<uint32_t>(ring_rule::num_blocks(a, static_cast<int64_t>(p)));
+  }
   CollectiveSpec spec_;
 };
 

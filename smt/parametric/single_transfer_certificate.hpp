@@ -83,7 +83,6 @@ struct CertificateOutcome {
   uint64_t p_lo = 0, p_hi = 0;
   std::vector<std::string> obligations;  // names, in the order proved
   std::string failed;                    // the first obligation not proved, with Z3's model or reason
-  double seconds = 0;
 };
 
 // Proves every obligation for p_lo <= p <= p_hi (p_lo >= 2); stops at the

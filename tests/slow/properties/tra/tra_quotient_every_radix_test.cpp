@@ -28,6 +28,7 @@
 #include <string>
 
 #include "properties/cost.hpp"
+#include "properties/flow/flow_common.hpp"
 #include "schedules/registry.hpp"
 #include "schedules/translation_equivariant.hpp"
 #include "tests/support/alltoall.hpp"
@@ -101,8 +102,8 @@ TEST(TraQuotient, SameVerdictsAsEnumerationAtEveryRadix) {
 uint64_t max_p_tra2() { return env_or("COLLCHECK_TRA2_MAX_P", 64); }
 uint64_t min_p_tra2() { return std::max<uint64_t>(2, env_or("COLLCHECK_TRA2_MIN_P", 2)); }
 
-// Steps (last with a transfer, plus one) and send volumes of every rank, as
-// the checker measures them (flow_common.cpp: measured_cost).
+// Steps (last with a transfer, plus one) and send volumes of every rank,
+// summarised by the checker's own flow::measured_cost.
 CostMeasurement measured(const Schedule& s) {
   std::vector<uint64_t> volume(s.p());
   int last_active = -1;
@@ -113,13 +114,7 @@ CostMeasurement measured(const Schedule& s) {
       if (!rs.sends.empty() || !rs.recvs.empty()) last_active = st;
       for (const Transfer& t : rs.sends) volume[r] += t.blocks.size();
     }
-  CostMeasurement cost;
-  cost.steps = last_active + 1;
-  for (Rank r = 0; r < s.p(); ++r) {
-    cost.total_volume += volume[r];
-    if (volume[r] > cost.max_volume) cost.max_volume = volume[r], cost.max_volume_rank = r;
-  }
-  return cost;
+  return flow::measured_cost(volume, last_active);
 }
 
 TEST(Tra2Quotient, SameVerdictsAsEnumerationAtEveryShapeAndRadixPair) {
