@@ -47,11 +47,34 @@
 // 259): the core's counts plus the wrapper's, ports judged at the extra rank
 // at every step (the printed scheme's extra rank needs ceil(m/2) ports in
 // step 0: violated, with enumeration's counterexample), the postcondition
-// p x nb. Anything else, a core that violates a property or an obligation
-// that fails, declines (nullopt, `declined` says why) and the caller
-// enumerates the schedule.
+// p x nb.
+//
+// Own block listed (glue a fails: paper-odd-later's ring, where
+// 2^k < m < 4/3 2^k, sends rank 0's block 0 and gets its partial back):
+// the core may then count contributions twice (exactly-once, postcondition;
+// every other property must still hold, every copy a superset), and the
+// extra rank's contribution to block j is followed instead
+// (detail::follow_extra_contribution): in rank 0's coordinates it enters
+// rank 0's cell of block 0 at reduce-scatter step rs(j) and moves with the
+// core's transfers of block 0 (rank q's are g_q of rank 0's), one bit per
+// step. Every cell that holds it also holds the owner's own contribution
+// (an invariant of every transfer, the owner's cell only reduced in the
+// reduce-scatter), so a reduce that counts it twice counts the owner's twice
+// too: the exactly-once reports and the "counted twice" flags are the
+// core's. Checked: no copy drops it, every final ring cell holds it (then a
+// ring cell of a ring block is wrong exactly where the core's is); the
+// extra rank's copy of block j is g_j of rank 0's block 0 before that
+// allgather step (MaskSchedule::snapshots), judged with the contribution.
+// The composed postcondition counts the core's wrong cells plus those, its
+// counterexample the core's re-judged at p (or the extra rank's first);
+// exactly-once is the core's, its counterexample at p.
+//
+// Anything else, a core that violates a property it may not, or an
+// obligation that fails, declines (nullopt, `declined` says why) and the
+// caller enumerates the schedule.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "properties/flow/group_quotient.hpp"
 #include "properties/instance_checker.hpp"
@@ -71,5 +94,28 @@ std::optional<ExtraNodeCompositionResult> run_extra_node_composition(const Sched
                                                                      const EquivariantSchedule& core,
                                                                      const MaskSchedule& masks, const StepHook& hook,
                                                                      std::string* declined, uint64_t max_groups = 512);
+
+namespace detail {
+
+// Where the core lists its own block: what the extra rank's contribution
+// does at the extra rank's cells of the ring's blocks (the only cells whose
+// verdict is not the core's, once follow_extra_contribution has checked
+// that every final ring cell holds it). Exposed for its tests.
+struct OwnBlockFlow {
+  uint64_t extra_wrong = 0;           // cells (p-1, j), j < p-1, that are not the collective's result
+  Block first_wrong = 0;              // the smallest such j
+  std::vector<uint64_t> first_value;  // its value as ExactCells words over p ranks (set, then the flag)
+};
+
+// `rep`: rank 0's steps of the core; rs_step[j] / ag_step[j]: the steps of
+// the extra rank's exchanges with ring rank j; L: the reduce-scatter's
+// steps; `q`: the core's grouped quotient with MaskSchedule::snapshots.
+// nullopt (with `declined`) where a copy drops the extra rank's
+// contribution or a final ring cell lacks it.
+std::optional<OwnBlockFlow> follow_extra_contribution(const EquivariantSchedule& core, const std::vector<RankStep>& rep,
+                                                      const std::vector<int>& rs_step, const std::vector<int>& ag_step,
+                                                      int L, const GroupQuotientResult& q, std::string* declined);
+
+}  // namespace detail
 
 }  // namespace collcheck::flow

@@ -239,6 +239,11 @@ struct FlowCertificate {
   std::vector<Step> steps;
   bool every_copy_superset = true;  // no copy replaced a set it does not contain
   std::string declined;  // nonempty: not certified, and why
+  // MaskSchedule::snapshots: rank 0's block 0 before every step and after
+  // the last (steps + 1 entries), and the postcondition counterexample's
+  // block after the last; each Wc + 1 words (set, then the flag).
+  std::vector<std::vector<uint64_t>> block0;
+  std::vector<uint64_t> first_wrong;
 };
 
 FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
@@ -340,8 +345,21 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     return f < kMaxGroupIds;
   };
   std::vector<Pair> pairs;                              // this step's (receiving, incoming) -> result
+  // Rank 0's block b as its set and flag (a block the copies completed
+  // holds every contribution, once: its id is stale).
+  auto content = [&](uint64_t b) {
+    std::vector<uint64_t> c(Wg, 0);
+    if (complete_mode && ((complete[b / 64] >> (b % 64)) & 1)) {
+      std::fill(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(Wc), ~uint64_t{0});
+      c[Wc - 1] = tail_c;
+    } else {
+      std::copy(table[id[b]].C, table[id[b]].C + Wg, c.begin());
+    }
+    return c;
+  };
 
   for (int st = 0; st < m.steps; ++st) {
+    if (m.snapshots) cert.block0.push_back(content(0));
     bool active = false;
     ex = MaskExchange{};
     m.exchange(st, ex, active);
@@ -605,6 +623,7 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
       return decline("rank 0 carries more than " + std::to_string(max_groups) + " distinct contribution sets at step " +
                      std::to_string(st));
   }
+  if (m.snapshots) cert.block0.push_back(content(0));
   // Postcondition: every block of rank 0 holds every contribution, once.
   bool all_complete = true;
   if (!complete_mode) {
@@ -639,6 +658,8 @@ FlowCertificate certify_flow(const MaskSchedule& m, uint64_t max_groups) {
     }
   }
   flow[kPostcondition].checks += spec.nblocks;
+  if (m.snapshots && flow[kPostcondition].counterexample && flow[kPostcondition].counterexample->block)
+    cert.first_wrong = content(*flow[kPostcondition].counterexample->block);
   return cert;
 }
 
@@ -688,6 +709,7 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
   if (hook && !(hook.invariant_under_ring_isometries && g.ring_isometries()))
     return decline("the step hook " + hook.property + " may judge the ranks of an orbit differently");
   std::shared_ptr<const FlowCertificate> cert = m.memo_key.empty() ? nullptr : memo().find(m.memo_key);
+  if (cert && m.snapshots && cert->block0.empty() && cert->declined.empty()) cert = nullptr;  // kept without them
   const bool reused = cert != nullptr;
   if (!cert) {
     cert = std::make_shared<const FlowCertificate>(certify_flow(m, max_groups));
@@ -726,6 +748,10 @@ std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, con
   out.result.cost.total_volume = cert->volume0 * p;
   out.max_groups = cert->most;
   out.every_copy_superset = cert->every_copy_superset;
+  if (m.snapshots) {
+    out.block0 = cert->block0;
+    out.first_wrong = cert->first_wrong;
+  }
   out.reused = reused;
   return out;
 }

@@ -99,6 +99,11 @@ struct MaskSchedule {
   // calls with that key: a range sweep asks for Swing's ring of p' as the
   // even instance p' and as the core of the odd p' + 1.
   std::string memo_key;
+  // Keep rank 0's block 0 before every step and after the last, and the
+  // postcondition counterexample's block at the end (GroupQuotientResult::
+  // block0, first_wrong): the extra-node composition reads them where the
+  // core sends its own block. Off: nothing kept (the range sweeps' cost).
+  bool snapshots = false;
 };
 
 struct GroupQuotientResult {
@@ -109,6 +114,12 @@ struct GroupQuotientResult {
   // copy may replace a set it does not contain without a violation when it
   // carries as many contributions: the count rule every path uses).
   bool every_copy_superset = true;
+  // MaskSchedule::snapshots: rank 0's block 0 before step t (block0[t],
+  // t = 0..steps; block0[steps] after the last), and the block of the
+  // postcondition's counterexample after the last step (empty if it holds);
+  // each ceil(p/64) words of contributions, then the "counted twice" flag.
+  std::vector<std::vector<uint64_t>> block0;
+  std::vector<uint64_t> first_wrong;
 };
 
 std::optional<GroupQuotientResult> run_group_quotient(const MaskSchedule& m, const StepHook& hook,

@@ -68,12 +68,13 @@ class SwingOddExtraNode final : public Schedule {
 
 // Whether check_schedule's extra-node composition (properties/flow/
 // extra_node_composition.hpp) is expected to decide the scheme at p: the
-// ring of m = p - 1 ranks serves every ring rank (m not a power of two) and
-// never sends a rank's own block (skip_own, or m outside 2^k < m < 4/3 2^k,
-// where a ring rank lists its own block). A model for the cost estimate and
-// the sweep's scheduling only: the composition checks its obligations
-// itself and declines otherwise (extra_node_composition_test.cpp compares
-// the two at every odd p <= 259).
+// extra rank serves every ring rank (m = p - 1 not a power of two), whether
+// or not a ring rank lists its own block (2^k < m < 4/3 2^k under
+// paper-odd-later's rule: the composition then follows the extra rank's
+// contribution through the core). A model for the cost estimate and the
+// sweep's scheduling only: the composition checks its obligations itself
+// and declines otherwise (extra_node_composition_test.cpp compares the two
+// at every odd p <= 259).
 bool swing_odd_composition_expected(uint64_t p, const SwingSendRule& rule);
 
 }  // namespace collcheck

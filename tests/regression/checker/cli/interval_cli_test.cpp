@@ -71,10 +71,10 @@ TEST(IntervalCli, IntervalsImplyFingerprintMode) {
 
 TEST(IntervalCli, AutoPicksByTheShapeOfTheTransfers) {
   EXPECT_TRUE(instance("--algo swing --variant bandwidth-contiguous --p 4096").at("stats").contains("method"));
-  // (paper-odd-later where its ring sends a rank's own block, 2^11 < 2400 <
-  // 4/3 2^11: an odd p no composition takes; the default's odd p are a fold
-  // composition, below, and paper-odd's elsewhere the extra-node one.)
-  EXPECT_FALSE(instance("--algo swing --variant paper-odd-later --p 2401").at("stats").contains("method"));
+  // (paper-odd-later where its extra rank leaves a ring rank unserved,
+  // p - 1 = 2^11: an odd p no composition takes; the default's odd p are a
+  // fold composition, below, and paper-odd's elsewhere the extra-node one.)
+  EXPECT_FALSE(instance("--algo swing --variant paper-odd-later --p 2049").at("stats").contains("method"));
   EXPECT_EQ(instance("--algo swing --variant paper-odd --p 4095").at("stats").at("method").get<std::string>().rfind(
                 "composition: the extra rank", 0),
             0u);
@@ -94,18 +94,24 @@ TEST(IntervalCli, OverTheDenseLimitTheGroupedQuotientAndTheFoldDecide) {
   EXPECT_EQ(odd.at("stats").at("method").get<std::string>().rfind("composition: ", 0), 0u);
 }
 
-// A valid instance that no method decides (paper-odd-later where its ring
-// sends a rank's own block, 2^17 < 140000 < 4/3 2^17: the extra-node
+// A valid instance that no method decides (paper-odd-later where its extra
+// rank leaves a ring rank unserved, p - 1 = 2^17: the extra-node
 // composition declines, a dense state over 2^32 cells, transfers too
 // scattered for intervals) is not decided: exit 3 with the reason, never
-// bad input. paper-odd at 262143 is decided by the composition.
+// bad input. paper-odd at 262143 is decided by the composition, and so is
+// paper-odd-later where its ring sends a rank's own block (2^17 < 140000 <
+// 4/3 2^17).
 TEST(IntervalCli, AValidInstanceNoMethodDecidesIsExit3) {
-  auto r = run("verify --algo swing --variant paper-odd-later --p 140001 --max-memory none");
+  auto r = run("verify --algo swing --variant paper-odd-later --p 131073 --max-memory none");
   EXPECT_EQ(r.code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("not decided: p * nblocks"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("too scattered for interval"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("extra-node composition: rank 0 of the core sends its own block 0"), std::string::npos)
+  EXPECT_NE(r.out.find("extra-node composition: ring rank 131071 never exchanges with the extra rank"),
+            std::string::npos)
       << r.out;
+  auto own = run("verify --algo swing --variant paper-odd-later --p 140001 --max-memory none");
+  EXPECT_EQ(own.code, 1) << own.out << own.err;  // the expected refutation, by the composition
+  EXPECT_NE(own.out.find("[composition]"), std::string::npos) << own.out;
   auto odd = run("verify --algo swing --variant paper-odd --p 262143 --max-memory none");
   EXPECT_EQ(odd.code, 1) << odd.out << odd.err;  // ports, at the extra rank: the expected refutation
   EXPECT_NE(odd.out.find("[composition]"), std::string::npos) << odd.out;
