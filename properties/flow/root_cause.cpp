@@ -12,6 +12,7 @@
 #include "properties/flow/flow_common.hpp"
 #include "properties/matching.hpp"
 #include "properties/postcondition.hpp"
+#include "schedules/swing/swing_odd_extra_node.hpp"
 #include "schedules/symmetry.hpp"
 
 namespace collcheck {
@@ -67,6 +68,14 @@ class BlockFlow {
     const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s_);
     if (eq && lim.by_symmetry && build_by_symmetry(*eq, lim, why)) return true;
     if (!why.empty()) return false;
+    if (const auto* odd = dynamic_cast<const SwingOddExtraNode*>(&s_); odd && lim.by_symmetry) {
+      if (build_extra_node(*odd, lim, why)) return true;
+      if (!why.empty()) return false;
+    }
+    if (!lim.allow_generation) {
+      why = "no build from symmetry covers this schedule, and generating every rank's steps is not allowed";
+      return false;
+    }
     if (eq) {
       // Every rank's steps are rank 0's mapped block by block: count the
       // blocks rank 0 lists before mapping any (stops at the limit).
@@ -187,6 +196,109 @@ class BlockFlow {
           if (x.peer < p_ && x.peer != q && x.carries) edges_.push_back({x.peer, q, x.combine});
         if (!within_entries(lim, why)) return false;
       }
+      end_step();
+    }
+    return true;
+  }
+
+  // The same graph for Swing's odd-p scheme (swing_odd_extra_node.hpp)
+  // without generating every ring rank's step: a ring rank lists its ring's
+  // step, g_q of rank 0's (the ring's equivariant construction, as
+  // build_by_symmetry reads it), then the mirror of the extra rank's
+  // exchange with it (the schedule's construction: SwingOddExtraNode::
+  // rank_step); the extra rank's steps are generated (one block each way
+  // with each ring rank it serves). Every receive is matched: the ring's as
+  // build_by_symmetry checks, the exchange's by its mirror. False with an
+  // empty `why`: not applicable, build() generates.
+  bool build_extra_node(const SwingOddExtraNode& odd, const RootCauseLimits& lim, std::string& why) {
+    const auto* ring = dynamic_cast<const EquivariantSchedule*>(&odd.ring_steps());
+    if (!ring || ring->p() + 1 != p_ || ring->num_steps() != steps_) return false;
+    const GroupAction& g = ring->action();
+    const uint64_t m = ring->p(), nb = ring->num_blocks();
+    const auto x = static_cast<Rank>(m);
+    std::vector<RankStep> rep(static_cast<size_t>(steps_)), extra(static_cast<size_t>(steps_));
+    RankStep peer_step;
+    for (int t = 0; t < steps_; ++t) {
+      ring->representative_step(t, rep[static_cast<size_t>(t)]);
+      for (const Transfer& y : rep[static_cast<size_t>(t)].recvs) {
+        if (y.peer >= m || y.peer == 0) continue;
+        ring->rank_step(y.peer, t, peer_step);
+        if (!find_transfer(peer_step.sends, 0, y.blocks, y.combine)) return false;
+      }
+      odd.rank_step(x, t, extra[static_cast<size_t>(t)]);
+      for (const auto* list : {&extra[static_cast<size_t>(t)].sends, &extra[static_cast<size_t>(t)].recvs})
+        for (const Transfer& y : *list)
+          if (y.peer >= m) return false;
+    }
+    begin_graph();
+    struct Receive {
+      Rank peer;
+      Combine combine;
+      bool carries;
+    };
+    size_t most = 0;  // rank 0's transfers in one step
+    for (const RankStep& r0 : rep) most = std::max(most, r0.sends.size() + r0.recvs.size());
+    const bool bitmaps = nb > 0 && most <= lim.max_membership_bits / nb;
+    const size_t words = bitmaps ? static_cast<size_t>((nb + 63) / 64) : 0;
+    auto build_bits = [&](const std::vector<Transfer>& xs, std::vector<uint64_t>& bits) {
+      bits.assign(xs.size() * words, 0);
+      for (size_t k = 0; k < xs.size(); ++k)
+        for (const BlockSet::Range& r : xs[k].blocks.ranges())
+          for (Block y = r.lo; y < std::min<Block>(r.hi, nb); ++y) bits[k * words + y / 64] |= uint64_t{1} << (y % 64);
+    };
+    std::vector<uint64_t> send_bits, recv_bits;
+    auto carries = [&](const std::vector<uint64_t>& in, size_t k, const Transfer& y, Block source) {
+      if (!bitmaps) return y.blocks.contains(source);
+      return source < nb && (in[k * words + source / 64] >> (source % 64) & 1) != 0;
+    };
+    // The extra rank's exchange, by ring rank: its send to j (which j
+    // receives) and its receive from j (which j sends), this step.
+    std::vector<std::vector<const Transfer*>> to_ring(m), from_ring(m);
+    std::vector<Receive> mine;
+    for (int t = 0; t < steps_; ++t) {
+      const RankStep& r0 = rep[static_cast<size_t>(t)];
+      const RankStep& e = extra[static_cast<size_t>(t)];
+      if (bitmaps) {
+        build_bits(r0.sends, send_bits);
+        build_bits(r0.recvs, recv_bits);
+      }
+      for (auto& v : to_ring) v.clear();
+      for (auto& v : from_ring) v.clear();
+      for (const Transfer& y : e.sends) to_ring[y.peer].push_back(&y);
+      for (const Transfer& y : e.recvs) from_ring[y.peer].push_back(&y);
+      for (Rank q = 0; q < m; ++q) {
+        nsend_[node(t, q)] = listed(r0.sends.size() + from_ring[q].size());
+        nrecv_[node(t, q)] = listed(r0.recvs.size() + to_ring[q].size());
+        const Block source = b_ < nb ? g.inverse_block(q, b_) : nb;  // rank 0's block that g_q maps to b
+        for (size_t k = 0; k < r0.sends.size(); ++k) {
+          const Rank peer = g.rank(q, r0.sends[k].peer);
+          if (peer < m && peer != q) links_.push_back({q, peer, true, carries(send_bits, k, r0.sends[k], source)});
+        }
+        for (const Transfer* y : from_ring[q]) links_.push_back({q, x, true, y->blocks.contains(b_)});
+        mine.clear();
+        for (size_t k = 0; k < r0.recvs.size(); ++k)
+          mine.push_back({g.rank(q, r0.recvs[k].peer), r0.recvs[k].combine, carries(recv_bits, k, r0.recvs[k], source)});
+        for (const Transfer* y : to_ring[q]) mine.push_back({x, y->combine, y->blocks.contains(b_)});
+        if (mine.size() > 1)  // flow::canonical_receive_order on the peers
+          std::stable_sort(mine.begin(), mine.end(), [](const Receive& a, const Receive& c) {
+            return std::tie(a.peer, a.combine) < std::tie(c.peer, c.combine);
+          });
+        for (const Receive& y : mine)
+          if (y.peer < p_ && y.peer != q && y.carries) edges_.push_back({y.peer, q, y.combine});
+        if (!within_entries(lim, why)) return false;
+      }
+      // The extra rank: its own steps.
+      nsend_[node(t, x)] = listed(e.sends.size());
+      nrecv_[node(t, x)] = listed(e.recvs.size());
+      for (const Transfer& y : e.sends) links_.push_back({x, y.peer, true, y.blocks.contains(b_)});
+      mine.clear();
+      for (const Transfer& y : e.recvs) mine.push_back({y.peer, y.combine, y.blocks.contains(b_)});
+      std::stable_sort(mine.begin(), mine.end(), [](const Receive& a, const Receive& c) {
+        return std::tie(a.peer, a.combine) < std::tie(c.peer, c.combine);
+      });
+      for (const Receive& y : mine)
+        if (y.carries) edges_.push_back({y.peer, x, y.combine});
+      if (!within_entries(lim, why)) return false;
       end_step();
     }
     return true;

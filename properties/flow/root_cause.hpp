@@ -79,6 +79,10 @@ struct RootCauseLimits {
   // rank 0's steps (no block set mapped; max_block_images does not apply).
   // False: every rank's steps are generated (tests compare the two).
   bool by_symmetry = true;
+  // False: only a build from symmetry may trace (the equivariant
+  // schedule's, Swing's odd-p scheme's); a schedule neither covers is not
+  // traced (kind unavailable). Tests use it to see the fast build taken.
+  bool allow_generation = true;
   // The trace from rank 0's steps asks each of rank 0's transfers whether it
   // carries a block, p times per transfer: as a bitmap over the block space
   // while all of rank 0's transfers fit in this many bits (32 MiB), else on

@@ -278,5 +278,37 @@ TEST(RootCause, FromRankZerosStepsEqualsFromEveryRanks) {
   EXPECT_GT(traced, 100);  // most cells of the refuted readings have something to trace
 }
 
+// Swing's odd-p scheme traced from its ring's rank 0 and the extra rank's
+// steps (build_extra_node) equals the trace from every rank's generated
+// steps: where its ring lists a rank's own block (paper-odd-later at
+// p = 11, 19, 43: contributions counted twice) and where the extra rank
+// leaves a ring rank unserved (p = 9, 17: missing), at every ring rank's
+// first and last blocks and the extra rank's cells, and at p = 13 where
+// paper-odd holds (nothing to trace).
+TEST(RootCause, SwingsOddSchemeFromItsRingsRankZeroEqualsFromEveryRanks) {
+  int counted_twice = 0, lost = 0;
+  for (const char* variant : {"paper-odd-later", "paper-odd"})
+    for (uint64_t p : {9u, 11u, 13u, 17u, 19u, 43u}) {
+      const auto s = test::registered_variant("swing", variant).make(InstanceParams{p, 0});
+      RootCauseLimits generic, on_sets, only_fast;
+      generic.by_symmetry = false;
+      on_sets.max_membership_bits = 0;
+      only_fast.allow_generation = false;  // the build from the ring's rank 0, or nothing
+      for (Rank r = 0; r < p; ++r)
+        for (Block b : {Block{0}, static_cast<Block>(r), static_cast<Block>(p - 2), static_cast<Block>(p - 1)})
+          for (TraceFocus f : {TraceFocus::missing_first, TraceFocus::doubled_first}) {
+            const RootCause fast = trace_root_cause(*s, r, b, f), slow = trace_root_cause(*s, r, b, f, generic);
+            EXPECT_EQ(fast, slow) << variant << " p=" << p << " rank " << r << " block " << b << ": " << fast.text
+                                  << " | " << slow.text;
+            EXPECT_EQ(trace_root_cause(*s, r, b, f, on_sets), slow) << variant << " p=" << p << " block " << b;
+            EXPECT_EQ(trace_root_cause(*s, r, b, f, only_fast), slow) << variant << " p=" << p << " block " << b;
+            counted_twice += fast.kind == RootCause::Kind::counted_twice;
+            lost += fast.kind == RootCause::Kind::lost;
+          }
+    }
+  EXPECT_GT(counted_twice, 50);
+  EXPECT_GT(lost, 10);
+}
+
 }  // namespace
 }  // namespace collcheck
