@@ -6,6 +6,8 @@
 // by the groups.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include "properties/family_property.hpp"
 #include "tests/support/quotient_check.hpp"
 #include "tests/support/schedule_lookup.hpp"
@@ -62,6 +64,25 @@ TEST(GroupQuotientSweep, OddPCompositionEqualsEnumerationToOneThousand) {
     ASSERT_EQ(composed.stats.at("method").rfind("composition: ", 0), 0u) << p;
     test::expect_same_verdicts(composed, enumerated, "p=" + std::to_string(p));
   }
+}
+
+// paper-odd-later's odd p beyond the unit test's 259 to 1025 (the exact
+// mode's bound): the extra-node composition against enumeration, the 126
+// instances whose ring lists a rank's own block (2^8 < p - 1 < 4/3 2^8,
+// 2^9 < p - 1 < 4/3 2^9) included; p - 1 a power of two is enumerated
+// either way.
+TEST(GroupQuotientSweep, OddLaterCompositionEqualsEnumerationToOneThousand) {
+  const VariantInfo& v = test::registered_variant("swing", "paper-odd-later");
+  int own_block = 0;
+  for (uint64_t p = 261; p <= 1025; p += 2) {
+    const InstanceCheck composed = check_variant(v, p, true, true), enumerated = check_variant(v, p, false, false);
+    const bool served = !std::has_single_bit(p - 1);
+    ASSERT_EQ(composed.stats.count("method") && composed.stats.at("method").rfind("composition: ", 0) == 0, served) << p;
+    test::expect_same_verdicts(composed, enumerated, "p=" + std::to_string(p));
+    const uint64_t m = p - 1;
+    own_block += served && 3 * m < 4 * std::bit_floor(m);
+  }
+  EXPECT_EQ(own_block, 126);
 }
 
 // 50 fixed pseudo-random even p up to 2^21: the grouped quotient against the
