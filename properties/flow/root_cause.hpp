@@ -57,6 +57,10 @@
 // For an equivariant schedule (decided by its quotient from rank 0) the
 // generation maps every block of every rank's transfers: bounded by
 // max_block_images, counted from rank 0's steps before anything is built.
+// Swing's odd-p scheme (swing_odd_extra_node.hpp) is traced from its ring's
+// rank 0 and the extra rank's steps (its ring ranks' steps are the ring's,
+// g_q of rank 0's, plus the mirror of the extra rank's exchange), no ring
+// rank's steps generated.
 // Above the limits the kind is unavailable and the text says so.
 #include <cstdint>
 #include <vector>
