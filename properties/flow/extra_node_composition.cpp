@@ -52,7 +52,18 @@ std::optional<OwnBlockFlow> follow_extra_contribution(const EquivariantSchedule&
   if (L <= 0 || L >= 64) return decline("the reduce-scatter's steps do not fit one word of bits");
   uint64_t served = 0;
   for (Rank j = 0; j < m; ++j) served |= uint64_t{1} << rs_step[j];
+  // One receive per block and step at each rank (rank 0's, hence every
+  // rank's): the order of a step's receives never matters below.
+  for (int t = 0; t < T; ++t) {
+    const auto& rv = rep[static_cast<size_t>(t)].recvs;
+    for (size_t i = 0; i < rv.size(); ++i)
+      for (size_t k = i + 1; k < rv.size(); ++k)
+        if (rv[i].blocks.intersects(rv[k].blocks))
+          return decline("rank 0 of the core receives one block twice at step " + std::to_string(t));
+  }
   const size_t Wm = (m + 63) / 64;
+  std::vector<Block> source(m);  // rank r's block 0 is rank 0's block source[r], moved by g_r
+  for (Rank r = 0; r < m; ++r) source[r] = g.inverse_block(r, 0);
   std::vector<uint64_t> bits(m, 0), next(m), before0(static_cast<size_t>(T) + 1), mask(Wm);
   for (int t = 0; t < T; ++t) {
     before0[static_cast<size_t>(t)] = bits[0];
@@ -62,7 +73,7 @@ std::optional<OwnBlockFlow> follow_extra_contribution(const EquivariantSchedule&
       for (const auto& rg : tr.blocks.ranges())
         for (uint64_t b = rg.lo; b < std::min<uint64_t>(rg.hi, m); ++b) mask[b / 64] |= uint64_t{1} << (b % 64);
       for (Rank r = 0; r < m; ++r) {
-        const Block b = g.inverse_block(r, 0);  // rank r's block 0 is rank 0's block b, moved by g_r
+        const Block b = source[r];
         if (b >= m || !((mask[b / 64] >> (b % 64)) & 1)) continue;
         const Rank u = g.rank(r, tr.peer);  // the sender, as rank 0's peer moved by g_r
         if (u >= m) return decline("a ring rank receives block 0 from outside the ring at step " + std::to_string(t));
@@ -155,10 +166,6 @@ std::optional<ExtraNodeCompositionResult> run_extra_node_composition(const Sched
           return decline(std::string("the core ") + (rs ? "copies" : "reduces") + " at step " + std::to_string(s));
     for (const Transfer& t : rs ? r0.sends : r0.recvs)
       if (t.blocks.contains(0)) own_block = true;
-    for (size_t i = 0; i < r0.recvs.size(); ++i)
-      for (size_t k = i + 1; k < r0.recvs.size(); ++k)
-        if (r0.recvs[i].blocks.intersects(r0.recvs[k].blocks))
-          return decline("rank 0 of the core receives one block twice at step " + std::to_string(s));
   }
 
   // The wrapper: the extra rank's steps, every one.
@@ -261,7 +268,8 @@ std::optional<ExtraNodeCompositionResult> run_extra_node_composition(const Sched
     if (!flow_x) return std::nullopt;
   }
 
-  // Glue (b) follows from what is checked: rank 0 never sends block 0 in
+  // Glue (b), where the core keeps its own block (else flow_x), follows
+  // from what is checked: rank 0 never sends block 0 in
   // the reduce-scatter, so after it only rank 0's cell of block 0 holds
   // rank 0's contribution, together with the extra rank's (its reduce in
   // step rs_step[0] < L, the only transfer of the extra rank's contribution

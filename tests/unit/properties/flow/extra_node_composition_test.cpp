@@ -355,6 +355,16 @@ TEST(ExtraNodeComposition, FollowingTheExtraContributionChecksEveryCell) {
     EXPECT_FALSE(c.follow(&why).has_value());
     EXPECT_NE(why.find("drops the extra rank's contribution"), std::string::npos) << why;
   }
+  {  // rank 0 receives block 0 twice in one step: which value a rank ends
+     // with would depend on the order of its receives
+    MadeUpCore c;
+    RankStep& first = c.rep[0];
+    ASSERT_FALSE(first.recvs.empty());
+    const Transfer again = first.recvs[0];  // a copy: add_recv may move the list
+    first.add_recv(again.peer + 1, Combine::reduce).blocks = again.blocks;
+    EXPECT_FALSE(c.follow(&why).has_value());
+    EXPECT_NE(why.find("receives one block twice at step 0"), std::string::npos) << why;
+  }
   {  // rank 0's block 0 counted twice before the last step, except that the
      // extra rank copies rank 3's block one step earlier, where it lacks
      // contribution 9: every extra cell of a ring block is wrong, the first
