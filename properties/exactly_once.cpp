@@ -4,6 +4,11 @@ namespace collcheck {
 
 void exactly_once_double(Verdict& v, uint64_t p, Rank r, int step, Block b, Rank sender, Rank twice) {
   Counterexample c = Counterexample::at(p, r, step, b, sender);
+  if (v.counterexample && coordinates_before(*v.counterexample, c)) {
+    v.status = Status::violated;
+    ++v.violations;
+    return;
+  }
   c.expected = "contribution of rank " + std::to_string(twice) + " at most once";
   c.actual = "twice (already held, and again from rank " + std::to_string(sender) + ")";
   c.message = "reduce combines the contribution of rank " + std::to_string(twice) + " a second time";

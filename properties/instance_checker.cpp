@@ -615,16 +615,12 @@ std::string refusal(const MemoryEstimate& m, uint64_t limit) {
          "), more than --max-memory " + gib(limit);
 }
 
-namespace {
-
-// The root cause of the final-value counterexamples (root_cause.hpp): the
-// postcondition's, and exactly-once's when it was judged on the final values
-// (fingerprint mode: no peer, at the last step). One trace each, only for
-// the reported counterexample.
-void explain_final_values(const Schedule& s, InstanceCheck& ic) {
+// One trace per counterexample, only for the reported one.
+void explain_final_values(const Schedule& s, const std::vector<Verdict*>& verdicts) {
   const int last = std::max(0, s.num_steps() - 1);
   std::vector<TraceRequest> requests;
-  for (Verdict& v : ic.verdicts) {
+  for (Verdict* vp : verdicts) {
+    Verdict& v = *vp;
     const bool post = v.property == prop::postcondition, once = v.property == prop::exactly_once;
     if ((!post && !once) || !v.counterexample) continue;
     Counterexample& cx = *v.counterexample;
@@ -635,6 +631,8 @@ void explain_final_values(const Schedule& s, InstanceCheck& ic) {
   }
   if (!requests.empty()) trace_root_causes(s, requests);
 }
+
+namespace {
 
 InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o);
 
@@ -691,7 +689,11 @@ bool grouped_takes(const Schedule& s, const CheckOptions& o) {
 
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
   InstanceCheck out = run_checks(s, claim, hook, o);
-  if (!out.refused) explain_final_values(s, out);
+  if (!out.refused && o.trace_root_causes) {
+    std::vector<Verdict*> all;
+    for (Verdict& v : out.verdicts) all.push_back(&v);
+    explain_final_values(s, all);
+  }
   return out;
 }
 

@@ -85,6 +85,14 @@ struct CheckOptions {
   // Parametric certificates (parametric_decider.hpp), asked first in exact
   // mode when no step hook runs; nullptr: none (verify sets it).
   const class ParametricDecider* parametric = nullptr;
+  // Trace the root cause of every final-value counterexample
+  // (flow/root_cause.hpp, explain_final_values below). False: counterexamples
+  // carry none. A sweep whose report shows only each group's minimal
+  // counterexample (text, Markdown, HTML) checks without and traces those
+  // few afterwards (sweep.hpp, trace_shown_root_causes): the same report,
+  // without a trace of O(p * steps) per refuted instance. The verdicts never
+  // depend on it.
+  bool trace_root_causes = true;
   bool selected(const std::string& name) const;
   bool any_generic_selected() const;
 };
@@ -181,5 +189,13 @@ std::optional<std::string> infeasible(uint64_t p, uint64_t nblocks, const CheckO
 std::optional<std::string> infeasible(const Schedule& s, const CheckOptions& o);
 
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o);
+
+// The root cause of each final-value counterexample among `verdicts`
+// (flow/root_cause.hpp): the postcondition's, and exactly-once's when it was
+// judged on the final values (fingerprint mode: no peer, at the last step).
+// check_schedule does this for every verdict unless
+// CheckOptions::trace_root_causes is false; a sweep calls it afterwards for
+// the counterexamples its report shows.
+void explain_final_values(const Schedule& s, const std::vector<Verdict*>& verdicts);
 
 }  // namespace collcheck

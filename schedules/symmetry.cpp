@@ -124,8 +124,10 @@ Rank GroupAction::rank(Rank r, Rank x) const {
       y += uint64_t{coordinate(r, i, static_cast<uint32_t>((x / stride_[i]) % dims_[i]), refl)} * stride_[i];
     return static_cast<Rank>(y);
   }
-  if (reflects(r)) return static_cast<Rank>((r + p_ - x) % p_);
-  return static_cast<Rank>((uint64_t{x} + r) % p_);
+  const uint64_t rr = r < p_ ? r : r % p_;  // x < p_ here; no division on the hot path (root_cause.cpp)
+  if (reflects(r)) return static_cast<Rank>(rr >= x ? rr - x : rr + p_ - x);
+  const uint64_t y = uint64_t{x} + rr;
+  return static_cast<Rank>(y >= p_ ? y - p_ : y);
 }
 
 Rank GroupAction::inverse_rank(Rank r, Rank x) const {
@@ -139,15 +141,19 @@ Rank GroupAction::inverse_rank(Rank r, Rank x) const {
     }
     return static_cast<Rank>(y);
   }
-  if (reflects(r)) return static_cast<Rank>((r + p_ - x) % p_);  // a reflection is an involution
-  return static_cast<Rank>((uint64_t{x} + p_ - r % p_) % p_);
+  const uint64_t rr = r < p_ ? r : r % p_;
+  if (reflects(r)) return static_cast<Rank>(rr >= x ? rr - x : rr + p_ - x);  // a reflection is an involution
+  return static_cast<Rank>(x >= rr ? x - rr : uint64_t{x} + p_ - rr);
 }
 
 Block GroupAction::block(Rank r, Block b) const {
   if (b >= nblocks_) return b;
   switch (blocks_) {
     case BlockAction::fixed: return b;
-    case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + rank(r, static_cast<Rank>(b % p_)));
+    case BlockAction::as_ranks: {
+      const uint64_t x = b < p_ ? b : b % p_;
+      return static_cast<Block>(b - x + rank(r, static_cast<Rank>(x)));
+    }
     case BlockAction::shift: return static_cast<Block>((b + (uint64_t{r} * h_) % nblocks_) % nblocks_);
     case BlockAction::renumbered_ranks: return pos_[rank(r, at_[b])];
     case BlockAction::pairs: return torus() ? torus_pair_block(b, false, r) : pair_block(b, r % p_);
@@ -170,7 +176,10 @@ Block GroupAction::inverse_block(Rank r, Block b) const {
   if (b >= nblocks_) return b;
   switch (blocks_) {
     case BlockAction::fixed: return b;
-    case BlockAction::as_ranks: return static_cast<Block>(b - b % p_ + inverse_rank(r, static_cast<Rank>(b % p_)));
+    case BlockAction::as_ranks: {
+      const uint64_t x = b < p_ ? b : b % p_;
+      return static_cast<Block>(b - x + inverse_rank(r, static_cast<Rank>(x)));
+    }
     case BlockAction::shift:
       return static_cast<Block>((b + nblocks_ - (uint64_t{r} * h_) % nblocks_) % nblocks_);
     case BlockAction::renumbered_ranks: return pos_[inverse_rank(r, at_[b])];

@@ -80,6 +80,13 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
     throw InputError("--calibrate-seconds applies only with --estimate");
   if (inv.dry_run && vm.count("estimate")) return dry_run_done();
   const ShardedRunner* sharded = runner.target<ShardedRunner>();
+  // A report that shows only each group's minimal counterexamples (text,
+  // Markdown, HTML) has those traced after the sweep rather than every
+  // refuted instance's during it (sweep.hpp, trace_shown_root_causes); JSON
+  // and JUnit list every instance's, and a store or a shard records them all.
+  if (const std::string f = vm["format"].as<std::string>();
+      (f == "text" || f == "markdown" || f == "html") && !vm.count("db") && !runner)
+    req.check.trace_root_causes = false;
   if (vm.count("estimate"))
     return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req); }) : cmd_estimate(vm, req);
   const std::string db = vm.count("db") ? vm["db"].as<std::string>() : "";

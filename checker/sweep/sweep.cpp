@@ -10,11 +10,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "properties/family_property.hpp"
 #include "properties/catalog.hpp"
+#include "reports/summary.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck {
@@ -373,11 +375,35 @@ Report run_sweep(const SweepRequest& req) {
   if (req.check.exactness == Exactness::automatic)
     r.mode += " (exact for p <= " + std::to_string(req.check.exact_max_p) + ", fingerprint above)";
   r.instances = std::move(slots);
+  if (!req.check.trace_root_causes && !req.run_here) trace_shown_root_causes(r, req);
   VariantNames targets;  // not from r.instances: a shard holds only its own results
   for (const auto& t : req.targets) targets.push_back({t.algorithm->name, t.variant->name});
   add_registry_expectations(r, targets, true);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+void trace_shown_root_causes(Report& r, const SweepRequest& req) {
+  const std::vector<SweepJob> jobs = sweep_jobs(req);
+  if (jobs.size() != r.instances.size()) return;  // not this request's report
+  std::map<size_t, std::vector<Verdict*>> shown;   // by instance
+  for (const reports_detail::Group& g : reports_detail::group_instances(r))
+    for (const reports_detail::PropertySummary& ps : g.properties) {
+      if (!ps.minimal || !ps.minimal_instance) continue;
+      const auto k = static_cast<size_t>(ps.minimal_instance - r.instances.data());
+      for (Verdict& v : r.instances[k].verdicts)
+        if (v.property == ps.property && v.counterexample && !v.counterexample->root_cause &&
+            !(*v.counterexample < *ps.minimal) && !(*ps.minimal < *v.counterexample))
+          shown[k].push_back(&v);
+    }
+  std::vector<std::pair<size_t, std::vector<Verdict*>>> work(shown.begin(), shown.end());
+  run_with_threads(req.threads, [&] {
+    tbb::parallel_for(size_t{0}, work.size(), [&](size_t w) {
+      const SweepJob& j = jobs[work[w].first];
+      const SweepTarget& t = req.targets[j.target];
+      explain_final_values(*t.variant->make(t.params(j.p, j.radix)), work[w].second);
+    });
+  });
 }
 
 void add_registry_expectations(Report& r, const VariantNames& variants, bool notes) {

@@ -125,7 +125,18 @@ InstanceResult instance_header(const SweepTarget& t, uint64_t p, uint32_t radix 
 // Checks one instance with the registry's claims and hop function.
 InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptions& o, uint32_t radix = 0);
 
+// Every instance of the request (its sweep_jobs order), in parallel. With
+// req.check.trace_root_causes false and no shard (run_here unset) it ends
+// with trace_shown_root_causes.
 Report run_sweep(const SweepRequest& req);
+
+// The root cause (flow/root_cause.hpp) of every counterexample a group shows
+// as its property's minimal one (reports/summary.hpp, group_instances), for a
+// report of `req` (r.instances in sweep_jobs order) checked without
+// tracing: the schedule of each such instance is made again and traced, so
+// the text, Markdown and HTML reports equal those of a sweep that traced
+// every instance. Counterexamples that already carry one are left alone.
+void trace_shown_root_causes(Report& r, const SweepRequest& req);
 
 // The registry's expectations: every (algorithm, variant) of `variants`
 // declared refuted on purpose (VariantInfo::expected_to_hold == false, a

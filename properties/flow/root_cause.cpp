@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "properties/flow/flow_common.hpp"
@@ -588,14 +589,38 @@ class MissingTrace {
       auto candidate = [&](Rank h, Rank a) {
         return held_[f_.node(t - 1, h)] && n_[f_.node(t, a)] && !f_.delivers(t, h, a);
       };
-      std::map<uint64_t, uint64_t> offsets;  // (dst - src) mod p over every send of the step
+      // (dst - src) mod p over every send of the step, by offset. A step
+      // has a handful of distinct offsets: a short list searched from the
+      // last hit, a hash map only past 16 (a map per send was most of this).
+      offsets.clear();
+      std::unordered_map<uint64_t, uint64_t> many;
       uint64_t sends = 0;
+      size_t last = 0;
       for (auto [l, end] = f_.links(t); l != end; ++l) {
-        if (l->send) ++offsets[(l->dst + p - l->src) % p], ++sends;
+        if (l->send) {
+          ++sends;
+          const uint64_t d = l->dst >= l->src ? l->dst - l->src : l->dst + p - l->src;
+          if (last < offsets.size() && offsets[last].first == d) {
+            ++offsets[last].second;
+          } else if (many.empty()) {
+            last = 0;
+            while (last < offsets.size() && offsets[last].first != d) ++last;
+            if (last == offsets.size()) offsets.push_back({d, 0});
+            ++offsets[last].second;
+            if (offsets.size() > 16) {
+              for (const auto& [x, n] : offsets) many[x] += n;
+              offsets.clear();
+            }
+          } else {
+            ++many[d];
+          }
+        }
         if (candidate(l->src, l->dst))
           offer_pair(l->send && l->carries ? Candidate::unmatched : Candidate::partner, l->src, l->dst);
         if (candidate(l->dst, l->src)) offer_pair(Candidate::partner, l->dst, l->src);
       }
+      for (const auto& [x, n] : many) offsets.push_back({x, n});
+      std::sort(offsets.begin(), offsets.end());  // by offset, as the candidates were always offered
       for (const auto& [d, n] : offsets) {
         if (2 * n <= p) continue;  // not the step's regular pattern
         for (Rank h = 0; h < p; ++h) {
@@ -608,13 +633,19 @@ class MissingTrace {
       }
       // Ranks that send, and ranks that receive, fewer transfers than most
       // ranks do in this step (a transfer dropped at both ends).
-      std::map<uint16_t, uint64_t> send_counts, recv_counts;  // ranks by their number of transfers
+      // Ranks by their number of transfers (a count indexes the table; the
+      // mode is the smallest count with the most ranks).
+      send_counts.assign(1, 0);
+      recv_counts.assign(1, 0);
       for (Rank x = 0; x < p; ++x) {
-        ++send_counts[f_.sends_listed(t, x)];
-        ++recv_counts[f_.receives_listed(t, x)];
+        const uint16_t ns = f_.sends_listed(t, x), nr = f_.receives_listed(t, x);
+        if (ns >= send_counts.size()) send_counts.resize(size_t{ns} + 1, 0);
+        if (nr >= recv_counts.size()) recv_counts.resize(size_t{nr} + 1, 0);
+        ++send_counts[ns];
+        ++recv_counts[nr];
       }
-      auto mode = [](const std::map<uint16_t, uint64_t>& m) {
-        return std::max_element(m.begin(), m.end(), [](auto& x, auto& y) { return x.second < y.second; })->first;
+      auto mode = [](const std::vector<uint64_t>& m) {
+        return static_cast<uint16_t>(std::max_element(m.begin(), m.end()) - m.begin());
       };
       const uint16_t usual_sends = mode(send_counts), usual_recvs = mode(recv_counts);
       std::vector<Rank> few_sends, few_recvs;
@@ -628,6 +659,9 @@ class MissingTrace {
             if (h != a && candidate(h, a)) offer_pair(Candidate::short_handed, h, a);
     }
   }
+
+  std::vector<std::pair<uint64_t, uint64_t>> offsets;  // exchange_candidates' per-step tables
+  std::vector<uint64_t> send_counts, recv_counts;
 
   const BlockFlow& f_;
   const CollectiveSpec& spec_;

@@ -13,8 +13,8 @@ void SwingLatencyRing::rank_step(Rank r, int s, RankStep& out) const {
   out.clear();
   if (s < 0 || s >= L_) return;
   Rank q = swing::pi(r, s, spec_.p);
-  out.sends.push_back({q, BlockSet::single(0), Combine::reduce});
-  out.recvs.push_back({q, BlockSet::single(0), Combine::reduce});
+  out.add_send(q, Combine::reduce).blocks.insert(0);  // recycled storage: no allocation once warm
+  out.add_recv(q, Combine::reduce).blocks.insert(0);
 }
 
 std::unique_ptr<Schedule> make_swing_latency(uint64_t p) {
