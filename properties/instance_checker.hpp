@@ -164,6 +164,13 @@ bool quotient_takes_1d(const Schedule& s, const CheckOptions& o);
 // fold composition over such a core (flow/fold_composition.hpp). Either can
 // still decline while it runs (then the cell quotient or enumeration runs).
 bool grouped_takes(const Schedule& s, const CheckOptions& o);
+// For an equivariant schedule whose rank 0 comes as masks (not a fold or
+// Swing's odd-p scheme): whether the grouped quotient decides it rather
+// than declining (more than 255 contribution sets, a read-after-write
+// hazard), found by running it without the step hook. A cost model's
+// question (the estimate: the cell quotient that follows a decline costs
+// far more); nullopt for any other schedule.
+std::optional<bool> grouped_decides(const Schedule& s, const CheckOptions& o);
 // Bytes of the certified quotient's p-bit cells for a 1D group (the row of
 // nblocks cells of p bits, received cells, one RankStep per rank).
 uint64_t quotient_bits_bytes(uint64_t p, uint64_t nblocks);

@@ -92,7 +92,8 @@ namespace {
 // boxes within the memory budget), and the words of one cell of rank 0's
 // row under a torus group (0 under a 1D group). Under a 1D group that
 // depends on p's parity and on p being a power of two (Swing: even p, or
-// powers of two; odd p fold), so one schedule per such class is built and
+// powers of two; odd p fold), and whether the grouped quotient decides on
+// p's size (one class per bit width), so one schedule per such class is built and
 // the answer cached: an estimate over 1..2^21 must not build two million
 // schedules. On a torus it depends on the shape (Trivance latency: sides
 // 3^k), which is the cache key there. A model only: check_schedule decides
@@ -131,8 +132,8 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
   const int width = torus && ip.dims.empty() ? std::bit_width(p) : 0;
   const Key key = torus ? Key{t.variant, t.blocks, t.root, radix, false, width && std::has_single_bit(p), ip.dims,
                               o.memory_budget, width, o.parametric}
-                        : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {}, 0,
-                              odd_class(p), o.parametric};
+                        : Key{t.variant, t.blocks, t.root, radix, p % 2 == 0, std::has_single_bit(p), {},
+                              static_cast<uint64_t>(std::bit_width(p)), odd_class(p), o.parametric};
   std::lock_guard<std::mutex> lock(m);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   QuotientTake take;
@@ -153,7 +154,19 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
       take.box_words = quotient_box_words(f ? f->inner() : *s, o);
       take.takes = take.box_words > 0;
     } else {
+      // Whether the grouped quotient decides or declines (more than 255
+      // contribution sets) depends on p, not only on its class, and not
+      // monotonically: Swing's paper-earlier and paper-laststep readings
+      // stay within 255 at p = 2^k + 2 and exceed it at most other even p
+      // from p = 3000 on. So one run per bit width of p (the key above), at
+      // the middle of its even non-powers of two, 3 2^(w-2), not at the
+      // first p asked (2^k + 2 in the calibration).
       take.grouped = grouped_takes(*s, o);
+      if (const int w = std::bit_width(p); take.grouped && p % 2 == 0 && !std::has_single_bit(p) && w >= 3) {
+        const uint64_t mid = uint64_t{3} << (w - 2);
+        const auto at_mid = mid == p ? nullptr : t.variant->make(t.params(mid, radix));
+        if (auto decides = grouped_decides(at_mid ? *at_mid : *s, o)) take.grouped = *decides;
+      }
       const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
       take.fold = f != nullptr;
       // A fold over a certified core: a composition, the core by the quotient.
@@ -178,7 +191,8 @@ bool rank_zero_decides(const SweepTarget& t, uint64_t p, uint32_t radix, const C
   return o.any_generic_selected() && quotient_take(t, p, radix, o).takes;
 }
 
-InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint64_t nblocks, const CheckOptions& o) {
+InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint64_t nblocks, const CheckOptions& o,
+                           std::optional<bool> grouped) {
   InstanceWork w;
   const InstanceParams ip = t.params(p, radix);
   const Claim c = t.variant->claim(ip);
@@ -201,7 +215,8 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   // of cells touched once per block it holds or receives, each cell p bits
   // (ceil(p/64) + 1 words) or, where those would not fit, about log2 p runs
   // (a few words of work each); on a torus a box (a bit set per side).
-  const QuotientTake q = w.cell_words > 0 ? quotient_take(t, p, radix, o) : QuotientTake{};
+  QuotientTake q = w.cell_words > 0 ? quotient_take(t, p, radix, o) : QuotientTake{};
+  if (grouped && q.takes && !q.fold && !q.pairs && !q.parametric && q.box_words == 0) q.grouped = *grouped;  // observed
   if (q.parametric) {
     // A parametric certificate: the proof once per process (not modelled),
     // then a few counts per instance, whatever p.

@@ -56,8 +56,13 @@ bool runs_exact(uint64_t p, const CheckOptions& o);
 
 // The work of instance (t, p, radix) given its block count. InputError /
 // exceptions from the claim propagate; call only for allowed instances.
+// `grouped`: the instance was checked, and the grouped quotient decided it
+// (true: its stat max_groups) or declined it (false: the stat
+// grouped_declined; the cell quotient that followed did the work), which
+// replaces the model's guess for p's class (the estimate's calibration
+// points). nullopt: not known.
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uint64_t nblocks,
-                           const CheckOptions& o);
+                           const CheckOptions& o, std::optional<bool> grouped = std::nullopt);
 
 // The same, building the schedule once to learn its block count.
 InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o);

@@ -197,17 +197,22 @@ std::optional<CalibrationPoint> measure(const SweepTarget& t, uint64_t p, uint32
   CalibrationPoint q;
   q.p = p;
   q.radix = r;
-  const InstanceWork w = instance_work(t, p, r, nblocks_of(t, rule, p, r), o);
-  q.rank_steps = w.rank_steps;
-  q.cell_words = w.cell_words;
   double spent = 0;
+  std::optional<bool> grouped;  // the path it took, when the instance says
   do {
     const double t0 = cpu_seconds();
     InstanceResult res = check_instance(t, p, o, r);
     spent += cpu_seconds() - t0;
     if (refused_by_memory_guard(res)) return std::nullopt;
+    if (res.stats.count("max_groups")) grouped = true;
+    else if (res.stats.count("grouped_declined")) grouped = false;
     ++q.runs;
   } while (spent < 0.01 && q.runs < 1000);
+  // The features of the path the instance took (the model's class guess
+  // can differ at this p: cost_model.cpp, quotient_take).
+  const InstanceWork w = instance_work(t, p, r, nblocks_of(t, rule, p, r), o, grouped);
+  q.rank_steps = w.rank_steps;
+  q.cell_words = w.cell_words;
   q.seconds = spent / q.runs;
   return q;
 }
