@@ -264,6 +264,37 @@ TEST(EstimateProjection, SparseRestrictionsAndIntervalTargets) {
   }
 }
 
+// Where the grouped quotient declines (more than 255 contribution sets:
+// Swing's paper-earlier reading at most even p from about 3000, though not
+// at p = 2^k + 2), the cell quotient's work is modelled: per bit width of p,
+// as the checker's own path at the width's middle, and for a checked
+// instance as the path it took. Each claim is checked against the checker.
+TEST(EstimateProjection, GroupedDeclineFollowsTheChecker) {
+  SweepRequest req = request("swing", "paper-earlier", "12000");
+  const SweepTarget& t = req.targets[0];
+  auto took_grouped = [&](uint64_t p) {
+    const InstanceResult r = check_instance(t, p, req.check);
+    EXPECT_EQ(r.status, Status::violated);
+    return r.stats.count("max_groups") > 0;
+  };
+  ASSERT_FALSE(took_grouped(12288));  // the middle of width 14
+  ASSERT_TRUE(took_grouped(8194));    // 2^13 + 2: within 255
+  ASSERT_TRUE(took_grouped(2050));
+  const InstanceWork declined = instance_work(t, 12000, 0, 12000, req.check);
+  EXPECT_TRUE(declined.quotient);
+  EXPECT_FALSE(declined.grouped);
+  // A checked instance's features follow its path, either way.
+  const InstanceWork seen_grouped = instance_work(t, 12000, 0, 12000, req.check, true);
+  EXPECT_TRUE(seen_grouped.grouped);
+  EXPECT_LT(seen_grouped.cell_words, declined.cell_words);
+  EXPECT_FALSE(instance_work(t, 8194, 0, 8194, req.check, false).grouped);
+  EXPECT_TRUE(instance_work(t, 8194, 0, 8194, req.check, true).grouped);
+  // The correct reading keeps the grouped quotient at every width.
+  SweepRequest bw = request("swing", "bandwidth", "12000");
+  EXPECT_TRUE(instance_work(bw.targets[0], 12000, 0, 12000, bw.check).grouped);
+  EXPECT_TRUE(instance_work(bw.targets[0], 1500000, 0, 1500000, bw.check).grouped);
+}
+
 TEST(EstimatePRange, BeyondOneRunAndMalformed) {
   const auto ps = parse_p_range_for_estimate("1..2^21");
   ASSERT_EQ(ps.size(), size_t{1} << 21);
