@@ -164,7 +164,11 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
       take.grouped = grouped_takes(*s, o);
       if (const int w = std::bit_width(p); take.grouped && p % 2 == 0 && !std::has_single_bit(p) && w >= 3) {
         const uint64_t mid = uint64_t{3} << (w - 2);
-        const auto at_mid = mid == p ? nullptr : t.variant->make(t.params(mid, radix));
+        std::unique_ptr<Schedule> at_mid;
+        if (mid != p && !t.variant->violates(t.params(mid, radix))) try {
+            at_mid = t.variant->make(t.params(mid, radix));
+          } catch (const std::exception&) {  // then p itself answers
+          }
         if (auto decides = grouped_decides(at_mid ? *at_mid : *s, o)) take.grouped = *decides;
       }
       const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
