@@ -115,7 +115,7 @@ uint32_t GroupAction::coordinate(Rank r, size_t i, uint32_t x, bool& reflects) c
   return reflects ? (ri + n - x) % n : (x + ri) % n;
 }
 
-Rank GroupAction::rank(Rank r, Rank x) const {
+Rank GroupAction::rank_general(Rank r, Rank x) const {
   if (x >= p_) return x;  // outside Z_p: left for the checker to flag
   if (torus()) {
     uint64_t y = 0;
@@ -124,13 +124,10 @@ Rank GroupAction::rank(Rank r, Rank x) const {
       y += uint64_t{coordinate(r, i, static_cast<uint32_t>((x / stride_[i]) % dims_[i]), refl)} * stride_[i];
     return static_cast<Rank>(y);
   }
-  const uint64_t rr = r < p_ ? r : r % p_;  // x < p_ here; no division on the hot path (root_cause.cpp)
-  if (reflects(r)) return static_cast<Rank>(rr >= x ? rr - x : rr + p_ - x);
-  const uint64_t y = uint64_t{x} + rr;
-  return static_cast<Rank>(y >= p_ ? y - p_ : y);
+  return rank(r, x);  // the 1D groups: symmetry.hpp
 }
 
-Rank GroupAction::inverse_rank(Rank r, Rank x) const {
+Rank GroupAction::inverse_rank_general(Rank r, Rank x) const {
   if (x >= p_) return x;
   if (torus()) {  // per coordinate: x_i - r_i, or the involution r_i - x_i
     uint64_t y = 0;
@@ -141,9 +138,7 @@ Rank GroupAction::inverse_rank(Rank r, Rank x) const {
     }
     return static_cast<Rank>(y);
   }
-  const uint64_t rr = r < p_ ? r : r % p_;
-  if (reflects(r)) return static_cast<Rank>(rr >= x ? rr - x : rr + p_ - x);  // a reflection is an involution
-  return static_cast<Rank>(x >= rr ? x - rr : uint64_t{x} + p_ - rr);
+  return inverse_rank(r, x);  // the 1D groups: symmetry.hpp
 }
 
 Block GroupAction::block(Rank r, Block b) const {

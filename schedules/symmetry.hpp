@@ -123,9 +123,22 @@ class GroupAction {
   BlockAction block_action() const { return blocks_; }
   uint64_t p() const { return p_; }
   uint64_t nblocks() const { return nblocks_; }
-  // g_r(x) and g_r^{-1}(x), for ranks and blocks.
-  Rank rank(Rank r, Rank x) const;
-  Rank inverse_rank(Rank r, Rank x) const;
+  // g_r(x) and g_r^{-1}(x), for ranks and blocks. The 1D groups' ranks
+  // inline, without a division (the root-cause trace and the quotients ask
+  // p times per step); the torus groups' out of line.
+  Rank rank(Rank r, Rank x) const {
+    if (x >= p_ || !dims_.empty()) return rank_general(r, x);
+    const uint64_t rr = r < p_ ? r : r % p_;
+    if (reflects(r)) return static_cast<Rank>(rr >= x ? rr - x : rr + p_ - x);
+    const uint64_t y = uint64_t{x} + rr;
+    return static_cast<Rank>(y >= p_ ? y - p_ : y);
+  }
+  Rank inverse_rank(Rank r, Rank x) const {
+    if (x >= p_ || !dims_.empty()) return inverse_rank_general(r, x);
+    const uint64_t rr = r < p_ ? r : r % p_;
+    if (reflects(r)) return static_cast<Rank>(rr >= x ? rr - x : rr + p_ - x);  // a reflection is an involution
+    return static_cast<Rank>(x >= rr ? x - rr : uint64_t{x} + p_ - rr);
+  }
   Block block(Rank r, Block b) const;
   Block inverse_block(Rank r, Block b) const;
   // Whether g_r reverses the cyclic order of Z_p (the reflections; 1D groups).
@@ -158,6 +171,8 @@ class GroupAction {
   SymmetryGroup group_;
   BlockAction blocks_;
   uint64_t p_;
+  Rank rank_general(Rank r, Rank x) const;  // every group, x outside Z_p included
+  Rank inverse_rank_general(Rank r, Rank x) const;
   void torus_blocks(Rank r, const BlockSet& in, std::vector<BlockSet::Range>& img) const;
   // The images of the nodes [lo, hi) (within 0..p-1) under g_r, as ranges
   // offset by `base`.
