@@ -384,6 +384,13 @@ Report run_sweep(const SweepRequest& req) {
 }
 
 void trace_shown_root_causes(Report& r, const SweepRequest& req) {
+  // Grouping the instances costs about what rendering them does: only when
+  // some counterexample could be traced (a holding sweep has none).
+  const bool any = std::any_of(r.instances.begin(), r.instances.end(), [](const InstanceResult& i) {
+    return std::any_of(i.verdicts.begin(), i.verdicts.end(),
+                       [](const Verdict& v) { return v.counterexample && !v.counterexample->root_cause; });
+  });
+  if (!any) return;
   const std::vector<SweepJob> jobs = sweep_jobs(req);
   if (jobs.size() != r.instances.size()) return;  // not this request's report
   std::map<size_t, std::vector<Verdict*>> shown;   // by instance
