@@ -174,7 +174,12 @@ std::vector<Group> group_instances(const Report& r, const StatDeclarations& decl
         }
         it->second.push_back(i->p);
       }
-      for (const Verdict& v : merged_verdicts(*i)) {
+      // An instance's verdicts as they are where no property repeats (the
+      // usual case: no copy of every verdict of 2^21 instances), else merged.
+      std::vector<Verdict> merged;
+      const std::vector<Verdict>* verdicts = &i->verdicts;
+      if (repeats_a_property(*i)) verdicts = &(merged = merged_verdicts(*i));
+      for (const Verdict& v : *verdicts) {
         PropertySummary& ps = find_or_add(g.properties, v.property);
         accumulate_distribution(ps, decls, v.stats);
         if (v.status == Status::violated) {
@@ -331,6 +336,13 @@ std::vector<InstanceRow> instance_rows(const Group& g) {
     }
   }
   return rows;
+}
+
+bool repeats_a_property(const InstanceResult& i) {
+  for (size_t a = 0; a < i.verdicts.size(); ++a)
+    for (size_t b = 0; b < a; ++b)
+      if (i.verdicts[a].property == i.verdicts[b].property) return true;
+  return false;
 }
 
 std::vector<Verdict> merged_verdicts(const InstanceResult& i) {

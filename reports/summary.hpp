@@ -133,6 +133,9 @@ std::vector<InstanceRow> instance_rows(const Group& g);
 // An instance's verdicts with partial verdicts of the same property (rank
 // ranges, block chunks) merged by Verdict::merge, in first-seen order.
 std::vector<Verdict> merged_verdicts(const InstanceResult& i);
+// Whether two of the instance's verdicts judge one property (then only
+// merged_verdicts gives one verdict per property).
+bool repeats_a_property(const InstanceResult& i);
 
 // Violating instances per property name over the whole report, in
 // first-seen order; properties that always hold appear with 0.
