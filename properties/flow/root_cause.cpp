@@ -592,8 +592,8 @@ class MissingTrace {
       };
       // (dst - src) mod p over every send of the step, by offset. A step
       // has a handful of distinct offsets: a short list searched from the
-      // last hit, a hash map only past 16 (a map per send was most of this).
-      offsets.clear();
+      // last hit, a hash map only past 16 (not a std::map insert per send).
+      offsets_.clear();
       std::unordered_map<uint64_t, uint64_t> many;
       uint64_t sends = 0;
       size_t last = 0;
@@ -601,16 +601,16 @@ class MissingTrace {
         if (l->send) {
           ++sends;
           const uint64_t d = l->dst >= l->src ? l->dst - l->src : l->dst + p - l->src;
-          if (last < offsets.size() && offsets[last].first == d) {
-            ++offsets[last].second;
+          if (last < offsets_.size() && offsets_[last].first == d) {
+            ++offsets_[last].second;
           } else if (many.empty()) {
             last = 0;
-            while (last < offsets.size() && offsets[last].first != d) ++last;
-            if (last == offsets.size()) offsets.push_back({d, 0});
-            ++offsets[last].second;
-            if (offsets.size() > 16) {
-              for (const auto& [x, n] : offsets) many[x] += n;
-              offsets.clear();
+            while (last < offsets_.size() && offsets_[last].first != d) ++last;
+            if (last == offsets_.size()) offsets_.push_back({d, 0});
+            ++offsets_[last].second;
+            if (offsets_.size() > 16) {
+              for (const auto& [x, n] : offsets_) many[x] += n;
+              offsets_.clear();
             }
           } else {
             ++many[d];
@@ -620,9 +620,9 @@ class MissingTrace {
           offer_pair(l->send && l->carries ? Candidate::unmatched : Candidate::partner, l->src, l->dst);
         if (candidate(l->dst, l->src)) offer_pair(Candidate::partner, l->dst, l->src);
       }
-      for (const auto& [x, n] : many) offsets.push_back({x, n});
-      std::sort(offsets.begin(), offsets.end());  // by offset, as the candidates were always offered
-      for (const auto& [d, n] : offsets) {
+      for (const auto& [x, n] : many) offsets_.push_back({x, n});
+      std::sort(offsets_.begin(), offsets_.end());  // by offset, as the candidates were always offered
+      for (const auto& [d, n] : offsets_) {
         if (2 * n <= p) continue;  // not the step's regular pattern
         for (Rank h = 0; h < p; ++h) {
           const Rank a = static_cast<Rank>((h + d) % p);
@@ -636,19 +636,19 @@ class MissingTrace {
       // ranks do in this step (a transfer dropped at both ends).
       // Ranks by their number of transfers (a count indexes the table; the
       // mode is the smallest count with the most ranks).
-      send_counts.assign(1, 0);
-      recv_counts.assign(1, 0);
+      send_counts_.assign(1, 0);
+      recv_counts_.assign(1, 0);
       for (Rank x = 0; x < p; ++x) {
         const uint16_t ns = f_.sends_listed(t, x), nr = f_.receives_listed(t, x);
-        if (ns >= send_counts.size()) send_counts.resize(size_t{ns} + 1, 0);
-        if (nr >= recv_counts.size()) recv_counts.resize(size_t{nr} + 1, 0);
-        ++send_counts[ns];
-        ++recv_counts[nr];
+        if (ns >= send_counts_.size()) send_counts_.resize(size_t{ns} + 1, 0);
+        if (nr >= recv_counts_.size()) recv_counts_.resize(size_t{nr} + 1, 0);
+        ++send_counts_[ns];
+        ++recv_counts_[nr];
       }
       auto mode = [](const std::vector<uint64_t>& m) {
         return static_cast<uint16_t>(std::max_element(m.begin(), m.end()) - m.begin());
       };
-      const uint16_t usual_sends = mode(send_counts), usual_recvs = mode(recv_counts);
+      const uint16_t usual_sends = mode(send_counts_), usual_recvs = mode(recv_counts_);
       std::vector<Rank> few_sends, few_recvs;
       for (Rank x = 0; x < p; ++x) {
         if (f_.sends_listed(t, x) < usual_sends && held_[f_.node(t - 1, x)]) few_sends.push_back(x);
@@ -661,8 +661,8 @@ class MissingTrace {
     }
   }
 
-  std::vector<std::pair<uint64_t, uint64_t>> offsets;  // exchange_candidates' per-step tables
-  std::vector<uint64_t> send_counts, recv_counts;
+  std::vector<std::pair<uint64_t, uint64_t>> offsets_;  // exchange_candidates' per-step tables
+  std::vector<uint64_t> send_counts_, recv_counts_;
 
   const BlockFlow& f_;
   const CollectiveSpec& spec_;
