@@ -608,6 +608,47 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
   return e;
 }
 
+namespace {
+// The sweep's own cost per instance beside its checks: a result kept (lean
+// above kLeanAbove instances, as run_sweep keeps it), grouped and rendered
+// in the text report, and freed. Measured on kCopies copies of one real
+// result of the request's first allowed instance (at distinct p), added to
+// every target per instance.
+void add_keeping_cost(Estimate& e, const SweepRequest& req) {
+  constexpr size_t kCopies = 16384;
+  std::optional<InstanceResult> sample;
+  for (const SweepTarget& t : req.targets) {
+    for (uint64_t p : req.ps)
+      if (!t.variant->violates(t.params(p, t.all_radices && p >= 2 ? 2 : 0))) {
+        sample = check_instance(t, p, req.check, t.all_radices && p >= 2 ? 2 : 0);
+        break;
+      }
+    if (sample) break;
+  }
+  if (!sample || e.instances == 0) return;
+  const bool lean = e.instances > kLeanAbove;
+  const double t0 = cpu_seconds();
+  {
+    Report r;
+    r.instances.resize(kCopies);
+    for (size_t k = 0; k < kCopies; ++k) {
+      r.instances[k] = *sample;
+      r.instances[k].p = k + 1;
+      if (lean) make_lean(r.instances[k]);
+    }
+    const std::string text = render(r, Format::text);
+    if (text.empty()) return;
+  }
+  e.keeping_seconds_per_instance = (cpu_seconds() - t0) / kCopies;
+  e.core_seconds = 0;
+  for (TargetProjection& tp : e.targets) {
+    tp.core_seconds += e.keeping_seconds_per_instance * static_cast<double>(tp.instances);
+    e.core_seconds += tp.core_seconds;
+  }
+  e.wall_seconds = std::max(e.core_seconds, e.largest_instance_seconds) / e.cores;
+}
+}  // namespace
+
 Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o) {
   validate(req);
   // Restricted instances without --skip-restricted: the message verify gives
@@ -634,7 +675,9 @@ Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o) {
         cals.push_back(calibrate(ti, t, g, req.ps, req.check, rule, o.calibrate_seconds, preferred));
     }
   }
-  return project_sweep(req, o, std::move(cals));
+  Estimate e = project_sweep(req, o, std::move(cals));
+  add_keeping_cost(e, req);
+  return e;
 }
 
 // ---- rendering ------------------------------------------------------------
@@ -700,6 +743,13 @@ std::string render_estimate_text(const Estimate& e, const SweepRequest& req) {
         out << "refused by the checker, not counted above: " << tp.refusal << "\n";
     }
   }
+  if (e.keeping_seconds_per_instance > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "keeping each result and rendering it in the text report: %.3g us per instance (measured on copies "
+                  "of one result), %.4g core-seconds of the total\n",
+                  1e6 * e.keeping_seconds_per_instance, e.keeping_seconds_per_instance * double(e.instances));
+    out << buf;
+  }
   std::snprintf(buf, sizeof buf, "total: %.4g core-hours (%.4g core-seconds)\n", e.core_seconds / 3600,
                 e.core_seconds);
   out << buf;
@@ -762,6 +812,7 @@ std::string render_estimate_json(const Estimate& e) {
          {"wall_seconds", e.wall_seconds},
          {"largest_instance_seconds", e.largest_instance_seconds},
          {"calibration_cpu_seconds", e.calibration_cpu_seconds},
+         {"keeping_seconds_per_instance", e.keeping_seconds_per_instance},
          {"beyond_one_run", e.beyond_one_run},
          {"calibrations", cals},
          {"targets", targets},

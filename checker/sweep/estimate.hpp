@@ -106,6 +106,11 @@ struct Estimate {
   unsigned cores = 1;
   double wall_seconds = 0;  // on this machine
   double calibration_cpu_seconds = 0;
+  // Keeping one instance's result and rendering it in the text report, CPU
+  // seconds (measured on copies of a real result; 0: not measured). In
+  // every target's core_seconds: on a range of cheap instances it is most
+  // of the run (the ring's 2^21 p: about 3 s of checks, 10 s in all).
+  double keeping_seconds_per_instance = 0;
   bool beyond_one_run = false;  // more than kMaxSweepInstances (2^22) p values or instances
   std::vector<std::string> notes;
 };

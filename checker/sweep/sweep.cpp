@@ -287,12 +287,6 @@ class Progress {
 
 }  // namespace
 
-// Above this many instances a holding result keeps only what the reports
-// need of it: its verdicts' counts and modes, and the method that decided it
-// (its other measurements are dropped: a range of 2^21 p would otherwise
-// hold gigabytes of per-instance statistics).
-constexpr size_t kLeanAbove = size_t{1} << 16;
-
 void make_lean(InstanceResult& r) {
   if (r.status != Status::holds) return;
   for (Verdict& v : r.verdicts) {

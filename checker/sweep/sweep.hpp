@@ -105,6 +105,13 @@ std::vector<SweepTarget> resolve_target_list(const std::string& algos, const std
 inline constexpr uint64_t kMaxSweepInstances = uint64_t{1} << 22;
 inline constexpr const char* kMaxSweepInstancesText = "2^22";
 
+// Above this many instances a holding result keeps only what the reports
+// need of it (make_lean): its verdicts' counts and modes, and the method
+// that decided it (its other measurements are dropped: a range of 2^21 p
+// would otherwise hold gigabytes of per-instance statistics).
+inline constexpr size_t kLeanAbove = size_t{1} << 16;
+void make_lean(InstanceResult& r);
+
 // Throws InputError if `targets` x `ps` (x radices or shapes) is more than
 // kMaxSweepInstances: the limit of one verify, run or prove, checked before
 // anything per instance is built.

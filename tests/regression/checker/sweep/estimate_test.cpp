@@ -348,6 +348,13 @@ TEST(EstimateCli, KnowsTheParametricCertificate) {
   EXPECT_TRUE(j["targets"][0]["largest_parametric"].get<bool>());
   EXPECT_EQ(j["targets"][0]["largest_memory_bytes"].get<double>(), 0);
   EXPECT_LT(j["core_seconds"].get<double>(), 600.0);
+  // Keeping 2^21 results and rendering the report is most of such a run:
+  // measured, and in the total (each target's share included).
+  const double keep = j["keeping_seconds_per_instance"].get<double>();
+  EXPECT_GT(keep, 0);
+  EXPECT_LT(keep, 1e-3);
+  EXPECT_GE(j["core_seconds"].get<double>(), keep * double(uint64_t{1} << 21));
+  EXPECT_GE(j["targets"][0]["core_seconds"].get<double>(), keep * double(uint64_t{1} << 21));
   auto off = run("verify --estimate --algo ring --p 1..2^21 --parametric off --calibrate-seconds 0.1 --format json");
   ASSERT_EQ(off.code, 0) << off.err;
   const auto k = nlohmann::json::parse(off.out);
@@ -356,6 +363,7 @@ TEST(EstimateCli, KnowsTheParametricCertificate) {
   auto text = run("verify --estimate --algo ring --p 1..2^21 --calibrate-seconds 0.1");
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("decided by a parametric certificate"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("keeping each result and rendering it in the text report"), std::string::npos) << text.out;
 }
 
 // A target whose p are composed for some classes and enumerated for others
