@@ -193,7 +193,7 @@ uint64_t nblocks_of(const SweepTarget& t, const BlockRule& rule, uint64_t p, uin
 // The instance's CPU seconds; nullopt if the memory guard refused it (the
 // calibration's own limit, kCalibrationMemory).
 std::optional<CalibrationPoint> measure(const SweepTarget& t, uint64_t p, uint32_t r, const CheckOptions& o,
-                                        const BlockRule& rule) {
+                                        const BlockRule& rule, std::optional<InstanceResult>* sample) {
   CalibrationPoint q;
   q.p = p;
   q.radix = r;
@@ -204,6 +204,7 @@ std::optional<CalibrationPoint> measure(const SweepTarget& t, uint64_t p, uint32
     InstanceResult res = check_instance(t, p, o, r);
     spent += cpu_seconds() - t0;
     if (refused_by_memory_guard(res)) return std::nullopt;
+    if (sample && !*sample) *sample = res;
     if (res.stats.count("max_groups")) grouped = true;
     else if (res.stats.count("grouped_declined")) grouped = false;
     ++q.runs;
@@ -369,7 +370,7 @@ Calibration calibrate(size_t ti, const SweepTarget& t, const Regime& g, const st
   auto run_point = [&](uint64_t p) {
     used.push_back(p);
     const double t0 = cpu_seconds();
-    const std::optional<CalibrationPoint> q = measure(t, p, representative_radix(t, p), o, rule);
+    const std::optional<CalibrationPoint> q = measure(t, p, representative_radix(t, p), o, rule, &cal.sample);
     cal.cpu_seconds += cpu_seconds() - t0;
     if (q) cal.points.push_back(*q);
     return q.has_value();
@@ -611,20 +612,18 @@ Estimate project_sweep(const SweepRequest& req, const EstimateOptions& o, std::v
 namespace {
 // The sweep's own cost per instance beside its checks: a result kept (lean
 // above kLeanAbove instances, as run_sweep keeps it), grouped and rendered
-// in the text report, and freed. Measured on kCopies copies of one real
-// result of the request's first allowed instance (at distinct p), added to
-// every target per instance.
+// in the text report, and freed. Measured on kCopies copies (at distinct p)
+// of one real result, the first calibration point's (a small p: never one
+// of the request's own, which may be huge), added to every target per
+// instance.
 void add_keeping_cost(Estimate& e, const SweepRequest& req) {
   constexpr size_t kCopies = 16384;
-  std::optional<InstanceResult> sample;
-  for (const SweepTarget& t : req.targets) {
-    for (uint64_t p : req.ps)
-      if (!t.variant->violates(t.params(p, t.all_radices && p >= 2 ? 2 : 0))) {
-        sample = check_instance(t, p, req.check, t.all_radices && p >= 2 ? 2 : 0);
-        break;
-      }
-    if (sample) break;
-  }
+  const InstanceResult* sample = nullptr;
+  for (const Calibration& c : e.calibrations)
+    if (c.sample) {
+      sample = &*c.sample;
+      break;
+    }
   if (!sample || e.instances == 0) return;
   const bool lean = e.instances > kLeanAbove;
   const double t0 = cpu_seconds();

@@ -41,6 +41,7 @@
 // underestimates a point cannot make calibration allocate gigabytes
 // (issue 14 item 13: tra2 at p = 4096, 3 GB, for a request of one instance).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,10 @@ struct Calibration {
   double max_misfit = 0;   // max |predicted - measured| / measured over the points
   double holdout_error = 0;  // (predicted - measured) / measured of the largest point, fitted without it; 0 if < 3 points
   double cpu_seconds = 0;  // spent calibrating
+  // The result of its first point's instance (the sweep's per-instance
+  // keeping cost is measured on copies of it: Estimate::
+  // keeping_seconds_per_instance); none if no point ran.
+  std::optional<InstanceResult> sample;
 };
 
 struct TargetProjection {
