@@ -616,7 +616,7 @@ namespace {
 // of one real result, the first calibration point's (a small p: never one
 // of the request's own, which may be huge), added to every target per
 // instance.
-void add_keeping_cost(Estimate& e, const SweepRequest& req) {
+void add_keeping_cost(Estimate& e) {
   constexpr size_t kCopies = 16384;
   const InstanceResult* sample = nullptr;
   for (const Calibration& c : e.calibrations)
@@ -675,7 +675,7 @@ Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o) {
     }
   }
   Estimate e = project_sweep(req, o, std::move(cals));
-  add_keeping_cost(e, req);
+  add_keeping_cost(e);
   return e;
 }
 
