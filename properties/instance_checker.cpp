@@ -687,20 +687,6 @@ bool grouped_takes(const Schedule& s, const CheckOptions& o) {
   return f && swing::swing_mask_schedule(f->inner()).has_value();
 }
 
-namespace {
-std::optional<flow::GroupQuotientResult> grouped_quotient(const flow::MaskSchedule& ms, const StepHook& hook,
-                                                          const CheckOptions& o, std::string* declined);
-}  // namespace
-
-std::optional<bool> grouped_decides(const Schedule& s, const CheckOptions& o) {
-  if (!grouped_takes(s, o)) return std::nullopt;
-  auto ms = swing::swing_mask_schedule(s);
-  if (!ms) return std::nullopt;  // a fold or the odd-p scheme: a composition
-  ms->memo_key.clear();
-  std::string declined;
-  return grouped_quotient(*ms, StepHook{}, o, &declined).has_value();
-}
-
 InstanceCheck check_schedule(const Schedule& s, const Claim* claim, const StepHook& hook, const CheckOptions& o) {
   InstanceCheck out = run_checks(s, claim, hook, o);
   if (!out.refused && o.trace_root_causes) {
@@ -1032,5 +1018,14 @@ InstanceCheck run_checks(const Schedule& s, const Claim* claim, const StepHook& 
 }
 
 }  // namespace
+
+std::optional<bool> grouped_decides(const Schedule& s, const CheckOptions& o) {
+  if (!grouped_takes(s, o)) return std::nullopt;
+  auto ms = swing::swing_mask_schedule(s);
+  if (!ms) return std::nullopt;  // a fold or the odd-p scheme: a composition
+  ms->memo_key.clear();
+  std::string declined;
+  return grouped_quotient(*ms, StepHook{}, o, &declined).has_value();
+}
 
 }  // namespace collcheck

@@ -84,6 +84,13 @@ void Verdict::fail(Counterexample cx) {
   if (!counterexample || cx < *counterexample) counterexample = std::move(cx);
 }
 
+bool Verdict::counted_beyond_minimal(const Counterexample& at) {
+  if (!counterexample || !coordinates_before(*counterexample, at)) return false;
+  status = Status::violated;
+  ++violations;
+  return true;
+}
+
 void Verdict::merge(const Verdict& o) {
   if (property.empty()) property = o.property;
   status = worst(status, o.status);

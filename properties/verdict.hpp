@@ -161,6 +161,12 @@ struct Verdict {
 
   // Records a failure, keeping the minimal counterexample.
   void fail(Counterexample cx);
+  // Counts a failure at `at` (its coordinates only) when the kept
+  // counterexample comes strictly before it, so `at` can never be the
+  // minimal one whatever its texts: true if counted, and the caller builds
+  // no texts (a refuted sweep fails most cells of most instances). False:
+  // the caller words it and calls fail().
+  bool counted_beyond_minimal(const Counterexample& at);
   // Merges another partial verdict of the same property (rank ranges, block chunks).
   void merge(const Verdict& other);
 };
