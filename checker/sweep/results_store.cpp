@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <string_view>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "reports/root_cause_json.hpp"
@@ -44,6 +46,34 @@ std::string sweep_mode_text(const CheckOptions& o) {
 namespace {
 
 constexpr int kRecordBusyMs = 30000;
+
+// PRAGMA journal_mode = WAL on a store still in rollback mode (a new file)
+// takes the database's exclusive lock without calling SQLite's busy
+// handler: while another process that opened the same new file reads it,
+// the pragma fails at once with SQLITE_BUSY. Two sweeps started at once on
+// a new --db hit this about once in six tries on two loaded cores (one of
+// them failed with "locked ... gave up waiting" after no wait at all). The
+// pragma is retried here, with short sleeps, until `budget_ms` (the same
+// wait the busy handler grants every other statement) is spent. Returns
+// SQLite's code; `mode` is the journal mode the pragma reports.
+int enter_wal(sqlite3* db, int budget_ms, std::string& mode) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+  for (;;) {
+    sqlite3_stmt* st = nullptr;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, nullptr);
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_step(st);
+      if (rc == SQLITE_ROW) {
+        const unsigned char* t = sqlite3_column_text(st, 0);
+        mode = t ? reinterpret_cast<const char*>(t) : "";
+        rc = SQLITE_OK;
+      }
+    }
+    sqlite3_finalize(st);
+    if ((rc & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline) return rc;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 // Whether another connection may have `path` open or content of it may be
 // outside its main file: a write-ahead log (every connection to a WAL store
@@ -504,7 +534,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     // at once on a new --db): create_schema() checks again under the write
     // lock and leaves a store it finds created as it is; it is then
     // validated as any existing store.
-    create_schema();
+    create_schema(busy_timeout_ms);
     app = pragma_int("PRAGMA application_id");
     schema = pragma_int("PRAGMA user_version");
   }
@@ -534,8 +564,8 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
   check_rows();
   check_domains();
   if (access == Access::read_write) {
-    Query wal(db_, "PRAGMA journal_mode = WAL", fail_fn_);
-    std::string mode = wal.step() ? wal.text(0) : "";
+    std::string mode;
+    if (const int rc = enter_wal(db_, busy_timeout_ms, mode); rc != SQLITE_OK) fail(sqlite3_errmsg(db_), rc);
     if (mode != "wal") throw InputError("results store " + f + ": cannot use write-ahead logging (journal mode " + mode + ")");
   }
   sqlite3_exec(db_, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
@@ -886,9 +916,10 @@ void ResultsStore::exec_or_fail(const std::string& sql, const std::string& conte
   }
 }
 
-void ResultsStore::create_schema() {
+void ResultsStore::create_schema(int busy_timeout_ms) {
   auto exec = [&](const std::string& sql) { exec_or_fail(sql, ""); };
-  exec("PRAGMA journal_mode = WAL");
+  std::string mode;
+  if (const int rc = enter_wal(db_, busy_timeout_ms, mode); rc != SQLITE_OK) fail(sqlite3_errmsg(db_), rc);
   exec("BEGIN IMMEDIATE");
   // Still empty once the write lock is held? Another process that opened the
   // empty file at the same time may have created the store meanwhile.

@@ -139,7 +139,7 @@ class ResultsStore {
   auto read_consistently(F read);
   std::vector<SweepInfo> sweeps_now();
   std::vector<InstanceResult> load_sweep_now(int64_t id);
-  void create_schema();
+  void create_schema(int busy_timeout_ms);
   bool has_shared_instance_rows();  // the older instances table (see kSchemaVersion)
   void migrate_shared_instance_rows();
   bool has_root_cause_column();  // schema version 3
