@@ -244,6 +244,8 @@ struct BitModel {
     return true;
   }
   void duplicate(uint64_t* dst, const uint64_t* src) const { std::copy(src, src + cells.words, dst); }
+  // Whether two cells are the same value (set and flag word), word for word.
+  bool same(const uint64_t* a, const uint64_t* b) const { return std::equal(a, a + cells.words, b); }
   void judge(Verdict& v, const CollectiveSpec& spec, int last, Block b, const uint64_t* c) const {
     judge_exact_cell(v, spec, cells.p, 0, last, b, c, cells.bits, full);
   }
@@ -262,6 +264,9 @@ struct BoxModel : BoxCells {
   Store store(size_t n) const { return Store(words(), n); }
   void map(Rank q, const uint64_t* src, uint64_t* dst) const { BoxCells::map(g, q, src, dst); }
   bool superset(const uint64_t* in, const uint64_t* c) const { return includes(in, c); }
+  // Word-for-word equal: the same value (unequal words may still be one
+  // value; the caller then declines, which is only conservative).
+  bool same(const uint64_t* a, const uint64_t* b) const { return std::equal(a, a + words(), b); }
   static constexpr bool kBounded = true;
   static constexpr bool kRecounts = false;  // a torus group is not the 1D translations
   static constexpr bool kSparse = false;
@@ -282,6 +287,8 @@ struct RunModel : RunCells {
   void map(Rank q, const RunSet* src, RunSet* dst) const { RunCells::map(q, g.reflects(q), src, dst); }
   void duplicate(RunSet* dst, const RunSet* src) const { RunCells::copy(dst, src); }
   bool superset(const RunSet* in, const RunSet* c) const { return in->ranks.includes(c->ranks); }
+  // Runs are canonical (sorted, disjoint, non-adjacent): equal runs, equal sets.
+  bool same(const RunSet* a, const RunSet* b) const { return a->ranks == b->ranks && a->doubled == b->doubled; }
   static constexpr bool kBounded = false;  // checked against the budget as it runs
   static constexpr bool kRecounts = true;   // recount_doubles under translations
   static constexpr bool kSparse = false;
@@ -353,6 +360,7 @@ struct HeldModel {
   }
   void duplicate(Cell* dst, const Cell* src) const { *dst = *src; }
   bool superset(const Cell* in, const Cell* c) const { return !c->who || c->who == in->who; }
+  bool same(const Cell* a, const Cell* b) const { return a->who == b->who && a->doubled == b->doubled; }
   void judge(Verdict& v, const CollectiveSpec& spec, int last_step, Block b, const Cell* c) const {
     const Requirement req = spec.required(0, b);
     if (req.kind == Requirement::Kind::none) return;
@@ -469,6 +477,25 @@ void reflect_bits(uint64_t* dst, const uint64_t* src, uint64_t p, uint64_t c) {
 
 namespace {
 
+// Whether every block that two or more copies write in this step gets the
+// same value from each (`order`: rank 0's receives in the canonical order;
+// `inbox`: their incoming cells, block by block in that order). Copies only:
+// a copy overlapping a reduce was declined before.
+template <class Model>
+bool same_copies(const Model& cells, const std::vector<const Transfer*>& order, typename Model::Store& inbox) {
+  std::vector<std::pair<Block, size_t>> at;  // (block, inbox index) of every copied block
+  size_t k = 0;
+  for (const Transfer* t : order)
+    t->blocks.for_each([&](Block b) {
+      if (t->combine == Combine::copy) at.emplace_back(b, k);
+      ++k;
+    });
+  std::sort(at.begin(), at.end());
+  for (size_t i = 1; i < at.size(); ++i)
+    if (at[i].first == at[i - 1].first && !cells.same(inbox.at(at[i - 1].second), inbox.at(at[i].second))) return false;
+  return true;
+}
+
 // Model: BitModel (p-bit sets) or BoxCells (products of per-dimension sets,
 // box_cells.hpp); the same simulation, the same judgement.
 template <class Model>
@@ -527,11 +554,29 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     // disjoint and the cell was held before the step, so no order reports
     // anything, at rank 0 or at any image of it (Trivance's joint reduction
     // receives its block from both peers in every step).
-    bool reduces_overlap = false, order_sensitive = false;
+    //
+    // Two copies of one block from two peers are the exception: where the
+    // two values are the same (set and flag), every order leaves that value
+    // and reports the same (the first copy's loss, if any, against the
+    // block's value before the step; the second loses nothing), at rank 0
+    // and at each of its images, whose two values are the images of rank 0's
+    // two. What the report names is rank 0's first peer in rank 0's order,
+    // as the generic checker names it at rank 0, where the minimal
+    // counterexample lies; every rank reports as many. So the values are
+    // compared once the step's inbox is read, and the quotient declines if
+    // any pair differs (Trivance's paper-bandwidth reading receives equal
+    // copies of one block from both peers in its last steps at every p that
+    // is not a power of three; the receive race itself is reported by
+    // check_receive_races either way).
+    bool reduces_overlap = false, order_sensitive = false, copies_overlap = false;
     const auto& rv = ops[0].recvs;
     for (size_t i = 0; i < rv.size(); ++i)
       for (size_t j = i + 1; j < rv.size(); ++j)
         if (rv[i].blocks.intersects(rv[j].blocks)) {
+          if (rv[i].combine == Combine::copy && rv[j].combine == Combine::copy && rv[i].peer != rv[j].peer) {
+            copies_overlap = true;
+            continue;
+          }
           if (rv[i].combine != Combine::reduce || rv[j].combine != Combine::reduce || rv[i].peer == rv[j].peer)
             return decline("rank 0 receives one block twice in one step with a copy involved");
           if (view.translations && Model::kRecounts) reduces_overlap = true;
@@ -571,6 +616,8 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     for (const Transfer* t : order) {
       t->blocks.for_each([&](Block b) { cells.map(t->peer, cell(view.source_block(t->peer, b)), inbox.at(k++)); });
     }
+    if (copies_overlap && !same_copies(cells, order, inbox))
+      return decline("rank 0 receives one block twice in one step by copies of two different values");
     // The receiving cells before the step, aligned with inbox (recounts only).
     typename Model::Store saved = cells.store(reduces_overlap ? total : 0);
     if constexpr (Model::kRecounts)

@@ -23,10 +23,14 @@
 // rank 0, and the minimal counterexample is rank 0's, the same as the
 // generic checker's; checks and violation counts are rank 0's times p.
 //
-// One more condition: no rank receives one block twice in one step (the
-// generic checker applies such receives in the order of the peers' rank
-// numbers, which rotation does not preserve); rank 0's receive lists are
-// checked, every other rank's are rotations of them.
+// One more condition: no rank receives one block twice in one step where
+// the result depends on the order (the generic checker applies such
+// receives in the order of the peers' rank numbers, which rotation does not
+// preserve); rank 0's receive lists are checked, every other rank's are
+// rotations of them. Reduces are recounted per order or judged in rank 0's
+// (below); two copies of one block are accepted when they carry the same
+// value (every order then leaves that value and reports alike), and
+// anything else with a copy involved declines.
 //
 // Nothing is assumed: every rank's transfers of every step are generated and
 // compared with the rotation of rank 0's (invariance_checks in the stats); if
