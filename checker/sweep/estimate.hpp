@@ -99,6 +99,10 @@ struct TargetProjection {
   bool largest_parametric = false;  // a parametric certificate decides the largest instance (no state)
   std::string refusal;  // why the checker would refuse its largest instance ("" if it would not)
   uint64_t max_calibrated_p = 0;
+  // Verify's memory guard on the sampled instances (project_sweep): asked,
+  // and answers reused from another sample of the same bucket of p (1/16
+  // of an octave) once the asking had cost EstimateOptions::guard_seconds.
+  uint64_t guard_asked = 0, guard_reused = 0;
 };
 
 struct Estimate {
@@ -116,6 +120,7 @@ struct Estimate {
   // every target's core_seconds: on a range of cheap instances it is most
   // of the run (the ring's 2^21 p: about 3 s of checks, 10 s in all).
   double keeping_seconds_per_instance = 0;
+  double guard_seconds = 0;  // EstimateOptions::guard_seconds, for the report
   bool beyond_one_run = false;  // more than kMaxSweepInstances (2^22) p values or instances
   std::vector<std::string> notes;
 };
@@ -124,6 +129,9 @@ struct EstimateOptions {
   double calibrate_seconds = 0.5;  // CPU budget per (target, regime)
   unsigned cores = 0;              // 0: TBB's default concurrency (--threads if set)
   uint64_t max_exact_samples = uint64_t{1} << 16;  // per target; above: stratified sample
+  // CPU seconds of verify's memory guard per target after which its answer
+  // is reused within a bucket of p (TargetProjection::guard_reused).
+  double guard_seconds = 5;
 };
 
 // The projection of `req` (targets, ps, skip_restricted, check). Bad input

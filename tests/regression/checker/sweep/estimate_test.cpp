@@ -15,6 +15,7 @@
 
 #include <bit>
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -194,6 +195,56 @@ TEST(EstimateProjection, KnowsWhatTheMemoryGuardRefuses) {
   req.check.max_memory = 0;
   EXPECT_EQ(project_sweep(req, EstimateOptions{}, fixed_calibrations(req, TimeModel{0, 0, 1e-9, 0})).targets[0].refused,
             0u);
+}
+
+// Asking the guard at every sample is quadratic in the range for generators
+// whose rank 0 costs O(p) per step (417 s of the estimate of
+// tra2/paper-literal over 1..2^16). Once the asking has cost
+// EstimateOptions::guard_seconds, the answer of the first sample of a bucket
+// of p (1/16 of an octave) is reused for the bucket's later samples: with no
+// budget from the first sample on, and the projection is exactly the replay
+// of that rule on the checker's own answers; with an ample budget every
+// sample is asked.
+TEST(EstimateProjection, ReusesTheGuardsAnswerWithinABucketOnceItCosts) {
+  SweepRequest req = request("tra2", "paper-literal", "64..512:8");
+  req.check.max_memory = uint64_t{48} << 20;
+  std::map<uint64_t, bool> refused_by_verify;
+  for (uint64_t p : req.ps) {
+    auto s = req.targets[0].variant->make(req.targets[0].params(p, 0));
+    refused_by_verify[p] = check_schedule(*s, nullptr, {}, req.check).refused.has_value();
+  }
+  std::map<int64_t, bool> first;  // the replay: a bucket's first sample decides it
+  uint64_t replay_refused = 0;
+  for (uint64_t p : req.ps) {
+    const auto bucket = static_cast<int64_t>(std::floor(16 * std::log2(static_cast<double>(p))));
+    const bool refused = first.try_emplace(bucket, refused_by_verify[p]).first->second;
+    replay_refused += refused;
+  }
+  uint64_t exact_refused = 0;
+  for (const auto& [p, r] : refused_by_verify) exact_refused += r;
+  ASSERT_GT(exact_refused, 0u) << "the limit refuses nothing: the test checks nothing";
+  ASSERT_LT(exact_refused, req.ps.size()) << "the limit refuses everything";
+  ASSERT_LT(first.size(), req.ps.size()) << "no bucket holds two samples: nothing is reused";
+  const auto cals = fixed_calibrations(req, TimeModel{0, 0, 1e-9, 0});
+  EstimateOptions ample;
+  ample.guard_seconds = 1e9;
+  const Estimate asked = project_sweep(req, ample, cals);
+  EXPECT_EQ(asked.targets[0].refused, exact_refused);
+  EXPECT_EQ(asked.targets[0].guard_asked, req.ps.size());
+  EXPECT_EQ(asked.targets[0].guard_reused, 0u);
+  EXPECT_EQ(render_estimate_text(asked, req).find("memory guard: asked"), std::string::npos);
+  EstimateOptions none;
+  none.guard_seconds = 0;
+  const Estimate reused = project_sweep(req, none, cals);
+  EXPECT_EQ(reused.targets[0].refused, replay_refused);
+  EXPECT_EQ(reused.targets[0].checked, req.ps.size() - replay_refused);
+  EXPECT_EQ(reused.targets[0].guard_asked, first.size());
+  EXPECT_EQ(reused.targets[0].guard_reused, req.ps.size() - first.size());
+  const std::string text = render_estimate_text(reused, req);
+  EXPECT_NE(text.find("memory guard: asked at " + std::to_string(first.size()) + " sampled instances"), std::string::npos)
+      << text;
+  const auto j = nlohmann::json::parse(render_estimate_json(reused));
+  EXPECT_EQ(j["targets"][0]["guard_reused"], req.ps.size() - first.size()) << j.dump();
 }
 
 // A sparse restriction over a sampled range (2^21 p values, 22 of them
