@@ -31,22 +31,36 @@
 namespace collcheck {
 namespace {
 
-class JointReduce final : public EquivariantSchedule {
+// A one-block allreduce under the translations of the ring (or of a 1D
+// torus: boxes), blocks fixed; at(d) is rank 0's peer at offset d.
+class OneBlockSchedule : public EquivariantSchedule {
  public:
-  // second: 2, the overlapping shape above; 3, Trivance's joint reduction
-  // at distances 1 and 3 (no overlap: windows of 3 then 9 ranks).
-  JointReduce(uint64_t p, bool torus, uint64_t second)
+  OneBlockSchedule(uint64_t p, bool torus)
       : spec_{Collective::allreduce, p, 1, 0},
         action_(torus ? GroupAction(SymmetryGroup::torus_translations, BlockAction::fixed, spec_, 0,
                                     {static_cast<uint32_t>(p)})
-                      : GroupAction(SymmetryGroup::translations, BlockAction::fixed, spec_)),
-        second_(second) {}
+                      : GroupAction(SymmetryGroup::translations, BlockAction::fixed, spec_)) {}
   const CollectiveSpec& spec() const override { return spec_; }
+  const GroupAction& action() const override { return action_; }
+  std::string certificate() const override { return "a test schedule, equivariant by construction"; }
+
+ protected:
+  Rank at(int64_t d) const {
+    const auto p = static_cast<int64_t>(spec_.p);
+    return static_cast<Rank>((p + d % p) % p);
+  }
+  CollectiveSpec spec_;
+  GroupAction action_;
+};
+
+class JointReduce final : public OneBlockSchedule {
+ public:
+  // second: 2, the overlapping shape above; 3, Trivance's joint reduction
+  // at distances 1 and 3 (no overlap: windows of 3 then 9 ranks).
+  JointReduce(uint64_t p, bool torus, uint64_t second) : OneBlockSchedule(p, torus), second_(second) {}
   int num_steps() const override { return 2; }
   void representative_step(int s, RankStep& out) const override {
     out.clear();
-    const uint64_t p = spec_.p;
-    auto at = [p](int64_t d) { return static_cast<Rank>((static_cast<int64_t>(p) + d % static_cast<int64_t>(p)) % p); };
     if (second_ == 2) {  // the overlapping shape
       if (s == 0) {
         out.add_send(at(1), Combine::reduce).blocks.insert(0);
@@ -66,12 +80,8 @@ class JointReduce final : public EquivariantSchedule {
       out.add_recv(at(x), Combine::reduce).blocks.insert(0);
     }
   }
-  const GroupAction& action() const override { return action_; }
-  std::string certificate() const override { return "a test schedule, equivariant by construction"; }
 
  private:
-  CollectiveSpec spec_;
-  GroupAction action_;
   uint64_t second_;
 };
 
@@ -86,23 +96,15 @@ class JointReduce final : public EquivariantSchedule {
 // number rank 0 took its left neighbour's value {p - 2, p - 1} and rank 1 its
 // right one's {1, 2}: nothing counted twice at rank 0. Rank 1 as the image
 // of rank 0 would hold {p - 1, 0}, and p - 1 would count twice.
-class TwoCopies final : public EquivariantSchedule {
+class TwoCopies final : public OneBlockSchedule {
  public:
-  TwoCopies(uint64_t p, bool torus, bool equal)
-      : spec_{Collective::allreduce, p, 1, 0},
-        action_(torus ? GroupAction(SymmetryGroup::torus_translations, BlockAction::fixed, spec_, 0,
-                                    {static_cast<uint32_t>(p)})
-                      : GroupAction(SymmetryGroup::translations, BlockAction::fixed, spec_)),
-        equal_(equal) {}
-  const CollectiveSpec& spec() const override { return spec_; }
+  TwoCopies(uint64_t p, bool torus, bool equal) : OneBlockSchedule(p, torus), equal_(equal) {}
   int num_steps() const override { return equal_ ? 2 : 3; }
   int ports() const override { return static_cast<int>(std::max<uint64_t>(2, spec_.p)); }
   void representative_step(int s, RankStep& out) const override {
     out.clear();
-    const uint64_t p = spec_.p;
-    auto at = [p](int64_t d) { return static_cast<Rank>((static_cast<int64_t>(p) + d % static_cast<int64_t>(p)) % p); };
     if (s == 0) {
-      for (int64_t d = 1; d < (equal_ ? static_cast<int64_t>(p) : 2); ++d) {
+      for (int64_t d = 1; d < (equal_ ? static_cast<int64_t>(spec_.p) : 2); ++d) {
         out.add_send(at(d), Combine::reduce).blocks.insert(0);
         out.add_recv(at(-d), Combine::reduce).blocks.insert(0);
       }
@@ -118,12 +120,8 @@ class TwoCopies final : public EquivariantSchedule {
       out.add_recv(at(d), Combine::copy).blocks.insert(0);
     }
   }
-  const GroupAction& action() const override { return action_; }
-  std::string certificate() const override { return "a test schedule, equivariant by construction"; }
 
  private:
-  CollectiveSpec spec_;
-  GroupAction action_;
   bool equal_;
 };
 
@@ -208,7 +206,9 @@ TEST(QuotientOrder, EqualCopiesOfOneBlockAreDecided) {
     bool race = false;
     for (const Verdict& v : e.verdicts) {
       if (v.property == "causality") race = v.violations == p;
-      if (v.property == "postcondition") EXPECT_EQ(v.status, Status::holds) << what;
+      if (v.property == "postcondition") {
+        EXPECT_EQ(v.status, Status::holds) << what;
+      }
     }
     EXPECT_TRUE(race) << what;
     const InstanceCheck q = check_unrechecked(TwoCopies(p, false, true), true);
@@ -240,7 +240,9 @@ TEST(QuotientOrder, CopiesOfDifferentValuesDecline) {
       test::expect_same_verdicts(q, e, what);
       // The last copy applied wins: rank x keeps a pair, never all p.
       for (const Verdict& v : e.verdicts)
-        if (v.property == "postcondition") EXPECT_EQ(v.status, Status::violated) << what;
+        if (v.property == "postcondition") {
+          EXPECT_EQ(v.status, Status::violated) << what;
+        }
     }
     std::string why;
     EXPECT_FALSE(flow::run_quotient(TwoCopies(p, false, false), {}, &why, flow::QuotientCells::runs)) << what;
