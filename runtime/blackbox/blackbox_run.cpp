@@ -86,6 +86,10 @@ void prepare_crash_line(const std::string& text) {
   std::memcpy(crash_message, text.data(), crash_length);
 }
 
+// How much longer than --timeout a rank that returned waits for the others
+// (at most --timeout itself) before it ends the job.
+constexpr double kReturnedGraceSeconds = 5.0;
+
 class Guard {
  public:
   Guard(int me, const std::string& what, double seconds) {
@@ -93,9 +97,20 @@ class Guard {
     for (int sig : kCrashSignals) std::signal(sig, on_crash);
     watchdog_ = std::thread([this, me, what, seconds] {
       std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) return;
+      auto finished = [this] { return done_; };
+      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), finished)) return;
+      // A rank that returned waits a grace period more before it ends the
+      // job, so that the rank still inside the call (the one to name) says so
+      // first: its own watchdog may have started a little later, and the
+      // launcher kills every rank as soon as one exits.
+      double waited = seconds;
+      if (returned_.load()) {
+        const double grace = std::min(seconds, kReturnedGraceSeconds);
+        if (cv_.wait_for(lock, std::chrono::duration<double>(grace), finished)) return;
+        waited += grace;
+      }
       std::fprintf(stderr, "collcheck-mpi: rank %d: %s %s within %g s\n", me, what.c_str(),
-                   returned_.load() ? "returned, but the other ranks did not finish" : "did not return", seconds);
+                   returned_.load() ? "returned, but the other ranks did not finish" : "did not return", waited);
       std::fflush(stderr);
       std::fflush(stdout);
       std::_Exit(3);
