@@ -284,14 +284,11 @@ TEST(ThreadedExecutor, RecvWithoutSendIsDeadlockNamingTheStuckRank) {
   m.steps.resize(1, std::vector<RankStep>(3));
   m.steps[0][1].recvs.push_back({2, BlockSet::single(0), Combine::reduce});  // nobody sends
   ExecOptions o;
-  o.deadlock_timeout = 2s;
-  auto t0 = std::chrono::steady_clock::now();
+  o.deadlock_timeout = 60s;  // exact detection does not wait for it: timed_out stays false
   ExecResult r = execute_threads(MaterializedView(std::move(m)), o);
-  auto elapsed = std::chrono::steady_clock::now() - t0;
-  EXPECT_LT(elapsed, 1500ms) << "exact detection should not wait for the timeout";
   ASSERT_EQ(r.verdict.status, Status::violated);
   EXPECT_TRUE(r.deadlock);
-  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.timed_out) << "the deadlock was found by the watchdog's timeout, not detected exactly";
   ASSERT_EQ(r.stuck.size(), 1u);
   EXPECT_EQ(r.stuck[0].rank, 1u);
   EXPECT_EQ(r.stuck[0].step, 0);
