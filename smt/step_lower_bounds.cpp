@@ -625,7 +625,7 @@ std::optional<StepGoal> goal_of(const AlgorithmInfo& a) {
 // `blocks`: the schedule's blocks per rank (the n of an n-block broadcast).
 struct ScheduleShape {
   int ports;
-  uint32_t blocks;
+  uint64_t blocks;
 };
 ScheduleShape schedule_shape(const VariantInfo& vi, const InstanceParams& ip) {
   const std::unique_ptr<Schedule> s = vi.make(ip);
@@ -643,14 +643,17 @@ ScheduleShape schedule_shape(const VariantInfo& vi, const InstanceParams& ip) {
 constexpr uint64_t kMaxP = 27, kMaxPOnePort = 16;
 constexpr int kMaxBroadcastSteps = 9;
 
-std::optional<std::string> size_limit(StepGoal goal, int ports, uint32_t blocks, const InstanceParams& ip) {
+std::optional<std::string> size_limit(StepGoal goal, int ports, uint64_t blocks, const InstanceParams& ip) {
   if (ip.p > kMaxP)
     return "p = " + std::to_string(ip.p) + " is beyond the step-bound query (p <= 16 one-port, p <= 27 two-port; "
            "one-port p = 32 takes ~80 s, p = 64 more than 120 s)";
   if (ports < 2 && ip.p > kMaxPOnePort)
     return "p = " + std::to_string(ip.p) + " is beyond the one-port step-bound query (p <= 16; p = 32 takes ~80 s)";
   if (goal == StepGoal::broadcast) {
-    int bound = information_bound(goal, ip.p, ports, blocks);
+    if (blocks > kMaxBroadcastSteps + 1)  // n - 1 + ceil(log2 p) > 9 for every p; below, n fits 32 bits
+      return "the n-block broadcast's n = " + std::to_string(blocks) + " is beyond the step-bound query (at most " +
+             std::to_string(kMaxBroadcastSteps) + " steps: n - 1 + ceil(log2 p) of them)";
+    int bound = information_bound(goal, ip.p, ports, static_cast<uint32_t>(blocks));
     if (bound > kMaxBroadcastSteps)
       return "the n-block broadcast bound n-1+ceil(log2 p) = " + std::to_string(bound) +
              " is beyond the step-bound query (at most " + std::to_string(kMaxBroadcastSteps) +
@@ -659,14 +662,15 @@ std::optional<std::string> size_limit(StepGoal goal, int ports, uint32_t blocks,
   return std::nullopt;
 }
 
-StepProblem problem_of(StepGoal goal, int ports, uint32_t blocks, const InstanceParams& ip) {
+// Called after size_limit() passed: a broadcast's n is at most kMaxBroadcastSteps.
+StepProblem problem_of(StepGoal goal, int ports, uint64_t blocks, const InstanceParams& ip) {
   StepProblem P;
   P.goal = goal;
   P.p = ip.p;
   P.model.ports = ports;
   P.model.content = Content::knowledge;
   if (goal == StepGoal::broadcast) {
-    P.blocks = blocks;  // the broadcast's n (traff: --n, default 8)
+    P.blocks = static_cast<uint32_t>(blocks);  // the broadcast's n (traff: --n, default 8)
     P.root = ip.root;
   }
   // Reductions, allgather, alltoall: only rank 0 must complete (a relaxation:
