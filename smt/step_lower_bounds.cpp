@@ -662,7 +662,7 @@ std::optional<std::string> size_limit(StepGoal goal, int ports, uint64_t blocks,
   return std::nullopt;
 }
 
-// Called after size_limit() passed: a broadcast's n is at most kMaxBroadcastSteps.
+// Called after size_limit() passed: a broadcast's n is at most kMaxBroadcastSteps + 1.
 StepProblem problem_of(StepGoal goal, int ports, uint64_t blocks, const InstanceParams& ip) {
   StepProblem P;
   P.goal = goal;
