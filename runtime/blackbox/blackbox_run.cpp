@@ -103,14 +103,17 @@ class Guard {
       // job, so that the rank still inside the call (the one to name) says so
       // first: its own watchdog may have started a little later, and the
       // launcher kills every rank as soon as one exits.
+      // Read once: a rank returning right at the deadline gets the grace and
+      // the line that says it returned, never one without the other.
+      const bool returned = returned_.load();
       double waited = seconds;
-      if (returned_.load()) {
+      if (returned) {
         const double grace = std::min(seconds, kReturnedGraceSeconds);
         if (cv_.wait_for(lock, std::chrono::duration<double>(grace), finished)) return;
         waited += grace;
       }
       std::fprintf(stderr, "collcheck-mpi: rank %d: %s %s within %g s\n", me, what.c_str(),
-                   returned_.load() ? "returned, but the other ranks did not finish" : "did not return", waited);
+                   returned ? "returned, but the other ranks did not finish" : "did not return", waited);
       std::fflush(stderr);
       std::fflush(stdout);
       std::_Exit(3);
