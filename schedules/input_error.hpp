@@ -73,6 +73,16 @@ inline std::string escape_controls(std::string_view s) {
   return out;
 }
 
+// escape_controls of at most the first `max` bytes of `s` (cut before a
+// UTF-8 sequence, never inside one), "..." appended when something was cut:
+// a value quoted in a one-line message.
+inline std::string escape_controls_cut(std::string_view s, size_t max) {
+  if (s.size() <= max) return escape_controls(s);
+  size_t cut = max;
+  for (int back = 0; back < 3 && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80; ++back) --cut;
+  return escape_controls(s.substr(0, cut)) + "...";
+}
+
 // 'text', escaped as escape_controls does: how an error message quotes an
 // option value, a name or a path the user gave.
 inline std::string quote_input(std::string_view text) { return "'" + escape_controls(text) + "'"; }

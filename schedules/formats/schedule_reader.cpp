@@ -17,24 +17,7 @@ namespace collcheck::schedule_reader {
 
 using json = nlohmann::json;
 
-std::string printable(const std::string& bytes, size_t max) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (out.size() >= max) {
-      out += "...";
-      break;
-    }
-    if (c < 0x20 || c >= 0x7f) {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+std::string printable(const std::string& bytes, size_t max) { return escape_controls_cut(bytes, max); }
 
 namespace {
 
@@ -276,6 +259,12 @@ struct LinesReader::State {
   }
   [[noreturn]] void fail(const std::string& what, bool drop_last_key = false) const {
     fail_at(path(drop_last_key), what);
+  }
+  // A NUL byte outside a string, at the position just read.
+  [[noreturn]] void nul_byte() const {
+    const std::string col = "column " + std::to_string(in_col);
+    fail_at((part == Part::document ? "line " + std::to_string(in_line) + ", " + col : col) + ", in " + path(),
+            "not valid JSON: a NUL byte (\\x00) outside a string");
   }
 
   // ---- the format's shape ----
@@ -994,6 +983,11 @@ class CompactInput {
           if (escape_) escape_ = false;
           else if (c == '\\') escape_ = true;
           else if (c == '"') in_string_ = false;
+        } else if (c == 0) {
+          // nlohmann's lexer takes a NUL byte for the end of the input, so a
+          // document followed by NULs (a file padded or cut by a crash) was read
+          // as whole: no JSON text holds one outside a string.
+          st_->nul_byte();
         } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
           if (in_space_) continue;  // read, counted, not handed over
           in_space_ = true;

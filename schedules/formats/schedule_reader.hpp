@@ -73,9 +73,9 @@ void set_fast_path(bool enabled);
 // O(n log n) of them, not O(n^2).
 uint64_t name_comparisons();
 
-// A one-line, printable rendering of arbitrary bytes (control characters and
-// bytes >= 0x7f as \xNN), cut at `max` characters: file content never breaks
-// the one-line error message.
+// A one-line, printable rendering of arbitrary bytes, cut after `max` bytes:
+// file content never breaks the one-line error message (escape_controls_cut,
+// schedules/input_error.hpp: the one escaping rule of every message).
 std::string printable(const std::string& bytes, size_t max = 60);
 
 }  // namespace collcheck::schedule_reader

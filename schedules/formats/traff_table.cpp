@@ -112,6 +112,15 @@ std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, cons
       if (comment) is_header = t == "traff-table";
       return !comment;
     });
+    // The header comes first: without it a table's p and q are only what its
+    // line count implies, and a mistyped header would pass as a comment.
+    if (row.count > 0 && !header && !is_header) {
+      const size_t shown = std::min<size_t>(end - at, 80);
+      throw InputError(source + ":" + std::to_string(no) +
+                       ": expected the header '# traff-table p=P q=Q: ...' (as dump --format traff-table writes it) "
+                       "before anything else, got " +
+                       quote_input(std::string_view(text).substr(at, shown)) + (shown < end - at ? "..." : ""));
+    }
     if (is_header) read_header(at, end, no);
     at = end + 1;
     if (row.count == 0 || comment) continue;
@@ -121,6 +130,7 @@ std::vector<traff::RankSchedule> parse_traff_table(const std::string& text, cons
       charge((rows.capacity() - before) * sizeof(Row), no, "the " + std::to_string(rows.size()) + " rank lines read so far");
     if (rows.size() > (uint64_t{1} << 20)) throw InputError(source + ": more than 2^20 rank lines");
   }
+  if (!header) throw InputError(source + ": no '# traff-table p=P q=Q: ...' header and no rank lines");
   if (rows.empty()) throw InputError(source + ": no rank lines (expected 'rank baseblock recvblock[0..q-1] sendblock[0..q-1]')");
   const uint64_t p = rows.size();
   const int64_t q = static_cast<int64_t>(traff::skips(p).size()) - 1;

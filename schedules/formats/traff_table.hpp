@@ -22,8 +22,9 @@ std::string traff_table(uint64_t p);
 // Reads what traff_table writes: '#' lines (comments) and blank lines are
 // skipped; every other line is "r baseblock recvblock[0..q-1] sendblock[0..q-1]"
 // with r = 0, 1, ... in order. p is the number of rank lines (1 <= p <= 2^20),
-// q = ceil(log2 p). The header "# traff-table p=P q=Q: ..." is optional, but
-// one that is there must be well-formed, given once, and state that p and q.
+// q = ceil(log2 p). The header "# traff-table p=P q=Q: ..." comes before any
+// other line but blank ones (a table without it, or one whose first line is
+// a mistyped header, is malformed), is given once and states that p and q.
 // InputError (one line, "<source>:<line>: ...") for a header that does not, a wrong
 // column count, ranks out of order, a non-integer, recvblock/sendblock outside
 // [-q, q-1] or baseblock outside [0, q]. Träff's conditions are not checked here

@@ -283,9 +283,23 @@ TEST(TraffTableCheck, MalformedFilesAreBadInput) {
   }
   {
     auto rows = good;
-    rows.pop_back();  // p = 8: q = 3, so every line has two columns too many (no header to compare with)
-    expect_bad_file("p8.txt", join("", rows), "expected 8 columns");
+    rows.pop_back();  // p = 8: q = 3, so every line has two columns too many
+    expect_bad_file("p8.txt", join("# traff-table p=8 q=3: rank ...", rows), "expected 8 columns");
   }
+  // The header comes first: a table without it, or with a mistyped one (read
+  // as a comment before), is malformed.
+  expect_bad_file("no_header.txt", join("", good),
+                  ":2: expected the header '# traff-table p=P q=Q: ...' (as dump --format traff-table writes it) "
+                  "before anything else, got '0 4 -2 -3 -1 -4 0 1 2 3'");
+  {
+    std::string h = header;
+    h.replace(h.find("traff-table"), 11, "traf-table");
+    expect_bad_file("header_mistyped.txt", join(h, good),
+                    ":1: expected the header '# traff-table p=P q=Q: ...' (as dump --format traff-table writes it) "
+                    "before anything else, got '# traf-table p=9 q=4: rank baseblock");
+  }
+  expect_bad_file("comment_first.txt", join("# my table\n" + header, good), ":1: expected the header");
+  expect_bad_file("blank.txt", "\n \n", "no '# traff-table p=P q=Q: ...' header and no rank lines");
   // The header (traff_table writes "# traff-table p=9 q=4: ...") is checked
   // against the rank lines (the outside audit: any p= and q= were taken).
   {
