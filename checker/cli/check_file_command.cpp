@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "checker/cli/check_msccl_file.hpp"
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/commands.hpp"
 #include "checker/sweep/file_claims.hpp"
@@ -108,23 +109,10 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
 }
 
 // check-file --schedule-format msccl (or a file whose root element is <algo>):
-// an MSCCL algorithm XML, checked by schedules/formats/msccl_check.hpp.
+// an MSCCL algorithm XML (check_msccl_file.hpp).
 int check_msccl_file(const po::variables_map& vm, const std::string& path, const std::string& text,
                      const std::string& cmdline) {
-  const msccl::Program prog = msccl::parse_program(text, path, check_options(vm).max_memory);
-  auto start = std::chrono::steady_clock::now();
-  msccl::CheckResult cr = msccl::check_program(prog);
-  static const Collective kinds[] = {Collective::allreduce, Collective::allgather, Collective::reduce_scatter,
-                                     Collective::alltoall};
-  InstanceCheck ic{std::move(cr.verdicts), "msccl simulation (multiplicity)", std::move(cr.stats)};
-  Report r = file_report(cmdline, path, "msccl", kinds[static_cast<int>(prog.coll)], prog.ngpus, std::move(ic), 0);
-  r.notes.push_back("MSCCL XML '" + prog.name + "' (" + std::to_string(prog.chunk_factor) +
-                    " chunk(s) per rank): FIFO matching per (gpu, peer, channel), happens-before (tb order, "
-                    "depid/deps, messages) with races, and contribution multisets against the collective; unbounded "
-                    "connection buffers, no protocol or timing model; step = the step's s in its threadblock");
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
-  return exit_code(r);
+  return check_msccl_xml(vm, path, text, check_options(vm).max_memory, cmdline);
 }
 
 }  // namespace

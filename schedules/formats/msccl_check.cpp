@@ -10,14 +10,28 @@
 #include <set>
 #include <tuple>
 
+#include "schedules/formats/msccl_clocks.hpp"
 #include "schedules/input_error.hpp"
 
 namespace collcheck::msccl {
 
+const char* to_string(Mode m) { return m == Mode::in_place ? "in-place" : "out-of-place"; }
+
+std::vector<Mode> modes(const Program& p) {
+  std::vector<Mode> out;
+  if (p.inplace) out.push_back(Mode::in_place);
+  if (p.outofplace) out.push_back(Mode::out_of_place);
+  return out;
+}
+
 namespace {
 
-constexpr size_t kMaxRaceOps = 16384;
 const char* kMode = "msccl simulation (multiplicity)";
+// A racy cell with more accesses than this reports the unordered pairs a
+// linear scan finds rather than every pair (bounds the quadratic listing).
+constexpr size_t kMaxPairListing = 4096;
+const char* kNotJudged = "not judged: coll=custom has no postcondition";
+using Accesses = std::vector<std::pair<size_t, bool>>;  // (step, writes), in simulation order
 
 struct Op {
   int gpu, tb;
@@ -41,7 +55,8 @@ struct Cell {
 
 class Checker {
  public:
-  explicit Checker(const Program& p) : p_(p) {
+  Checker(const Program& p, Mode mode, const Limits& limits)
+      : p_(p), mode_(mode), limits_(limits), inplace_(mode == Mode::in_place), custom_(p.coll == Collective::custom) {
     for (const char* name : {"matching", "causality", "exactly-once", "postcondition"}) {
       Verdict v;
       v.property = name;
@@ -53,31 +68,64 @@ class Checker {
         for (const Step& st : tb.steps) ops_.push_back({g.id, tb.id, &st, tb.send, tb.recv, tb.chan});
     base_.resize(p.ngpus);
     size_t k = 0;
+    uint32_t chain = 0;
     for (const Gpu& g : p.gpus) {
       base_[g.id].resize(g.tbs.size());
+      gpu_chains_.push_back(chain);
       for (const ThreadBlock& tb : g.tbs) {
         base_[g.id][tb.id] = k;
         k += tb.steps.size();
+        for (const Step& st : tb.steps) {
+          chain_.push_back(chain);
+          pos_.push_back(st.s);
+        }
+        ++chain;
       }
     }
+    gpu_chains_.push_back(chain);
   }
 
   CheckResult run() {
+    connections_owned();
     match();
     order();
     dependencies_signal();
     simulate();
     races();
-    postcondition();
+    if (!custom_) postcondition();
     CheckResult r;
+    r.mode = mode_;
     r.verdicts = std::move(verdicts_);
-    for (Verdict& v : r.verdicts)
+    for (Verdict& v : r.verdicts) {
       if (v.violations > 0) v.status = Status::violated;
+      if (v.property == "causality" && v.status == Status::holds && !races_unchecked_.empty()) {
+        v.status = Status::unknown;  // a race check that did not run is never "holds"
+        v.stats["reason_unknown"] = races_unchecked_;
+      }
+      if (custom_ && (v.property == "exactly-once" || v.property == "postcondition")) v = not_judged(v.property);
+    }
     r.stats = std::move(stats_);
     return r;
   }
 
+  StepGraph graph() {
+    match();
+    order();
+    std::vector<int> gpu;
+    for (const Op& o : ops_) gpu.push_back(o.gpu);
+    return {std::move(gpu), chain_, pos_, succ_, topo_, gpu_chains_};
+  }
+
  private:
+  // What needs the collective's postcondition, for coll="custom".
+  static Verdict not_judged(const std::string& property) {
+    Verdict v;
+    v.property = property;
+    v.mode = kMode;
+    v.status = Status::unknown;
+    v.stats["reason_unknown"] = kNotJudged;
+    return v;
+  }
   Verdict& verdict(const char* name) {
     for (Verdict& v : verdicts_)
       if (v.property == name) return v;
@@ -115,19 +163,55 @@ class Checker {
 
   // In-place buffers alias as in msccl-tools' collectives.py.
   Cell resolve(int gpu, Buf b, int64_t off) const {
-    if (!p_.inplace) return {b, off};
+    if (!inplace_) return {b, off};
     const int64_t C = p_.chunk_factor;
     switch (p_.coll) {
       case Collective::allreduce:
       case Collective::alltoall: return b == Buf::output ? Cell{Buf::input, off} : Cell{b, off};
       case Collective::allgather: return b == Buf::input ? Cell{Buf::output, off + gpu * C} : Cell{b, off};
       case Collective::reduce_scatter: return b == Buf::output ? Cell{Buf::input, off + gpu * C} : Cell{b, off};
+      case Collective::custom: return {b, off};  // msccl-tools' base Collective aliases nothing
     }
     return {b, off};
   }
   std::vector<Value>& storage(int gpu, Buf b) { return mem_[gpu][static_cast<int>(b)]; }
 
-  // 1. FIFO pairing per connection.
+  // 1a. Each end of a connection belongs to one threadblock: the runtime
+  //     keeps one FIFO state per (peer, channel) and direction, so a second
+  //     threadblock on it is a program it cannot run (well-formed XML, a
+  //     defect of the algorithm).
+  void connections_owned() {
+    Verdict& m = verdict("matching");
+    for (const Gpu& g : p_.gpus) {
+      std::map<std::pair<int, int>, int> sender, receiver;  // (peer, chan) -> the first tb on it
+      for (const ThreadBlock& tb : g.tbs) {
+        own(m, g, tb, tb.send, sender, "send to");
+        own(m, g, tb, tb.recv, receiver, "receive from");
+      }
+    }
+  }
+  void own(Verdict& m, const Gpu& g, const ThreadBlock& tb, int peer, std::map<std::pair<int, int>, int>& owner,
+           const std::string& verb) {
+    if (peer < 0) return;
+    ++m.checks;
+    const auto [it, fresh] = owner.insert({{peer, tb.chan}, tb.id});
+    if (fresh) return;
+    const ThreadBlock& first = g.tbs[static_cast<size_t>(it->second)];
+    const std::string conn = "gpu " + std::to_string(peer) + " on channel " + std::to_string(tb.chan);
+    auto name = [&](const ThreadBlock& t) {
+      return "tb " + std::to_string(t.id) + " (line " + std::to_string(t.line) + ")";
+    };
+    Counterexample cx = Counterexample::at(static_cast<uint64_t>(p_.ngpus), static_cast<Rank>(g.id), std::nullopt,
+                                           std::nullopt, static_cast<Rank>(peer));
+    cx.expected = "one threadblock of gpu " + std::to_string(g.id) + " that may " + verb + " " + conn;
+    cx.actual = name(first) + " and " + name(tb);
+    cx.message = "gpu " + std::to_string(g.id) + " " + name(first) + " and " + name(tb) + " both " + verb + " " +
+                 conn + ": the connection is one FIFO, which the runtime gives to one threadblock, so it cannot run "
+                 "this program";
+    m.fail(std::move(cx));
+  }
+
+  // 1b. FIFO pairing per connection.
   void match() {
     std::map<std::tuple<int, int, int>, std::vector<size_t>> snd, rcv;
     for (size_t v = 0; v < ops_.size(); ++v) {
@@ -279,16 +363,27 @@ class Checker {
   }
 
   // 3. Simulation in topological order.
-  void simulate() {
+  // Input chunks per rank: the collective's, or for custom (no
+  // precondition in the file) every chunk of every input buffer.
+  int64_t inputs_per_rank() const {
     const int64_t C = p_.chunk_factor, n = p_.ngpus;
-    const int64_t per_rank = (p_.coll == Collective::allreduce || p_.coll == Collective::allgather) ? C : n * C;
+    if (custom_) {
+      int64_t most = 1;
+      for (const Gpu& g : p_.gpus) most = std::max(most, g.i_chunks);
+      return most;
+    }
+    return (p_.coll == Collective::allreduce || p_.coll == Collective::allgather) ? C : n * C;
+  }
+
+  void simulate() {
+    const int64_t per_rank = inputs_per_rank();
     mem_.assign(p_.ngpus, {});
     writer_.assign(p_.ngpus, {});
     for (const Gpu& g : p_.gpus) {
       storage(g.id, Buf::input).assign(g.i_chunks, {});
       storage(g.id, Buf::output).assign(g.o_chunks, {});
       storage(g.id, Buf::scratch).assign(g.s_chunks, {});
-      for (int64_t k = 0; k < per_rank; ++k) {
+      for (int64_t k = 0; k < (custom_ ? g.i_chunks : per_rank); ++k) {
         Cell c = resolve(g.id, Buf::input, k);
         cell(g.id, c) = Value{true, {static_cast<uint64_t>(g.id) * per_rank + k}};
       }
@@ -413,39 +508,110 @@ class Checker {
     return out;
   }
 
-  // 4. Races: two accesses to one chunk, one a write, unordered.
+  // 4. Races: two accesses to one chunk, one a write, not ordered by
+  //    happens-before. Decided exactly with vector clocks over the gpu's
+  //    threadblocks (msccl_clocks.hpp), one gpu at a time, among the steps
+  //    that run; what the clock budget or a deadlock leaves out is said.
   void races() {
-    if (topo_.size() > kMaxRaceOps || topo_.size() != ops_.size()) {
-      stats_["races_checked"] = topo_.size() != ops_.size() ? "no (deadlocked program)" : "no (more than 16384 steps)";
-      return;
-    }
-    stats_["races_checked"] = "yes";
-    const size_t n = ops_.size(), words = (n + 63) / 64;
-    std::vector<uint64_t> reach(n * words, 0);  // reach[v] = steps that happen before v
-    for (size_t v : topo_)
-      for (size_t w : succ_[v]) {
-        uint64_t* rw = &reach[w * words];
-        const uint64_t* rv = &reach[v * words];
-        for (size_t i = 0; i < words; ++i) rw[i] |= rv[i];
-        rw[v / 64] |= uint64_t{1} << (v % 64);
+    std::vector<int> over;  // gpus whose clocks exceed the budget
+    uint64_t worst = 0;
+    for (const auto& [g, cells] : access_) {
+      if (!shares_cells(cells)) continue;  // steps of one threadblock are ordered
+      const uint32_t lo = gpu_chains_[g], hi = gpu_chains_[g + 1];
+      const uint64_t bytes = 4 * ChainClocks::entries(ops_.size(), hi - lo);
+      if (bytes > limits_.max_clock_bytes) {
+        over.push_back(g);
+        worst = std::max(worst, bytes);
+        continue;
       }
-    auto before = [&](size_t a, size_t b) { return (reach[b * words + a / 64] >> (a % 64)) & 1; };
+      const ChainClocks hb(succ_, topo_, chain_, pos_, lo, hi);
+      for (const auto& [cl, acc] : cells) check_cell(g, cl, acc, hb);
+    }
+    race_coverage(over, worst);
+  }
+
+  // Some chunk is touched by two threadblocks, one of them writing.
+  bool shares_cells(const std::map<Cell, Accesses>& cells) const {
+    for (const auto& [cl, acc] : cells) {
+      bool write = false, two = false;
+      for (const auto& [v, w] : acc) {
+        write = write || w;
+        two = two || chain_[v] != chain_[acc.front().first];
+      }
+      if (write && two) return true;
+    }
+    return false;
+  }
+
+  void race_coverage(const std::vector<int>& over, uint64_t worst) {
+    std::string said;
+    if (!over.empty()) {
+      std::string gpus;
+      for (size_t i = 0; i < over.size() && i < 4; ++i) gpus += (i ? ", " : "") + std::to_string(over[i]);
+      if (over.size() > 4) gpus += ", ... (" + std::to_string(over.size()) + " gpus)";
+      races_unchecked_ = "races not checked on gpu " + gpus + ": its vector clocks (" + std::to_string(ops_.size()) +
+                         " steps x the gpu's threadblocks x 4 bytes: " + std::to_string(worst) +
+                         " bytes) exceed the budget of " + std::to_string(limits_.max_clock_bytes) + " bytes";
+      said = "no (" + races_unchecked_ + ")";
+    }
+    const size_t stuck = ops_.size() - topo_.size();
+    if (stuck > 0)
+      said += std::string(said.empty() ? "yes" : ";") + " among the " + std::to_string(topo_.size()) +
+              " steps that run; not for the " + std::to_string(stuck) + " steps that never run (deadlock)";
+    stats_["races_checked"] = said.empty() ? "yes" : said;
+    if (!said.empty()) verdict("causality").stats["races_checked"] = said;
+  }
+
+  // The unordered conflicting pairs a linear scan of one chunk's accesses
+  // (simulation order, a topological order) finds. None exactly when the
+  // chunk is race free: then its writes form a chain and every read lies
+  // between the write before it and the write after it, which orders every
+  // pair with a write.
+  static std::vector<std::pair<size_t, size_t>> scan(const Accesses& acc, const ChainClocks& hb) {
+    std::vector<std::pair<size_t, size_t>> bad;
+    std::optional<size_t> last_write;
+    std::vector<size_t> reads;  // since last_write
+    for (const auto& [v, w] : acc) {
+      if (last_write && !hb.before(*last_write, v) && *last_write != v) bad.push_back({*last_write, v});
+      if (!w) {
+        reads.push_back(v);
+        continue;
+      }
+      for (size_t r : reads)
+        if (r != v && !hb.before(r, v)) bad.push_back({r, v});
+      reads.clear();
+      last_write = v;
+    }
+    return bad;
+  }
+
+  // A racy chunk lists every unordered pair (the minimal counterexample
+  // among all of them), up to kMaxPairListing accesses.
+  void check_cell(int g, const Cell& cl, const Accesses& acc, const ChainClocks& hb) {
     Verdict& c = verdict("causality");
-    for (int g = 0; g < p_.ngpus; ++g)
-      for (const auto& [cl, acc] : access_[g])
-        for (size_t i = 0; i < acc.size(); ++i)
-          for (size_t j = i + 1; j < acc.size(); ++j) {
-            const auto [a, wa] = acc[i];
-            const auto [b, wb] = acc[j];
-            if (a == b || (!wa && !wb)) continue;
-            ++c.checks;
-            if (before(a, b) || before(b, a)) continue;
-            const size_t first = earlier(a, b) ? a : b, second = first == a ? b : a;
-            fail("causality", first, block_of(cl.off), std::nullopt,
-                 "an order (tb order, depid/deps or a message) between the two steps", "none",
-                 "race on " + std::string(to_string(cl.buf)) + "[" + std::to_string(cl.off) + "] of gpu " +
-                     std::to_string(g) + " with " + where(second) + ": one writes, and nothing orders them");
-          }
+    std::vector<std::pair<size_t, size_t>> bad = scan(acc, hb);
+    c.checks += acc.size();
+    if (bad.empty()) return;
+    if (acc.size() <= kMaxPairListing) {
+      bad.clear();
+      for (size_t i = 0; i < acc.size(); ++i)
+        for (size_t j = i + 1; j < acc.size(); ++j) {
+          const auto [a, wa] = acc[i];
+          const auto [b, wb] = acc[j];
+          if (a == b || (!wa && !wb)) continue;
+          ++c.checks;
+          if (!hb.before(a, b) && !hb.before(b, a)) bad.push_back({a, b});
+        }
+    }
+    for (const auto& [a, b] : bad) race(g, cl, a, b);
+  }
+
+  void race(int g, const Cell& cl, size_t a, size_t b) {
+    const size_t first = earlier(a, b) ? a : b, second = first == a ? b : a;
+    fail("causality", first, block_of(cl.off), std::nullopt,
+         "an order (tb order, depid/deps or a message) between the two steps", "none",
+         "race on " + std::string(to_string(cl.buf)) + "[" + std::to_string(cl.off) + "] of gpu " + std::to_string(g) +
+             " with " + where(second) + ": one writes, and nothing orders them");
   }
 
   // 5. Outputs against the collective.
@@ -471,6 +637,7 @@ class Checker {
           case Collective::alltoall:
             want.push_back(static_cast<uint64_t>((j / C) * per_rank_ + r * C + j % C));
             break;
+          case Collective::custom: return;  // no postcondition (run() does not call this)
         }
         const Cell c = resolve(r, Buf::output, j);
         const Value& got = cell(r, c);
@@ -521,7 +688,14 @@ class Checker {
   }
 
   const Program& p_;
+  const Mode mode_;
+  const Limits limits_;
+  const bool inplace_, custom_;
   std::vector<Op> ops_;
+  std::vector<uint32_t> chain_;      // a step's threadblock, numbered over all gpus
+  std::vector<int32_t> pos_;         // its s
+  std::vector<uint32_t> gpu_chains_;  // gpu g's threadblocks: [gpu_chains_[g], gpu_chains_[g + 1])
+  std::string races_unchecked_;      // why races were not checked on some gpu (empty: they were)
   std::vector<std::vector<size_t>> base_;
   std::vector<Verdict> verdicts_;
   std::map<std::string, std::string> stats_;
@@ -531,14 +705,14 @@ class Checker {
   std::vector<bool> done_;
   std::vector<std::array<std::vector<Value>, 3>> mem_;
   std::vector<std::map<Cell, size_t>> writer_;
-  std::map<int, std::map<Cell, std::vector<std::pair<size_t, bool>>>> access_;
+  std::map<int, std::map<Cell, Accesses>> access_;
   std::vector<std::vector<Value>> msg_;
   int64_t per_rank_ = 1;
 };
 
 }  // namespace
 
-CheckResult check_program(const Program& p) {
+CheckResult check_program(const Program& p, Mode mode, const Limits& limits) {
   // Bound memory before simulating: chunk cells, chunk accesses, and for the
   // reductions the contributions the cells can hold (up to ngpus each).
   constexpr uint64_t kMaxCells = uint64_t{1} << 24, kMaxAccesses = uint64_t{1} << 24, kMaxIds = uint64_t{1} << 28;
@@ -548,12 +722,26 @@ CheckResult check_program(const Program& p) {
     for (const ThreadBlock& tb : g.tbs)
       for (const Step& st : tb.steps) accesses += 2 * static_cast<uint64_t>(st.cnt);
   }
-  const bool reduction = p.coll == Collective::allreduce || p.coll == Collective::reduce_scatter;
+  const bool reduction = p.coll == Collective::allreduce || p.coll == Collective::reduce_scatter ||
+                         p.coll == Collective::custom;
   if (cells > kMaxCells || accesses > kMaxAccesses || (reduction && cells * static_cast<uint64_t>(p.ngpus) > kMaxIds))
     throw InputError(p.path + ": too large to simulate chunk by chunk (" + std::to_string(cells) + " buffer chunks, " +
                      std::to_string(accesses / 2) + " chunks moved, " + std::to_string(p.ngpus) +
                      " gpus; limits 2^24 chunks, 2^24 moves, 2^28 chunks x gpus for reductions)");
-  return Checker(p).run();
+  return Checker(p, mode, limits).run();
 }
+
+CheckResult check_program(const Program& p) {
+  const std::vector<Mode> m = modes(p);
+  return check_program(p, m.empty() ? Mode::out_of_place : m.front());
+}
+
+std::vector<CheckResult> check_modes(const Program& p, const Limits& limits) {
+  std::vector<CheckResult> out;
+  for (Mode m : modes(p)) out.push_back(check_program(p, m, limits));
+  return out;
+}
+
+StepGraph step_graph(const Program& p) { return Checker(p, Mode::out_of_place, {}).graph(); }
 
 }  // namespace collcheck::msccl

@@ -65,6 +65,7 @@ const char* to_string(Collective c) {
     case Collective::allgather: return "allgather";
     case Collective::reduce_scatter: return "reduce_scatter";
     case Collective::alltoall: return "alltoall";
+    case Collective::custom: return "custom";
   }
   return "?";
 }
@@ -84,7 +85,8 @@ std::string to_xml(const Program& p) {
   };
   std::string o = "<algo name=\"" + attr(p.name) + "\" proto=\"" + attr(p.proto) + "\" nchannels=\"" + std::to_string(p.nchannels) +
                   "\" nchunksperloop=\"" + std::to_string(p.nchunksperloop) + "\" ngpus=\"" + std::to_string(p.ngpus) +
-                  "\" coll=\"" + to_string(p.coll) + "\" inplace=\"" + (p.inplace ? "1" : "0") + "\">\n";
+                  "\" coll=\"" + to_string(p.coll) + "\" inplace=\"" + (p.inplace ? "1" : "0") + "\" outofplace=\"" +
+                  (p.outofplace ? "1" : "0") + "\">\n";
   for (const Gpu& g : p.gpus) {
     o += "  <gpu id=\"" + std::to_string(g.id) + "\" i_chunks=\"" + std::to_string(g.i_chunks) + "\" o_chunks=\"" +
          std::to_string(g.o_chunks) + "\" s_chunks=\"" + std::to_string(g.s_chunks) + "\">\n";
@@ -196,15 +198,18 @@ OpType type_attr(const Ctx& c, const pugi::xml_node& n, const std::string& where
 
 Collective coll_attr(const Ctx& c, const pugi::xml_node& n) {
   const pugi::xml_attribute a = n.attribute("coll");
-  if (!a) c.fail(c.line_of(n), "<algo>: missing attribute 'coll' (expected allreduce, allgather, reduce_scatter or alltoall)");
+  if (!a)
+    c.fail(c.line_of(n),
+           "<algo>: missing attribute 'coll' (expected allreduce, allgather, reduce_scatter, alltoall or custom)");
   const std::string v = a.value();
   if (v == "allreduce") return Collective::allreduce;
   if (v == "allgather") return Collective::allgather;
   if (v == "reduce_scatter" || v == "reducescatter") return Collective::reduce_scatter;
   if (v == "alltoall") return Collective::alltoall;
+  if (v == "custom") return Collective::custom;
   c.fail(c.line_of(n), "<algo>: coll=\"" + v +
-                           "\" is not a collective collcheck can check (expected allreduce, allgather, reduce_scatter "
-                           "or alltoall)");
+                           "\" is not a collective collcheck can check (expected allreduce, allgather, reduce_scatter, "
+                           "alltoall or custom)");
 }
 
 void only_children(const Ctx& c, const pugi::xml_node& n, const char* child, const std::string& where) {
@@ -222,14 +227,17 @@ void only_children(const Ctx& c, const pugi::xml_node& n, const char* child, con
 }
 
 // The size the collective needs of each buffer (msccl-tools' collectives.py):
-// returns {input, output}; inplace buffers alias (resolve()).
+// returns {input, output}; in-place buffers alias (resolve()), so a program
+// also run out of place needs the out-of-place sizes, which cover both.
 std::pair<int64_t, int64_t> needed_sizes(const Program& p) {
   const int64_t C = p.chunk_factor, n = p.ngpus;
+  const bool aliased = !p.outofplace;
   switch (p.coll) {
-    case Collective::allreduce: return {C, p.inplace ? 0 : C};
-    case Collective::allgather: return {p.inplace ? 0 : C, n * C};
-    case Collective::reduce_scatter: return {n * C, p.inplace ? 0 : C};
-    case Collective::alltoall: return {n * C, p.inplace ? 0 : n * C};
+    case Collective::allreduce: return {C, aliased ? 0 : C};
+    case Collective::allgather: return {aliased ? 0 : C, n * C};
+    case Collective::reduce_scatter: return {n * C, aliased ? 0 : C};
+    case Collective::alltoall: return {n * C, aliased ? 0 : n * C};
+    case Collective::custom: return {0, 0};  // the file is the only statement of its sizes
   }
   return {0, 0};
 }
@@ -366,7 +374,11 @@ Program parse_with(const std::string& text, const std::string& path, const LineI
   p.nchunksperloop = int_attr(c, algo, "nchunksperloop", 1, kMaxChunks, "<algo>");
   if (algo.attribute("nchannels")) p.nchannels = static_cast<int>(int_attr(c, algo, "nchannels", 0, 1 << 16, "<algo>"));
   if (algo.attribute("inplace")) p.inplace = int_attr(c, algo, "inplace", 0, 1, "<algo>") == 1;
-  if (p.coll == Collective::allreduce) {
+  p.outofplace = algo.attribute("outofplace") ? int_attr(c, algo, "outofplace", 0, 1, "<algo>") == 1 : !p.inplace;
+  if (!p.inplace && !p.outofplace)
+    c.fail(c.line_of(algo), "<algo>: inplace=\"0\" outofplace=\"0\": the program declares neither way of running it "
+                            "(the runtime never selects it)");
+  if (p.coll == Collective::allreduce || p.coll == Collective::custom) {
     p.chunk_factor = p.nchunksperloop;
   } else {
     if (p.nchunksperloop % p.ngpus != 0)
@@ -395,7 +407,7 @@ Program parse_with(const std::string& text, const std::string& path, const LineI
     g.s_chunks = int_attr(c, gn, "s_chunks", 0, kMaxChunks, gw);
     if (g.i_chunks < need_in || g.o_chunks < need_out)
       c.fail(g.line, gw + ": i_chunks=" + std::to_string(g.i_chunks) + " o_chunks=" + std::to_string(g.o_chunks) +
-                         ", but the " + (p.inplace ? "in-place " : "") + to_string(p.coll) + " of " +
+                         ", but the " + (p.outofplace ? "" : "in-place ") + to_string(p.coll) + " of " +
                          std::to_string(p.ngpus) + " gpus with " + std::to_string(p.chunk_factor) +
                          " chunk(s) per rank needs at least i_chunks=" + std::to_string(need_in) +
                          " o_chunks=" + std::to_string(need_out));
@@ -404,7 +416,6 @@ Program parse_with(const std::string& text, const std::string& path, const LineI
     std::vector<pugi::xml_node> tbn(gn.children("tb").begin(), gn.children("tb").end());
     g.tbs.resize(tbn.size());
     std::vector<bool> seen_tb(tbn.size(), false);
-    std::set<std::pair<int, int>> send_conn, recv_conn;
     for (const pugi::xml_node& tn : tbn) {
       const int tid = static_cast<int>(int_attr(c, tn, "id", 0, static_cast<int64_t>(tbn.size()) - 1,
                                                 gw + " <tb> (ids are 0.." + std::to_string(tbn.size() - 1) + ")"));
@@ -418,12 +429,6 @@ Program parse_with(const std::string& text, const std::string& path, const LineI
       tb.recv = static_cast<int>(int_attr(c, tn, "recv", -1, p.ngpus - 1, tw));
       tb.chan = static_cast<int>(int_attr(c, tn, "chan", 0, 1 << 16, tw));
       if (tb.send == gid || tb.recv == gid) c.fail(tb.line, tw + ": a threadblock cannot send to or receive from its own gpu");
-      if (tb.send >= 0 && !send_conn.insert({tb.send, tb.chan}).second)
-        c.fail(tb.line, tw + ": a second threadblock sending to gpu " + std::to_string(tb.send) + " on channel " +
-                            std::to_string(tb.chan) + " (MSCCL allows one per peer and channel)");
-      if (tb.recv >= 0 && !recv_conn.insert({tb.recv, tb.chan}).second)
-        c.fail(tb.line, tw + ": a second threadblock receiving from gpu " + std::to_string(tb.recv) + " on channel " +
-                            std::to_string(tb.chan) + " (MSCCL allows one per peer and channel)");
       only_children(c, tn, "step", tw);
       for (const pugi::xml_node& sn : tn.children("step")) {
         Step st;

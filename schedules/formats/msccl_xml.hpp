@@ -2,7 +2,7 @@
 // MSCCL algorithm XML (the "old format" msccl-tools' ir_to_xml writes and the
 // MSCCL runtime reads), parsed with pugixml into plain data:
 //
-//   <algo name proto nchannels nchunksperloop ngpus coll inplace>
+//   <algo name proto nchannels nchunksperloop ngpus coll inplace outofplace>
 //     <gpu id i_chunks o_chunks s_chunks>
 //       <tb id send recv chan>
 //         <step s type srcbuf srcoff dstbuf dstoff cnt depid deps hasdep/>
@@ -42,8 +42,10 @@ bool reads_src(OpType t);   // s, rrc, rrs, rrcs, cpy, re
 bool writes_dst(OpType t);  // r, rrc, rcs, rrcs, cpy, re
 bool reduces(OpType t);     // rrc, rrs, rrcs, re
 
-enum class Collective : uint8_t { allreduce, allgather, reduce_scatter, alltoall };
-const char* to_string(Collective c);  // "allreduce", "allgather", "reduce_scatter", "alltoall"
+// custom: msccl-tools' Collective subclass of the user's own; the file does
+// not say what it computes (no postcondition, no buffer aliasing).
+enum class Collective : uint8_t { allreduce, allgather, reduce_scatter, alltoall, custom };
+const char* to_string(Collective c);  // "allreduce", "allgather", "reduce_scatter", "alltoall", "custom"
 
 struct Step {
   int s = 0;
@@ -76,11 +78,14 @@ struct Program {
   Collective coll = Collective::allreduce;
   int ngpus = 0, nchannels = 0;
   int64_t nchunksperloop = 0;
-  bool inplace = false;
+  // The ways the runtime may run it (<algo inplace outofplace>, independent
+  // flags as the MSCCL runtime reads them; outofplace defaults to
+  // !inplace, as msccl-tools' ir_to_xml writes only inplace): at least one.
+  bool inplace = false, outofplace = true;
   std::vector<Gpu> gpus;  // indexed by gpu id (validated: ids 0..ngpus-1)
   // The collective's chunks per rank and destination ("chunk factor" of
   // msccl-tools' collectives.py): nchunksperloop for allreduce,
-  // nchunksperloop / ngpus for the others.
+  // nchunksperloop / ngpus for the others (custom: nchunksperloop).
   int64_t chunk_factor = 1;
   size_t num_steps() const;
 };

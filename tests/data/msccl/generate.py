@@ -9,7 +9,10 @@ copied from msccl-tools. Correct programs: ring allreduce (fused rrs/rrcs/rcs,
 in place), ring allgather (out of place, cpy into the output), direct
 alltoall (one threadblock per peer), all-pairs allreduce (scratch buffer,
 depid/deps/hasdep). Broken ones: see BROKEN below; the unit tests say what
-each must produce.
+each must produce. MUTANTS below carry their expected verdicts in a comment
+before <algo> ("<!-- expect: MODE STATUS [PROPERTY=STATUS ...]; ... -->", one
+clause per mode the file declares), which
+tests/unit/schedules/formats/msccl_xml_test.cpp checks for every file here.
 """
 import os
 
@@ -20,10 +23,14 @@ def step(s, t, sb="i", so=-1, db="o", do=-1, cnt=1, depid=-1, deps=-1, hasdep=0)
     return dict(s=s, type=t, srcbuf=sb, srcoff=so, dstbuf=db, dstoff=do, cnt=cnt, depid=depid, deps=deps, hasdep=hasdep)
 
 
-def render(name, coll, ngpus, nchunks, inplace, gpus):
-    """gpus: list of (i_chunks, o_chunks, s_chunks, [ (send, recv, chan, [steps]) ])"""
-    out = [f'<algo name="{name}" proto="Simple" nchannels="1" nchunksperloop="{nchunks}" ngpus="{ngpus}" '
-           f'coll="{coll}" inplace="{1 if inplace else 0}">']
+def render(name, coll, ngpus, nchunks, inplace, gpus, outofplace=None, expect=None):
+    """gpus: list of (i_chunks, o_chunks, s_chunks, [ (send, recv, chan, [steps]) ]);
+    outofplace: written when not None (msccl-tools' ir_to_xml writes only inplace);
+    expect: the expected verdicts, written in a comment before <algo>."""
+    oop = "" if outofplace is None else f' outofplace="{1 if outofplace else 0}"'
+    out = [f"<!-- expect: {expect} -->"] if expect else []
+    out += [f'<algo name="{name}" proto="Simple" nchannels="1" nchunksperloop="{nchunks}" ngpus="{ngpus}" '
+            f'coll="{coll}" inplace="{1 if inplace else 0}"{oop}>']
     for g, (ic, oc, sc, tbs) in enumerate(gpus):
         out.append(f'  <gpu id="{g}" i_chunks="{ic}" o_chunks="{oc}" s_chunks="{sc}">')
         for t, (snd, rcv, chan, steps) in enumerate(tbs):
@@ -159,6 +166,45 @@ def main():
     for t in g[0][3][:-1]:
         t[3][2] = dict(t[3][2], depid=-1, deps=-1)
     write("broken_race.xml", render("broken_race", "allreduce", 4, 4, True, g))
+
+    # MUTANTS (regression data: each states its verdicts per mode)
+    # two threadblocks of gpu 0 send to gpu 1 on channel 0 (the one for peer 2
+    # now sends to 1): a connection the runtime gives to one threadblock.
+    g = direct_alltoall(4)
+    g[0][3][1] = (1,) + g[0][3][1][1:]
+    write("broken_two_senders_one_channel.xml",
+          render("broken_two_senders_one_channel", "alltoall", 4, 4, False, g,
+                 expect="out-of-place violated matching=violated"))
+    # two threadblocks of gpu 0 receive from gpu 1 on channel 0.
+    g = direct_alltoall(4)
+    g[0][3][1] = (g[0][3][1][0], 1) + g[0][3][1][2:]
+    write("broken_two_receivers_one_channel.xml",
+          render("broken_two_receivers_one_channel", "alltoall", 4, 4, False, g,
+                 expect="out-of-place violated matching=violated"))
+    # coll="custom": matching and causality are judged, what needs the
+    # collective is not.
+    write("custom_ring_allgather_4.xml",
+          render("custom_ring_allgather_4", "custom", 4, 4, False, ring_allgather(4),
+                 expect="out-of-place unknown matching=holds causality=holds exactly-once=unknown "
+                        "postcondition=unknown"))
+    g = direct_alltoall(4)
+    tb = [t for t in g[3][3] if t[0] == 1][0]
+    del tb[3][-1]
+    write("broken_custom_unmatched_send.xml",
+          render("broken_custom_unmatched_send", "custom", 4, 4, False, g,
+                 expect="out-of-place violated matching=violated postcondition=unknown"))
+    # the in-place ring allreduce declared out of place too: out of place its
+    # results stay in the input buffer and the output is never written.
+    write("ring_allreduce_4_declared_out_of_place.xml",
+          render("ring_allreduce_4_declared_out_of_place", "allreduce", 4, 4, True, ring_allreduce(4),
+                 outofplace=True, expect="in-place holds; out-of-place violated postcondition=violated"))
+    # correct out of place, racy in place: a sender threadblock reads i[0]
+    # while a receiver threadblock stores the sum at o[0], which is i[0] in place.
+    g = [(1, 1, 0, [(1 - r, -1, 0, [step(0, "s", "i", 0, "i", 0)]),
+                    (-1, 1 - r, 0, [step(0, "rrc", "i", 0, "o", 0)])]) for r in range(2)]
+    write("allreduce_2_race_in_place.xml",
+          render("allreduce_2_race_in_place", "allreduce", 2, 1, True, g, outofplace=True,
+                 expect="in-place violated causality=violated; out-of-place holds"))
 
     # MALFORMED (bad input, exit 2)
     good = render("ring_allreduce_4", "allreduce", 4, 4, True, ring_allreduce(4))

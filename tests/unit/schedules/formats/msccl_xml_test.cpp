@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "schedules/formats/msccl_check.hpp"
+#include "schedules/formats/msccl_clocks.hpp"
 #include "schedules/formats/msccl_xml.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -313,6 +315,270 @@ TEST(MscclXml, TooLargeToSimulateIsAnInputError) {
   // A small one is simply checked (its scratch holds no data: causality).
   const CheckResult r = check_program(parse_program(program(64, 9), "x.xml"));
   EXPECT_EQ(verdict(r, "causality").status, Status::violated);
+}
+
+// One gpu, two peerless threadblocks of `per_tb` copies each (2 * per_tb
+// steps): tb 0 copies i[0] to s[0], then s[0] onto itself again and again,
+// and last s[0] to o[0]; tb 1 copies i[0] to s[1] again and again, except
+// that in its middle step it writes s[0]: unordered with tb 0's steps
+// (racy: two steps of one gpu writing one chunk, nothing ordering them),
+// after tb 0's last step (ordered: depid/deps), or not at all (disjoint).
+enum class Sharing { disjoint, racy, ordered };
+std::string two_copiers(int per_tb, Sharing sharing) {
+  auto step = [](int s, const char* src, const char* dst, const std::string& dep = "depid=\"-1\" deps=\"-1\"",
+                 int hasdep = 0) {
+    return "   <step s=\"" + std::to_string(s) + "\" type=\"cpy\" srcbuf=\"" + src[0] + "\" srcoff=\"" + src[1] +
+           "\" dstbuf=\"" + dst[0] + "\" dstoff=\"" + dst[1] + "\" cnt=\"1\" " + dep + " hasdep=\"" +
+           std::to_string(hasdep) + "\"/>\n";
+  };
+  std::string t = "<algo name=\"copiers\" nchunksperloop=\"1\" ngpus=\"1\" coll=\"allreduce\" inplace=\"0\">\n"
+                  " <gpu id=\"0\" i_chunks=\"1\" o_chunks=\"1\" s_chunks=\"2\">\n  <tb id=\"0\" send=\"-1\" recv=\"-1\" chan=\"0\">\n";
+  const bool last_signals = sharing == Sharing::ordered;
+  for (int s = 0; s < per_tb; ++s)
+    t += step(s, s == 0 ? "i0" : "s0", s == per_tb - 1 ? "o0" : "s0", "depid=\"-1\" deps=\"-1\"",
+              last_signals && s == per_tb - 1);
+  t += "  </tb>\n  <tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n";
+  for (int s = 0; s < per_tb; ++s) {
+    const bool middle = s == per_tb / 2 && sharing != Sharing::disjoint;
+    t += step(s, "i0", middle ? "s0" : "s1",
+              middle && sharing == Sharing::ordered ? "depid=\"0\" deps=\"" + std::to_string(per_tb - 1) + "\""
+                                                    : "depid=\"-1\" deps=\"-1\"");
+  }
+  return t + "  </tb>\n </gpu>\n</algo>\n";
+}
+
+// Races are decided at any size, not only up to 16384 steps: a program of
+// 23008 steps with a real race is violated, the same without the race holds.
+TEST(MscclXml, RacesAreDecidedInProgramsOfMoreThan16384Steps) {
+  const Program racy = parse_program(two_copiers(11504, Sharing::racy), "racy.xml");
+  ASSERT_EQ(racy.num_steps(), 23008u);
+  const CheckResult r = check_program(racy);
+  const Verdict& c = verdict(r, "causality");
+  ASSERT_EQ(c.status, Status::violated);
+  EXPECT_NE(c.counterexample->message.find("race on s[0] of gpu 0 with gpu 0 tb 1 step 5752"), std::string::npos)
+      << c.counterexample->message;
+  EXPECT_EQ(verdict(r, "postcondition").status, Status::holds);
+  EXPECT_EQ(r.stats.at("races_checked"), "yes");
+  for (Sharing sharing : {Sharing::ordered, Sharing::disjoint}) {
+    const CheckResult ok = check_program(parse_program(two_copiers(11504, sharing), "ok.xml"));
+    for (const Verdict& v : ok.verdicts) EXPECT_EQ(v.status, Status::holds) << v.property;
+    EXPECT_EQ(ok.stats.at("races_checked"), "yes");
+  }
+}
+
+// Beyond the clock budget races are not checked, and causality says so:
+// unknown with the reason, never holds (a race it could not see included).
+TEST(MscclXml, RaceCheckBeyondTheClockBudgetIsUnknownNotHolds) {
+  Limits tight;
+  tight.max_clock_bytes = 1000;  // 2 threadblocks x 2000 steps x 4 bytes = 16000
+  for (Sharing sharing : {Sharing::ordered, Sharing::racy}) {
+    const bool race = sharing == Sharing::racy;
+    SCOPED_TRACE(race);
+    const Program p = parse_program(two_copiers(1000, sharing), "x.xml");
+    const CheckResult r = check_program(p, Mode::out_of_place, tight);
+    const Verdict& c = verdict(r, "causality");
+    EXPECT_EQ(c.status, Status::unknown);
+    EXPECT_EQ(c.stats.at("reason_unknown"),
+              "races not checked on gpu 0: its vector clocks (2000 steps x the gpu's threadblocks x 4 bytes: 16000 "
+              "bytes) exceed the budget of 1000 bytes");
+    EXPECT_EQ(r.stats.at("races_checked").rfind("no (races not checked on gpu 0", 0), 0u) << r.stats.at("races_checked");
+    EXPECT_EQ(check_program(p).verdicts[1].status, race ? Status::violated : Status::holds);
+  }
+  // Steps of one threadblock need no clocks: a program sharing no chunk
+  // between threadblocks is decided whatever the budget.
+  const CheckResult r = check_program(parse_program(two_copiers(1000, Sharing::disjoint), "x.xml"), Mode::out_of_place, tight);
+  EXPECT_EQ(verdict(r, "causality").status, Status::holds);
+}
+
+// A deadlocked program fails causality; the races among the steps that run
+// are checked and the stat says the others were not.
+TEST(MscclXml, DeadlockSaysRacesWereNotCheckedForTheStepsThatNeverRun) {
+  const CheckResult r = check_file("broken_dependency_cycle.xml");
+  const Verdict& c = verdict(r, "causality");
+  ASSERT_EQ(c.status, Status::violated);
+  const std::string said = r.stats.at("races_checked");
+  EXPECT_NE(said.find(" steps that run; not for the "), std::string::npos) << said;
+  EXPECT_NE(said.find(" steps that never run (deadlock)"), std::string::npos) << said;
+  EXPECT_EQ(c.stats.at("races_checked"), said);
+}
+
+// The transitive closure as a bit matrix (the race check's former method):
+// reach[v] = the nodes that happen before v.
+std::vector<std::vector<bool>> closure(const std::vector<std::vector<size_t>>& succ, const std::vector<size_t>& topo) {
+  std::vector<std::vector<bool>> reach(succ.size(), std::vector<bool>(succ.size(), false));
+  for (size_t v : topo)
+    for (size_t w : succ[v]) {
+      for (size_t a = 0; a < succ.size(); ++a)
+        if (reach[v][a]) reach[w][a] = true;
+      reach[w][v] = true;
+    }
+  return reach;
+}
+
+// Every (a, b) with a in chains [lo, hi) and b run: clocks and closure agree.
+size_t expect_clocks_match_closure(const std::vector<std::vector<size_t>>& succ, const std::vector<size_t>& topo,
+                                   const std::vector<uint32_t>& chain, const std::vector<int32_t>& pos, uint32_t lo,
+                                   uint32_t hi) {
+  const auto reach = closure(succ, topo);
+  const ChainClocks hb(succ, topo, chain, pos, lo, hi);
+  size_t compared = 0;
+  for (size_t a = 0; a < succ.size(); ++a) {
+    if (chain[a] < lo || chain[a] >= hi) continue;
+    for (size_t b : topo) {
+      EXPECT_EQ(hb.before(a, b), static_cast<bool>(reach[b][a])) << a << " before " << b;
+      ++compared;
+    }
+  }
+  return compared;
+}
+
+TEST(MscclXml, VectorClocksAgreeWithTheClosureOnTheTestPrograms) {
+  size_t compared = 0;
+  for (const char* f : {"ring_allreduce_4.xml", "ring_allreduce_8.xml", "ring_allgather_8.xml", "alltoall_8.xml",
+                        "allpairs_allreduce_4.xml", "broken_race.xml", "broken_dependency_cycle.xml",
+                        "broken_dependency_hasdep.xml", "broken_unmatched_send.xml", "broken_reduced_twice.xml"}) {
+    SCOPED_TRACE(f);
+    const StepGraph g = step_graph(parse_program(test::read_file(data(f)), f));
+    for (size_t k = 0; k + 1 < g.gpu_chains.size(); ++k)
+      compared += expect_clocks_match_closure(g.succ, g.topo, g.chain, g.pos, g.gpu_chains[k], g.gpu_chains[k + 1]);
+  }
+  EXPECT_GT(compared, 10000u);
+}
+
+// Random DAGs of chains: chain order, random forward edges, and a random
+// suffix of the order that never runs.
+RC_GTEST_PROP(MscclClocks, AgreeWithTheClosureOnRandomChainDags, ()) {
+  const size_t n = *rc::gen::inRange<size_t>(1, 48);
+  const uint32_t chains = *rc::gen::inRange<uint32_t>(1, 7);
+  std::vector<uint32_t> chain(n);
+  std::vector<int32_t> pos(n);
+  std::vector<int32_t> next(chains, 0);
+  std::vector<std::vector<size_t>> succ(n);
+  std::vector<int64_t> last(chains, -1);
+  for (size_t v = 0; v < n; ++v) {
+    chain[v] = *rc::gen::inRange<uint32_t>(0, chains);
+    pos[v] = next[chain[v]]++;
+    if (last[chain[v]] >= 0) succ[static_cast<size_t>(last[chain[v]])].push_back(v);
+    last[chain[v]] = static_cast<int64_t>(v);
+  }
+  const size_t extra = *rc::gen::inRange<size_t>(0, 2 * n);
+  for (size_t k = 0; k < extra && n > 1; ++k) {
+    const size_t a = *rc::gen::inRange<size_t>(0, n - 1);
+    succ[a].push_back(*rc::gen::inRange<size_t>(a + 1, n));
+  }
+  std::vector<size_t> topo(*rc::gen::inRange<size_t>(0, n + 1));  // a prefix runs
+  for (size_t v = 0; v < topo.size(); ++v) topo[v] = v;
+  const uint32_t lo = *rc::gen::inRange<uint32_t>(0, chains);
+  const uint32_t hi = *rc::gen::inRange<uint32_t>(lo + 1, chains + 1);
+  expect_clocks_match_closure(succ, topo, chain, pos, lo, hi);
+  RC_ASSERT(!::testing::Test::HasFailure());
+}
+
+// Two threadblocks of one gpu on one connection (same peer, same channel,
+// same direction): well-formed XML, a program the runtime cannot run, so a
+// matching violation naming both threadblocks, not malformed input.
+TEST(MscclXml, TwoThreadblocksOnOneConnectionAreAMatchingViolation) {
+  const std::string second =
+      "  <tb id=\"1\" send=\"1\" recv=\"-1\" chan=\"0\">\n"
+      "   <step s=\"0\" type=\"nop\" srcbuf=\"i\" srcoff=\"-1\" dstbuf=\"o\" dstoff=\"-1\" cnt=\"0\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+      "  </tb>\n";
+  for (const auto& [attrs, verb] : {std::pair<std::string, std::string>{"send=\"1\" recv=\"-1\"", "send to"},
+                                    {"send=\"-1\" recv=\"1\"", "receive from"}}) {
+    std::string t = kTiny;
+    const size_t at = t.find("  </tb>\n") + std::string("  </tb>\n").size();
+    std::string tb = second;
+    tb.replace(tb.find("send=\"1\" recv=\"-1\""), 18, attrs);
+    t.insert(at, tb);
+    const CheckResult r = check_program(parse_program(t, "two.xml"));
+    const Verdict& m = verdict(r, "matching");
+    ASSERT_EQ(m.status, Status::violated) << verb;
+    EXPECT_EQ(m.counterexample->message, "gpu 0 tb 0 (line 3) and tb 1 (line 8) both " + verb +
+                                             " gpu 1 on channel 0: the connection is one FIFO, which the runtime "
+                                             "gives to one threadblock, so it cannot run this program");
+    EXPECT_EQ(m.counterexample->location(), "p=2 rank=0 peer=1");
+  }
+}
+
+// coll="custom": no postcondition to judge, so exactly-once and
+// postcondition are unknown ("not judged"), never holds; matching and
+// causality are judged as for any collective.
+TEST(MscclXml, CustomCollectiveIsCheckedExceptWhatNeedsThePostcondition) {
+  const CheckResult r = check_program(parse_program(tiny_with("coll=\"allgather\"", "coll=\"custom\""), "c.xml"));
+  EXPECT_EQ(verdict(r, "matching").status, Status::holds);
+  EXPECT_EQ(verdict(r, "causality").status, Status::holds);
+  for (const char* prop : {"exactly-once", "postcondition"}) {
+    EXPECT_EQ(verdict(r, prop).status, Status::unknown) << prop;
+    EXPECT_EQ(verdict(r, prop).stats.at("reason_unknown"), "not judged: coll=custom has no postcondition");
+  }
+  EXPECT_EQ(combined_status(r.verdicts), Status::unknown);
+  // A defect matching or causality sees is still violated.
+  const std::string racy = tiny_with("coll=\"allgather\"", "coll=\"custom\"");
+  const CheckResult nodata = check_program(parse_program(
+      std::string(racy).replace(racy.find("type=\"cpy\""), 10, "type=\"nop\""), "c.xml"));
+  EXPECT_EQ(verdict(nodata, "causality").status, Status::violated);
+}
+
+// <algo outofplace>: every mode a file declares is checked.
+TEST(MscclXml, EveryDeclaredModeIsChecked) {
+  struct Case {
+    const char* attrs;
+    std::vector<Mode> modes;
+  };
+  const Case cases[] = {{"inplace=\"0\"", {Mode::out_of_place}},
+                        {"inplace=\"1\"", {Mode::in_place}},
+                        {"inplace=\"1\" outofplace=\"1\"", {Mode::in_place, Mode::out_of_place}},
+                        {"inplace=\"0\" outofplace=\"1\"", {Mode::out_of_place}},
+                        {"inplace=\"1\" outofplace=\"0\"", {Mode::in_place}},
+                        {"outofplace=\"1\"", {Mode::out_of_place}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.attrs);
+    const Program p = parse_program(tiny_with("inplace=\"0\"", c.attrs), "m.xml");
+    const std::vector<CheckResult> rs = check_modes(p);
+    ASSERT_EQ(rs.size(), c.modes.size());
+    for (size_t k = 0; k < rs.size(); ++k) EXPECT_EQ(rs[k].mode, c.modes[k]);
+    EXPECT_EQ(to_xml(parse_program(to_xml(p), "again.xml")), to_xml(p));
+  }
+  EXPECT_EQ(input_error(tiny_with("inplace=\"0\"", "inplace=\"0\" outofplace=\"0\"")),
+            "x.xml:1: <algo>: inplace=\"0\" outofplace=\"0\": the program declares neither way of running it (the "
+            "runtime never selects it)");
+  // Racy in place only: both modes' verdicts, each its own.
+  const std::vector<CheckResult> rs = check_modes(parse_program(test::read_file(data("allreduce_2_race_in_place.xml")), "a.xml"));
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(verdict(rs[0], "causality").status, Status::violated);
+  EXPECT_EQ(combined_status(rs[1].verdicts), Status::holds);
+}
+
+// The data files that state their verdicts ("<!-- expect: MODE STATUS
+// [PROPERTY=STATUS ...]; ... -->", tests/data/msccl/generate.py's MUTANTS)
+// have them, one clause per declared mode.
+TEST(MscclXml, DataFilesHaveTheVerdictsTheyState) {
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(data(""))) {
+    if (e.path().extension() != ".xml") continue;
+    const std::string text = test::read_file(e.path().string());
+    const size_t at = text.find("<!-- expect: ");
+    if (at == std::string::npos) continue;
+    ++files;
+    SCOPED_TRACE(e.path().filename().string());
+    std::stringstream clauses(text.substr(at + 13, text.find(" -->", at) - at - 13));
+    const std::vector<CheckResult> rs = check_modes(parse_program(text, e.path().filename().string()));
+    std::string clause;
+    size_t k = 0;
+    for (; std::getline(clauses, clause, ';'); ++k) {
+      std::stringstream words(clause);
+      std::string mode, status, prop;
+      words >> mode >> status;
+      ASSERT_LT(k, rs.size()) << clause;
+      EXPECT_EQ(to_string(rs[k].mode), mode);
+      EXPECT_EQ(to_string(combined_status(rs[k].verdicts)), status) << mode;
+      while (words >> prop) {
+        const size_t eq = prop.find('=');
+        EXPECT_EQ(to_string(verdict(rs[k], prop.substr(0, eq)).status), prop.substr(eq + 1)) << mode << " " << prop;
+      }
+    }
+    EXPECT_EQ(k, rs.size());
+  }
+  EXPECT_GE(files, 6u);
 }
 
 // Fuzzing: random byte edits and random attribute values of a correct
