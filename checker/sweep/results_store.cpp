@@ -9,15 +9,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string_view>
 #include <thread>
 #include <nlohmann/json.hpp>
 
+#include "checker/cli/p_range.hpp"
+#include "properties/catalog.hpp"
 #include "reports/root_cause_json.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/registry.hpp"
 
 namespace collcheck {
 
@@ -75,12 +80,53 @@ int enter_wal(sqlite3* db, int budget_ms, std::string& mode) {
   }
 }
 
+// What SQLite makes of the file `path`-journal when it opens `path`
+// (pager.c: hasHotJournal, readJournalHdr): none there; ignored (empty, or
+// its first byte zero: a finished transaction's); hot, a rollback journal
+// of a write that did not finish, which an open that may write rolls back
+// and a read-only one cannot (SQLITE_READONLY, "attempt to write a readonly
+// database", whatever the file holds); or foreign: hot to SQLite all the
+// same, but without the journal header SQLite writes, so not SQLite's (a
+// writing open would find no record in it and delete it).
+enum class Journal { none, ignored, hot, foreign };
+Journal journal_beside(const std::string& path) {
+  std::ifstream f(path + "-journal", std::ios::binary);
+  if (!f) return Journal::none;
+  char head[8] = {};
+  f.read(head, sizeof head);
+  const std::streamsize n = f.gcount();
+  if (n == 0 || head[0] == 0) return Journal::ignored;
+  static const unsigned char kMagic[8] = {0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7};
+  return n == 8 && std::memcmp(head, kMagic, sizeof kMagic) == 0 ? Journal::hot : Journal::foreign;
+}
+
+// A journal beside the store that stops SQLite from reading it (every
+// journal but an ignored one for a read-only open; a foreign one always: it
+// is not SQLite's to delete): InputError naming it, before SQLite sees it.
+void refuse_journal(const std::string& path, bool read_only) {
+  const std::string f = "'" + path + "'", j = "'" + path + "-journal'";
+  switch (journal_beside(path)) {
+    case Journal::none:
+    case Journal::ignored: return;
+    case Journal::foreign:
+      throw InputError("results store " + f + ": the file " + j + " beside it is not a SQLite journal (no journal "
+                       "header), but SQLite takes any such file for the journal of an unfinished write: move it away; "
+                       "nothing was written");
+    case Journal::hot:
+      if (!read_only) return;  // SQLite rolls it back as it opens the store
+      throw InputError("results store " + f + " has a hot journal " + j + " (a write that did not finish), which " +
+                       "reading cannot roll back (a writing open does: verify ... --db " + path + "); nothing was written");
+  }
+}
+
 // Whether another connection may have `path` open or content of it may be
 // outside its main file: a write-ahead log (every connection to a WAL store
-// keeps one; the last to close removes it) or a rollback journal beside it.
+// keeps one; the last to close removes it) or a journal SQLite would roll
+// back (one it ignores leaves the main file complete).
 bool log_beside(const std::string& path) {
   std::error_code ec;
-  return std::filesystem::exists(path + "-wal", ec) || std::filesystem::exists(path + "-journal", ec);
+  const Journal j = journal_beside(path);
+  return std::filesystem::exists(path + "-wal", ec) || j == Journal::hot || j == Journal::foreign;
 }
 
 // "file:PATH?immutable=1", PATH escaped for SQLite's URI syntax.
@@ -336,21 +382,8 @@ const ExpectedSchema& expected_schema() {
 }
 
 // A name or value from the store, for a one-line message: control
-// characters escaped, at most 60 bytes.
-std::string shown(const std::string& s) {
-  std::string out;
-  for (const char ch : s.substr(0, 60)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7f) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\x%02x", c);
-      out += b;
-    } else {
-      out += ch;
-    }
-  }
-  return s.size() > 60 ? out + "..." : out;
-}
+// characters escaped (the one rule, schedules/input_error.hpp), at most 60 bytes.
+std::string shown(const std::string& s) { return escape_controls_cut(s, 60); }
 
 std::string stats_to_json(const std::map<std::string, std::string>& m) {
   return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -475,6 +508,7 @@ void ResultsStore::open_and_validate(Access access, int busy_timeout_ms) {
     if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
       throw InputError("cannot create results store " + f + ": no directory '" + dir.string() + "'");
   }
+  if (exists) refuse_journal(path_, access == Access::read_only);
   int flags = SQLITE_OPEN_NOMUTEX |
               (access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   // Reading (`report`): a store no connection has open (no -wal, no
@@ -748,7 +782,7 @@ void ResultsStore::check_domains() {
        {{"id", is_int("id", "1", "9223372036854775807"), "an integer >= 1"},
         {"algorithm", is_text("algorithm"), kText},
         {"variant", is_text("variant"), kText},
-        {"p", is_int("p", "1", "4294967296"), "an integer from 1 to 2^32"},
+        {"p", is_int("p", "1", std::to_string(kMaxP)), "an integer from 1 to 2^24"},
         {"params", is_text("params"), kText},
         {"config", is_text("config"), kText},
         {"collective", is_text("collective"), kText},
@@ -766,11 +800,12 @@ void ResultsStore::check_domains() {
         {"ord", is_int("ord", "0", "9223372036854775807"), "an integer >= 0"},
         {"property", is_text("property"), kText},
         {"status", std::string("status IN ") + kStatuses, "holds, violated, unknown or skipped"},
-        {"checks", "typeof(checks) = 'integer'", "an integer"},
-        {"violations", "typeof(violations) = 'integer'", "an integer"},
+        {"checks", is_int("checks", "0", "9223372036854775807"), "an integer >= 0"},
+        {"violations", is_int("violations", "0", "9223372036854775807"), "an integer >= 0"},
+        {"violations", "(status = 'violated') = (violations >= 1)", "at least 1 for a violated verdict, 0 otherwise"},
         {"mode", is_text("mode"), kText},
         {"stats", is_text("stats"), kText},
-        {"cx_p", "cx_p IS NULL OR " + is_int("cx_p", "1", "4294967296"), "NULL or an integer from 1 to 2^32"},
+        {"cx_p", "cx_p IS NULL OR " + is_int("cx_p", "1", std::to_string(kMaxP)), "NULL or an integer from 1 to 2^24"},
         {"cx_p", "CASE status WHEN 'holds' THEN cx_p IS NULL WHEN 'violated' THEN cx_p IS NOT NULL ELSE 1 END",
          "a counterexample for a violated verdict and none for a holding one"},
         {"cx_rank", cx("cx_rank", is_int("cx_rank", "0", "4294967295")), kRank},
@@ -786,6 +821,7 @@ void ResultsStore::check_domains() {
       {"sweep_instances", "'job ' || quote(ord) || ' of sweep ' || quote(sweep_id)",
        {{"sweep_id", "typeof(sweep_id) = 'integer'", "an integer"},
         {"ord", is_int("ord", "0", "9223372036854775807"), "an integer >= 0"},
+        {"ord", "ord < (SELECT planned FROM sweeps s WHERE s.id = sweep_id)", "below its sweep's planned instances"},
         {"instance_id", "typeof(instance_id) = 'integer'", "an integer"}}},
   };
   for (Table t : tables) {
@@ -811,6 +847,65 @@ void ResultsStore::check_domains() {
   if (q.step())
     throw InputError("results store " + f + " is damaged: a row of table '" + q.text(0) + "' refers to a missing row of '" +
                      q.text(1) + "'; nothing was written");
+  check_registry();
+  check_coverage();
+}
+
+// The names the rows carry are the registry's (this version's: a store of
+// another version is refused before): an algorithm, one of its variants, its
+// collective, and a property of the catalog. A report renders any name it
+// is given ("nope/bandwidth holds").
+void ResultsStore::check_registry() {
+  auto damaged = [&](const std::string& what) {
+    return InputError("results store '" + path_ + "' is damaged: " + what + "; nothing was written");
+  };
+  {
+    Query q(db_, "SELECT min(id), algorithm, variant, collective FROM instances GROUP BY algorithm, variant, collective",
+            fail_fn_);
+    while (q.step()) {
+      const std::string row = "instance " + std::to_string(q.i64(0)), algo = q.text(1), variant = q.text(2);
+      const AlgorithmInfo* a = find_algorithm(algo);
+      if (!a) throw damaged(row + " has algorithm = '" + shown(algo) + "' (expected an algorithm of the registry)");
+      if (!a->find_variant(variant)) {
+        std::string known;
+        for (const VariantInfo& v : a->variants) known += (known.empty() ? "" : ", ") + v.name;
+        throw damaged(row + " has variant = '" + shown(variant) + "' (expected a variant of " + a->name + ": " + known + ")");
+      }
+      if (q.text(3) != to_string(a->collective))
+        throw damaged(row + " has collective = '" + shown(q.text(3)) + "' (expected " + to_string(a->collective) +
+                      ", " + a->name + "'s)");
+    }
+  }
+  std::set<std::string> properties;
+  for (const PropertyInfo& p : property_catalog()) properties.insert(p.name);
+  Query q(db_, "SELECT min(instance_id), property FROM verdicts GROUP BY property", fail_fn_);
+  while (q.step())
+    if (!properties.count(q.text(1)))
+      throw damaged("verdict '" + shown(q.text(1)) + "' of instance " + std::to_string(q.i64(0)) +
+                    " has property = '" + shown(q.text(1)) + "' (expected a property of the catalog: collcheck list)");
+}
+
+// A finished sweep lists every instance it planned (job 0 to planned - 1):
+// a sweep_instances row deleted by hand made its instance vanish from the
+// report. An unfinished sweep lists what it got to.
+void ResultsStore::check_coverage() {
+  Query q(db_,
+          "SELECT s.id, s.planned, (SELECT count(*) FROM sweep_instances si WHERE si.sweep_id = s.id) FROM sweeps s "
+          "WHERE s.finished IS NOT NULL AND s.planned != (SELECT count(*) FROM sweep_instances si WHERE si.sweep_id = "
+          "s.id) LIMIT 1",
+          fail_fn_);
+  if (!q.step()) return;
+  const int64_t sweep = q.i64(0);
+  // The first job missing (jobs are below `planned`, each listed once: a
+  // finished sweep with fewer rows has a gap).
+  Query ords(db_, "SELECT ord FROM sweep_instances WHERE sweep_id = ? ORDER BY ord", fail_fn_);
+  ords.bind(1, sweep);
+  int64_t missing = 0;
+  while (ords.step() && ords.i64(0) == missing) ++missing;
+  throw InputError("results store '" + path_ + "' is damaged: sweep " + std::to_string(sweep) + " finished with " +
+                   std::to_string(q.i64(1)) + " planned instances but lists " + std::to_string(q.i64(2)) + " (job " +
+                   std::to_string(missing) + " of sweep " + std::to_string(sweep) +
+                   " has no row in sweep_instances); nothing was written");
 }
 
 bool ResultsStore::has_shared_instance_rows() {

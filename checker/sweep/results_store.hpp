@@ -131,6 +131,8 @@ class ResultsStore {
   void check_schema(int64_t schema);
   void check_rows();
   void check_domains();
+  void check_registry();
+  void check_coverage();
   // Reads opened immutable (read_only, no log beside the store) are checked
   // against the file as it was opened, and redone with locks if a writer
   // changed it meanwhile.

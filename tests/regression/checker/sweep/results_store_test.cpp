@@ -595,7 +595,7 @@ TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
        "is damaged: trigger 'forget' on 'verdicts' is not part of its schema"},
       {"trigger_named_with_a_newline",
        "CREATE TRIGGER \"x\nRESULT: holds\" AFTER INSERT ON verdicts BEGIN DELETE FROM verdicts; END",
-       "is damaged: trigger 'x\\x0aRESULT: holds' on 'verdicts' is not part of its schema"},
+       "is damaged: trigger 'x\\nRESULT: holds' on 'verdicts' is not part of its schema"},
       {"no_view", "DROP VIEW results", "is damaged: view 'results' is missing"},
       {"other_view", "DROP VIEW results; CREATE VIEW results AS SELECT 1",
        "is damaged: view 'results' is not the one this collcheck creates"},
@@ -608,9 +608,9 @@ TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
        "is damaged: index 'by_status' on 'verdicts' is not part of its schema"},
       {"extra_table", "CREATE TABLE notes(x)", "is damaged: table 'notes' is not part of its schema"},
       {"p_negative", "UPDATE instances SET p = -5 WHERE id = 2",
-       "is damaged: instance 2 has p = -5 (expected an integer from 1 to 2^32)"},
+       "is damaged: instance 2 has p = -5 (expected an integer from 1 to 2^24)"},
       {"p_text", "UPDATE instances SET p = 'four' WHERE id = 2",
-       "is damaged: instance 2 has p = 'four' (expected an integer from 1 to 2^32)"},
+       "is damaged: instance 2 has p = 'four' (expected an integer from 1 to 2^24)"},
       {"p_zero", "UPDATE instances SET p = 0 WHERE id = 2", "is damaged: instance 2 has p = 0"},
       {"p_real", "UPDATE instances SET p = 2.5 WHERE id = 2", "is damaged: instance 2 has p = 2.5"},
       {"instance_status", "UPDATE instances SET status = 'violated' WHERE id = 3",
@@ -631,6 +631,33 @@ TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
       {"threads_real", "UPDATE sweeps SET threads = 1.5", "is damaged: sweep 1 has threads = 1.5"},
       {"meta_key", "INSERT INTO meta VALUES ('owner', 'me')", "is damaged: meta key 'owner' has key = 'owner'"},
       {"dangling_verdict", verdict, "is damaged: a row of table 'verdicts' refers to a missing row of 'instances'"},
+      // Rows the registry and the verdict rules refuse, and a sweep whose
+      // listed instances do not cover what it planned: each made report
+      // render something no check found.
+      {"algorithm_unknown", "UPDATE instances SET algorithm = 'nope' WHERE id = 2",
+       "is damaged: instance 2 has algorithm = 'nope' (expected an algorithm of the registry)"},
+      {"variant_renamed", "UPDATE instances SET variant = 'renamed' WHERE id = 4",
+       "is damaged: instance 4 has variant = 'renamed' (expected a variant of ring: "},
+      {"collective_changed", "UPDATE instances SET collective = 'broadcast'",
+       "is damaged: instance 1 has collective = 'broadcast' (expected allreduce, ring's)"},
+      {"p_beyond_2_24", "UPDATE instances SET p = 2000000000 WHERE id = 3",
+       "is damaged: instance 3 has p = 2000000000 (expected an integer from 1 to 2^24)"},
+      {"checks_negative", "UPDATE verdicts SET checks = -1 WHERE instance_id = 1 AND property = 'ports'",
+       "is damaged: verdict 'ports' of instance 1 has checks = -1 (expected an integer >= 0)"},
+      {"holds_with_violations", "UPDATE verdicts SET violations = 5 WHERE instance_id = 1 AND property = 'ports'",
+       "is damaged: verdict 'ports' of instance 1 has violations = 5 (expected at least 1 for a violated verdict, 0 "
+       "otherwise)"},
+      {"property_unknown", "UPDATE verdicts SET property = 'speed' WHERE instance_id = 2 AND property = 'ports'",
+       "is damaged: verdict 'speed' of instance 2 has property = 'speed' (expected a property of the catalog"},
+      {"job_deleted", "DELETE FROM sweep_instances WHERE ord = 2",
+       "is damaged: sweep 1 finished with 6 planned instances but lists 5 (job 2 of sweep 1 has no row in "
+       "sweep_instances)"},
+      {"instance_and_job_deleted",
+       "DELETE FROM verdicts WHERE instance_id = 5; DELETE FROM sweep_instances WHERE instance_id = 5;"
+       " DELETE FROM instances WHERE id = 5",
+       "is damaged: sweep 1 finished with 6 planned instances but lists 5 (job "},
+      {"job_beyond_plan", "UPDATE sweep_instances SET ord = 6 WHERE ord = 5",
+       "is damaged: job 6 of sweep 1 has ord = 6 (expected below its sweep's planned instances)"},
   };
   for (const Case& c : cases) expect_spoiled_store_refused(std::string("tampered_") + c.name, c.sql, c.what);
 }
@@ -689,6 +716,42 @@ TEST(ResultsStore, ReportCreatesNoFilesAndReadsAKilledWritersLog) {
   // The log and its index were there before and stay; nothing else appears.
   EXPECT_TRUE(fs::exists(killed + "-wal") && fs::exists(killed + "-shm"));
   EXPECT_FALSE(fs::exists(killed + "-journal"));
+}
+
+// A file S-journal beside a healthy store: SQLite takes any such file whose
+// first byte is not zero for the rollback journal of an unfinished write. A
+// read-only open then fails ("attempt to write a readonly database", which
+// report used to call the store read-only); a writing one finds no journal
+// header in it and deletes it. Not SQLite's file: refused by both, with its
+// name, and left as it is. A journal SQLite ignores (empty, or its header
+// zeroed) is no reason to read with locks: nothing is created beside it.
+TEST(ResultsStoreBadInput, JournalBesideTheStore) {
+  const std::string db = small_store("journal");
+  const std::string journal = db + "-journal";
+  {
+    std::ofstream(journal, std::ios::binary) << "this is not a journal\n";
+  }
+  const std::string what = "results store '" + db + "': the file '" + journal +
+                           "' beside it is not a SQLite journal (no journal header), but SQLite takes any such file "
+                           "for the journal of an unfinished write: move it away; nothing was written";
+  expect_refused("report --db " + db, db, what);
+  expect_refused(kSmall + " --db " + db + " --resume", db, what);
+  EXPECT_EQ(bytes(journal), "this is not a journal\n");
+  EXPECT_FALSE(fs::exists(db + "-wal"));
+  EXPECT_FALSE(fs::exists(db + "-shm"));
+  // SQLite's header, as a killed rollback-mode writer leaves it: reading cannot roll it back.
+  {
+    std::ofstream(journal, std::ios::binary) << std::string("\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", 8) << std::string(504, '\0');
+  }
+  expect_refused("report --db " + db, db, "results store '" + db + "' has a hot journal '" + journal +
+                                              "' (a write that did not finish), which reading cannot roll back");
+  for (const std::string& ignored : {std::string(), std::string(512, '\0')}) {
+    std::ofstream(journal, std::ios::binary) << ignored;
+    const Outcome o = run("report --db " + db);
+    EXPECT_EQ(o.code, 0) << o.err;
+    EXPECT_FALSE(fs::exists(db + "-wal"));
+    EXPECT_FALSE(fs::exists(db + "-shm"));
+  }
 }
 
 TEST(ResultsStoreBadInput, PRangeBeyond2To31) {
