@@ -172,14 +172,24 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
     throw InputError(quote_input(path) + " is larger than 1 GiB; not a schedule collcheck can check densely");
   // An explicit --schedule-format is obeyed: only auto looks at the content
   // (a file that is not in the format given is malformed in that format).
-  const bool msccl_head = reading(path, [&] {
+  const std::string root = reading(path, [&] {
     std::ifstream f(path);
     if (!f) throw InputError("cannot read " + quote_input(path));
     std::string head(64 * 1024, '\0');
     f.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(f.gcount()));
-    return msccl::looks_like_msccl(head);
+    return msccl::xml_root_element(head);
   });
+  const bool msccl_head = root == "algo";
+  // Other XML (an NCCL topology file, say) is no schedule: say what it is
+  // rather than that it is not JSON.
+  if (sfmt == "auto" && !root.empty() && !msccl_head) {
+    const std::string kind = msccl::nccl_topology_kind(root);
+    throw InputError(quote_input(path) + " is " + (kind.empty() ? "XML" : kind) + " (root element <" +
+                     escape_controls(root.substr(0, 64)) + ">), not a schedule: check-file takes collcheck's "
+                     "schedule JSON or JSON lines, Träff's tables (--schedule-format traff-table) or MSCCL "
+                     "algorithm XML (root element <algo>)");
+  }
   const bool xml = sfmt == "msccl" || (sfmt == "auto" && msccl_head);
   // Only the whole-text formats are read whole; collcheck's own is streamed.
   if (sfmt == "traff-table" || xml) {

@@ -273,7 +273,7 @@ size_t doctype_end(const std::string& text, size_t i) {
 
 }  // namespace
 
-bool looks_like_msccl(const std::string& text) {
+std::string xml_root_element(const std::string& text) {
   size_t i = 0;
   auto skip_ws = [&] {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
@@ -295,12 +295,23 @@ bool looks_like_msccl(const std::string& text) {
     } else {
       break;
     }
-    if (e == std::string::npos) return false;
+    if (e == std::string::npos) return "";
     i = e;
   }
-  return text.compare(i, 5, "<algo") == 0 && i + 5 < text.size() &&
-         (text[i + 5] == ' ' || text[i + 5] == '>' || text[i + 5] == '\n' || text[i + 5] == '\t' ||
-          text[i + 5] == '\r' || text[i + 5] == '/');
+  if (i >= text.size() || text[i] != '<') return "";
+  // The name ends at white space, '>' or '/'; one running to the end of the
+  // text is cut off (check-file reads a head of the file), not a name.
+  const size_t end = text.find_first_of(" \t\r\n/>", i + 1);
+  if (end == std::string::npos || end == i + 1) return "";
+  return text.substr(i + 1, end - i - 1);
+}
+
+bool looks_like_msccl(const std::string& text) { return xml_root_element(text) == "algo"; }
+
+std::string nccl_topology_kind(const std::string& root) {
+  if (root == "system") return "an NCCL topology file";
+  if (root == "graphs") return "an NCCL topology graph file";
+  return "";
 }
 
 namespace {
@@ -359,8 +370,11 @@ Program parse_with(const std::string& text, const std::string& path, const LineI
   }
   reject_duplicate_attributes(c, doc);
   const pugi::xml_node algo = doc.document_element();
-  if (std::string_view(algo.name()) != "algo")
-    c.fail(c.line_of(algo), "the root element is <" + std::string(algo.name()) + ">, expected <algo> (MSCCL XML)");
+  if (std::string_view(algo.name()) != "algo") {
+    const std::string kind = nccl_topology_kind(algo.name());
+    c.fail(c.line_of(algo), "the root element is <" + std::string(algo.name()) + ">, expected <algo> (MSCCL XML)" +
+                                (kind.empty() ? "" : ": this is " + kind + ", not an algorithm"));
+  }
   for (const pugi::xml_node& k : doc.children())
     if (k.type() == pugi::node_element && k != algo)
       c.fail(c.line_of(k), "a second root element <" + std::string(k.name()) + "> after </algo>");

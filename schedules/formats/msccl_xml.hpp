@@ -90,10 +90,18 @@ struct Program {
   size_t num_steps() const;
 };
 
-// True if the first element of `text` is <algo> (auto-detection in
-// check-file): the XML declaration, processing instructions, comments and a
-// DOCTYPE (internal subset included) before it are skipped.
+// The name of the root element `text` starts with, after the prolog (the
+// XML declaration, processing instructions, comments and a DOCTYPE, internal
+// subset included); empty if `text` does not start as XML does.
+std::string xml_root_element(const std::string& text);
+
+// True if the root element of `text` is <algo> (auto-detection in check-file).
 bool looks_like_msccl(const std::string& text);
+
+// For the root element of an NCCL topology file (<system>, the machine's
+// topology) or topology graph file (<graphs>, the rings and trees NCCL
+// chose): what the file is ("an NCCL topology file"), else empty.
+std::string nccl_topology_kind(const std::string& root);
 
 // Parses and validates; throws InputError "PATH:LINE: ..." on anything
 // malformed, an attribute given twice on one element included. A DOCTYPE is

@@ -140,5 +140,26 @@ TEST(MscclCheckFile, RaceCheckBeyondTheMemoryBudgetIsUnknown) {
   std::filesystem::remove(racy);
 }
 
+// An NCCL topology file is XML but no schedule: one line saying what it is
+// and what check-file takes (exit 2), not a JSON syntax error.
+TEST(MscclCheckFile, NcclTopologyFileIsNamed) {
+  const std::string f = temp_path("topo.xml");
+  std::ofstream(f) << "<?xml version=\"1.0\"?>\n<system version=\"1\">\n  <cpu numaid=\"0\"/>\n</system>\n";
+  const Outcome o = run("check-file " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(lines(o.err), 1u) << o.err;
+  EXPECT_EQ(o.err, "collcheck: error: '" + f +
+                       "' is an NCCL topology file (root element <system>), not a schedule: check-file takes "
+                       "collcheck's schedule JSON or JSON lines, Träff's tables (--schedule-format traff-table) or "
+                       "MSCCL algorithm XML (root element <algo>)\n");
+  const Outcome forced = run("check-file --schedule-format msccl " + f);
+  EXPECT_EQ(forced.code, 2);
+  EXPECT_NE(forced.err.find(":2: the root element is <system>, expected <algo> (MSCCL XML): this is an NCCL topology "
+                            "file, not an algorithm"),
+            std::string::npos)
+      << forced.err;
+  std::filesystem::remove(f);
+}
+
 }  // namespace
 }  // namespace collcheck::test
