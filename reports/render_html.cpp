@@ -353,20 +353,22 @@ void write_stat_charts(std::ostringstream& o, const std::vector<Group>& groups) 
 
 std::string render_html(const Report& r) {
   const std::vector<Group> groups = group_instances(r);
-  const std::string title = "collcheck " + r.kind + " report: " + to_string(r.status());
+  // The title, the heading and the banner say the verdict line, as the text
+  // report's VERDICT line does; the status (RESULT, which counts expected
+  // refutations of paper readings as violations) is a row of the run table.
+  const DeploymentVerdict d = deployment_verdict(groups);
+  const std::string title = "collcheck " + r.kind + " report: " + d.headline;
 
   std::ostringstream o;
   o.imbue(std::locale::classic());
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   o << "<title>" << esc(title) << "</title>\n<style>\n" << kStyle << "</style>\n</head>\n<body>\n";
-  o << "<h1>collcheck " << esc(r.kind) << " report: " << status_span(r.status()) << "</h1>\n";
-  {
-    // The deployment verdict: unexpected violations, or what holds besides the
-    // paper readings that are refuted on purpose.
-    const DeploymentVerdict d = deployment_verdict(groups);
-    o << "<div class=\"banner " << to_string(d.status()) << "\" data-verdict=\"" << to_string(d.kind)
-      << "\">Verdict: <strong>" << to_string(r.status()) << "</strong> &#8212; " << esc(d.line) << ".</div>\n";
-  }
+  o << "<h1>collcheck " << esc(r.kind) << " report: <span class=\"" << to_string(d.status()) << "\">"
+    << esc(d.headline) << "</span></h1>\n";
+  // The deployment verdict: unexpected violations, or what holds besides the
+  // paper readings that are refuted on purpose.
+  o << "<div class=\"banner " << to_string(d.status()) << "\" data-verdict=\"" << to_string(d.kind)
+    << "\">Verdict: <strong>" << esc(d.headline) << "</strong>" << esc(d.line.substr(d.headline.size())) << ".</div>\n";
 
   o << "<table class=\"run\">\n";
   o << "<tr><th>tool version</th><td>" << esc(r.tool_version) << "</td></tr>\n";
@@ -375,6 +377,9 @@ std::string render_html(const Report& r) {
   o << "<tr><th>seed</th><td>" << r.seed << "</td></tr>\n";
   o << "<tr><th>threads</th><td>" << r.threads << "</td></tr>\n";
   o << "<tr><th>seconds</th><td>" << format_seconds(r.seconds) << "</td></tr>\n";
+  o << "<tr><th>result</th><td>" << to_string(r.status())
+    << (d.unexpected.empty() && !d.refuted.empty() ? " (the expected refutations of paper readings are violations)" : "")
+    << "</td></tr>\n";
   o << "</table>\n";
 
   o << "<h2>Summary</h2>\n";

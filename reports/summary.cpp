@@ -271,19 +271,22 @@ DeploymentVerdict deployment_verdict(const std::vector<Group>& groups) {
   }
   if (!d.unexpected.empty()) {
     d.kind = Deployment::do_not_deploy;
-    d.line = "do not deploy: unexpected violations in " + groups_text(d.unexpected);
+    d.headline = "do not deploy";
+    d.line = d.headline + ": unexpected violations in " + groups_text(d.unexpected);
   } else if (!d.undecided.empty()) {
     d.kind = Deployment::not_proven;
-    d.line = "not proven: unknown or refused by the memory guard in " + groups_text(d.undecided);
+    d.headline = "not proven";
+    d.line = d.headline + ": unknown or refused by the memory guard in " + groups_text(d.undecided);
   } else if (deployable_checked) {
     d.kind = Deployment::deploy;
-    d.line = "holds for every deployable variant";
+    d.line = d.headline = "holds for every deployable variant";
   } else if (!d.refuted.empty() || !d.not_refuted.empty()) {
     d.kind = Deployment::no_deployable_variant;
-    d.line = "no deployable variant checked";
+    d.line = d.headline = "no deployable variant checked";
   } else {
     d.kind = Deployment::nothing_checked;
-    d.line = groups.empty() ? "nothing was checked: no instances" : "nothing was checked: every instance was skipped";
+    d.headline = "nothing was checked";
+    d.line = d.headline + (groups.empty() ? ": no instances" : ": every instance was skipped");
   }
   if (!d.refuted.empty()) {
     const size_t n = d.refuted.size();

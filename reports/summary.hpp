@@ -112,6 +112,11 @@ struct DeploymentVerdict {
   // refutations of paper readings: swing/paper-laststep (p=6, 10), ..." or
   // "do not deploy: unexpected violations in swing/bandwidth (p=7)".
   std::string line;
+  // The line's first clause, which every title and heading of a report
+  // says (one voice with the banner): "holds for every deployable variant",
+  // "do not deploy", "not proven", "no deployable variant checked" or
+  // "nothing was checked".
+  std::string headline;
   // The status that styles the verdict: holds, violated, unknown, skipped.
   Status status() const;
 };

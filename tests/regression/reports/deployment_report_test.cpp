@@ -212,7 +212,11 @@ TEST_F(DeploymentReport, FailingSweepShowsVerdictsCounterexampleDiagramAndCovera
   // Listing 1 is a paper reading the registry declares refuted: no deployable
   // variant was checked, and its refutation is expected, not "do not deploy".
   EXPECT_NE(dom.find("<div class=\"banner skipped\" data-verdict=\"no-deployable-variant\">"), std::string::npos);
-  EXPECT_NE(dom.find("no deployable variant checked; 1 expected refutation of a paper reading: swing/paper-listing1 (p=6)"),
+  EXPECT_NE(dom.find("no deployable variant checked</strong>; 1 expected refutation of a paper reading: "
+                     "swing/paper-listing1 (p=6)"),
+            std::string::npos);
+  // The heading says what the banner says (not "violated" above a grey verdict).
+  EXPECT_NE(dom.find("<h1>collcheck verify report: <span class=\"skipped\">no deployable variant checked</span></h1>"),
             std::string::npos);
   EXPECT_EQ(dom.find("do not deploy"), std::string::npos);
   EXPECT_NE(dom.find("<h2>Expected refutations of paper readings</h2>"), std::string::npos);
@@ -257,8 +261,15 @@ TEST_F(DeploymentReport, ExpectedRefutationsDoNotCryWolf) {
   ASSERT_NE(swing, nullptr);
   size_t refuted = 0;
   for (const auto& v : swing->variants) refuted += v.expected_to_hold || v.takes("dims") ? 0 : 1;  // the ring readings
-  EXPECT_NE(dom.find("holds for every deployable variant; " + std::to_string(refuted) +
+  EXPECT_NE(dom.find("holds for every deployable variant</strong>; " + std::to_string(refuted) +
                      " expected refutations of paper readings: "),
+            std::string::npos);
+  // One voice: the title and the heading say it too, in green; "violated"
+  // (the result, which counts the expected refutations) only in the run table.
+  EXPECT_NE(dom.find("<title>collcheck verify report: holds for every deployable variant</title>"), std::string::npos);
+  EXPECT_NE(dom.find("<h1>collcheck verify report: <span class=\"holds\">holds for every deployable variant</span></h1>"),
+            std::string::npos);
+  EXPECT_NE(dom.find("<tr><th>result</th><td>violated (the expected refutations of paper readings are violations)"),
             std::string::npos);
   EXPECT_EQ(dom.find("do not deploy"), std::string::npos);
   EXPECT_EQ(dom.find("<h2>Counterexamples</h2>"), std::string::npos);

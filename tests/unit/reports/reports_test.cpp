@@ -568,7 +568,8 @@ TEST(JunitReport, ControlCharactersAndEmptyReport) {
 
 TEST(MarkdownReport, TableRowsCounterexamplesAndNotes) {
   const std::string md = render(sample(), Format::markdown);
-  EXPECT_EQ(md.rfind("# collcheck verify report: violated\n", 0), 0u);
+  EXPECT_EQ(md.rfind("# collcheck verify report: do not deploy\n", 0), 0u) << md;
+  EXPECT_NE(md.find("- result: **violated**\n"), std::string::npos) << md;
   EXPECT_NE(md.find("| algorithm | variant | p checked | status | failing properties |\n|---|---|---|---|---|\n"),
             std::string::npos);
   EXPECT_NE(md.find("| `ring` | - | 2..5 | unknown | - |\n"), std::string::npos) << md;
@@ -645,7 +646,11 @@ TEST(HtmlReport, EmptyReportIsStillAPage) {
   const std::string html = render(Report{}, Format::html);
   EXPECT_EQ(markup_problem(html, {"meta"}), "");
   EXPECT_NE(html.find("No instances were checked."), std::string::npos);
-  EXPECT_NE(html.find("<span class=\"holds\">holds</span>"), std::string::npos);
+  // The heading says the verdict line (nothing checked); the result row the status.
+  EXPECT_NE(html.find("<h1>collcheck verify report: <span class=\"skipped\">nothing was checked</span></h1>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<tr><th>result</th><td>holds</td></tr>"), std::string::npos) << html;
 }
 
 }  // namespace
@@ -843,10 +848,23 @@ TEST(DeploymentVerdict, ExpectedRefutationsDoNotCryWolf) {
 
   const std::string html = render(r, Format::html);
   EXPECT_EQ(markup_problem(html, {"meta"}), "") << html;
-  EXPECT_NE(html.find("<div class=\"banner holds\" data-verdict=\"deploy\">Verdict: <strong>violated</strong> &#8212; " +
-                      want + ".</div>"),
+  // One voice: the title, the heading and the banner say the verdict line;
+  // "violated" (what RESULT says: expected refutations are violations) only
+  // in the run table's result row.
+  EXPECT_NE(html.find("<div class=\"banner holds\" data-verdict=\"deploy\">Verdict: <strong>holds for every "
+                      "deployable variant</strong>" + want.substr(want.find(';')) + ".</div>"),
             std::string::npos)
       << html;
+  EXPECT_NE(html.find("<title>collcheck verify report: holds for every deployable variant</title>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<h1>collcheck verify report: <span class=\"holds\">holds for every deployable variant</span></h1>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<tr><th>result</th><td>violated (the expected refutations of paper readings are violations)"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find(">violated</span></h1>"), std::string::npos) << html;
+  EXPECT_NE(md.rfind("# collcheck verify report: holds for every deployable variant\n", 0), std::string::npos) << md;
   EXPECT_EQ(html.find("do not deploy"), std::string::npos);
   EXPECT_NE(html.find("<h2>Expected refutations of paper readings</h2>"), std::string::npos);
   EXPECT_EQ(html.find("<h2>Counterexamples</h2>"), std::string::npos);
