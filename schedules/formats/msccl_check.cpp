@@ -27,9 +27,10 @@ std::vector<Mode> modes(const Program& p) {
 namespace {
 
 const char* kMode = "msccl simulation (multiplicity)";
-// A racy cell with more accesses than this reports the unordered pairs a
-// linear scan finds rather than every pair (bounds the quadratic listing).
-constexpr size_t kMaxPairListing = 4096;
+// A racy cell beyond Limits::max_pair_listing: the minimal counterexample is
+// searched among the pairs of its earliest racing steps within this many
+// comparisons (else the pairs a linear scan finds are reported too).
+constexpr uint64_t kMaxMinimalSearch = uint64_t{1} << 26;
 const char* kNotJudged = "not judged: coll=custom has no postcondition";
 using Accesses = std::vector<std::pair<size_t, bool>>;  // (step, writes), in simulation order
 
@@ -586,24 +587,47 @@ class Checker {
   }
 
   // A racy chunk lists every unordered pair (the minimal counterexample
-  // among all of them), up to kMaxPairListing accesses.
+  // among all of them), up to Limits::max_pair_listing accesses; beyond, the
+  // pairs of its earliest racing steps (minimal_races).
   void check_cell(int g, const Cell& cl, const Accesses& acc, const ChainClocks& hb) {
     Verdict& c = verdict("causality");
     std::vector<std::pair<size_t, size_t>> bad = scan(acc, hb);
     c.checks += acc.size();
     if (bad.empty()) return;
-    if (acc.size() <= kMaxPairListing) {
-      bad.clear();
-      for (size_t i = 0; i < acc.size(); ++i)
-        for (size_t j = i + 1; j < acc.size(); ++j) {
-          const auto [a, wa] = acc[i];
-          const auto [b, wb] = acc[j];
-          if (a == b || (!wa && !wb)) continue;
-          ++c.checks;
-          if (!hb.before(a, b) && !hb.before(b, a)) bad.push_back({a, b});
-        }
+    if (acc.size() > limits_.max_pair_listing) {
+      if (!minimal_races(g, cl, acc, hb))
+        for (const auto& [a, b] : bad) race(g, cl, a, b);
+      return;
     }
-    for (const auto& [a, b] : bad) race(g, cl, a, b);
+    for (size_t i = 0; i < acc.size(); ++i)
+      for (size_t j = i + 1; j < acc.size(); ++j) {
+        const auto [a, wa] = acc[i];
+        const auto [b, wb] = acc[j];
+        if (a == b || (!wa && !wb)) continue;
+        ++c.checks;
+        if (!hb.before(a, b) && !hb.before(b, a)) race(g, cl, a, b);
+      }
+  }
+
+  // The minimal counterexample of a racy chunk names the step with the least
+  // s that races: every pair of the steps with that s (and their partners)
+  // is reported, in counterexample order, until one s has races. False
+  // (report the scan's pairs too) past kMaxMinimalSearch comparisons.
+  bool minimal_races(int g, const Cell& cl, const Accesses& acc, const ChainClocks& hb) {
+    Accesses order = acc;
+    std::sort(order.begin(), order.end(), [&](const auto& x, const auto& y) { return earlier(x.first, y.first); });
+    uint64_t work = 0;
+    std::optional<int> found;  // the s that races
+    for (const auto& [x, wx] : order) {
+      if (found && ops_[x].st->s != *found) return true;
+      for (const auto& [y, wy] : acc) {
+        if (++work > kMaxMinimalSearch) return false;
+        if (y == x || (!wx && !wy) || hb.before(x, y) || hb.before(y, x)) continue;
+        race(g, cl, x, y);
+        found = ops_[x].st->s;
+      }
+    }
+    return found.has_value();
   }
 
   void race(int g, const Cell& cl, size_t a, size_t b) {

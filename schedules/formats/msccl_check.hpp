@@ -73,6 +73,10 @@ struct Limits {
   // gpu's threadblocks entries of 4 bytes (check-file: 1 GiB, or
   // --max-memory when that is less).
   uint64_t max_clock_bytes = uint64_t{1} << 30;
+  // A racy chunk with at most this many accesses lists every unordered pair;
+  // one with more, the pairs of its earliest racing steps (the same minimal
+  // counterexample, fewer violations counted).
+  uint64_t max_pair_listing = 4096;
 };
 
 struct CheckResult {

@@ -355,14 +355,34 @@ TEST(MscclXml, RacesAreDecidedInProgramsOfMoreThan16384Steps) {
   const CheckResult r = check_program(racy);
   const Verdict& c = verdict(r, "causality");
   ASSERT_EQ(c.status, Status::violated);
-  EXPECT_NE(c.counterexample->message.find("race on s[0] of gpu 0 with gpu 0 tb 1 step 5752"), std::string::npos)
+  // The minimal counterexample: tb 0's first write of s[0] against tb 1's.
+  EXPECT_EQ(c.counterexample->message.rfind("gpu 0 tb 0 step 0 (line 4, cpy): race on s[0] of gpu 0 with gpu 0 tb 1 step 5752", 0),
+            0u)
       << c.counterexample->message;
+  EXPECT_EQ(c.counterexample->location(), "p=1 rank=0 step=0 block=0");
   EXPECT_EQ(verdict(r, "postcondition").status, Status::holds);
   EXPECT_EQ(r.stats.at("races_checked"), "yes");
   for (Sharing sharing : {Sharing::ordered, Sharing::disjoint}) {
     const CheckResult ok = check_program(parse_program(two_copiers(11504, sharing), "ok.xml"));
     for (const Verdict& v : ok.verdicts) EXPECT_EQ(v.status, Status::holds) << v.property;
     EXPECT_EQ(ok.stats.at("races_checked"), "yes");
+  }
+}
+
+// A racy chunk with many accesses is not listed pair by pair, and its
+// counterexample is still the minimal one: the same as the full listing's.
+TEST(MscclXml, RacyChunkBeyondThePairListingHasTheMinimalCounterexample) {
+  for (const std::string& text : {two_copiers(1000, Sharing::racy), test::read_file(data("broken_race.xml"))}) {
+    const Program p = parse_program(text, "x.xml");
+    Limits scan;
+    scan.max_pair_listing = 0;
+    const Verdict all = verdict(check_program(p), "causality");
+    const Verdict few = verdict(check_program(p, modes(p).front(), scan), "causality");
+    ASSERT_EQ(all.status, Status::violated);
+    ASSERT_EQ(few.status, Status::violated);
+    EXPECT_EQ(few.counterexample->location(), all.counterexample->location());
+    EXPECT_EQ(few.counterexample->message, all.counterexample->message);
+    EXPECT_LE(few.violations, all.violations);
   }
 }
 
