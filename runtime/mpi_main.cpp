@@ -114,10 +114,13 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
        {"local_change", tr.local_change ? nlohmann::json(*tr.local_change) : nlohmann::json(nullptr)},
        {"schedule", nullptr},
        {"verdicts", nlohmann::json::array()}};
+  // Every value in the text (the --trace path, messages quoting the
+  // library's data) with control characters escaped: one line each.
+  const auto shown = [](const std::string& s) { return escape_controls(s); };
   std::ostringstream text;
   text << head << ": trace: " << tr.messages << " messages in " << tr.rounds << " rounds\n";
-  if (tr.defect) text << head << ": trace: defect: " << *tr.defect << "\n";
-  if (tr.untraceable) text << head << ": trace: not traceable: " << *tr.untraceable << "\n";
+  if (tr.defect) text << head << ": trace: defect: " << shown(*tr.defect) << "\n";
+  if (tr.untraceable) text << head << ": trace: not traceable: " << shown(*tr.untraceable) << "\n";
   if (!tr.untraceable) {
     const MaterializedView view(tr.schedule);
     FileMeta meta;
@@ -126,7 +129,7 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
       write_schedule_file(out, view, meta, ScheduleEncoding::json);
       j["schedule"] = out;
       text << head << ": trace: the messages as a schedule (" << view.num_steps() << " steps, " << view.ports()
-           << (view.ports() == 1 ? " port" : " ports") << " measured) written to " << out << "\n";
+           << (view.ports() == 1 ? " port" : " ports") << " measured) written to " << shown(out) << "\n";
     } catch (const InputError& e) {
       if (!write_error) write_error = e.what();
     }
@@ -139,13 +142,14 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
         line += ": " + v.counterexample->location() + ": " + v.counterexample->message;
         if (v.counterexample->root_cause) line += " (" + v.counterexample->root_cause->text + ")";
       }
-      text << head << ": trace schedule: " << v.property << ": " << line << "\n";
+      text << head << ": trace schedule: " << v.property << ": " << shown(line) << "\n";
       j["verdicts"].push_back({{"property", v.property}, {"status", to_string(v.status)},
                                {"counterexample", v.counterexample ? nlohmann::json(v.counterexample->location() + ": " +
                                                                                     v.counterexample->message)
                                                                    : nlohmann::json(nullptr)}});
     }
-    if (tr.local_change) text << head << ": trace: the result is not what the messages gave: " << *tr.local_change << "\n";
+    if (tr.local_change)
+      text << head << ": trace: the result is not what the messages gave: " << shown(*tr.local_change) << "\n";
   }
   j["status"] = to_string(st);
   if (format != "json") std::cout << text.str();
@@ -655,8 +659,9 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                          .dump()
                   << "\n";
       else
-        std::cout << "collcheck-mpi: " << t.name << " (" << bb::to_string(*coll) << ")" << where << " p=" << csize
-                  << " count=" << count << ": outside its contract (" << *why << "): not called\n";
+        std::cout << "collcheck-mpi: " << escape_controls(t.name) << " (" << bb::to_string(*coll) << ")" << where
+                  << " p=" << csize << " count=" << count << ": outside its contract (" << escape_controls(*why)
+                  << "): not called\n";
     }
     continue;
   }
@@ -674,8 +679,9 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
                          .dump()
                   << "\n";
       else
-        std::cout << "collcheck-mpi: " << t.name << " (" << bb::to_string(*coll) << ")" << where << " p=" << csize
-                  << " count=" << count << ": refused (an error code, not a result): " << why << ": not called\n";
+        std::cout << "collcheck-mpi: " << escape_controls(t.name) << " (" << bb::to_string(*coll) << ")" << where
+                  << " p=" << csize << " count=" << count << ": refused (an error code, not a result): "
+                  << escape_controls(why) << ": not called\n";
     }
     continue;
   }
@@ -735,7 +741,9 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
       }
       std::cout << tagged(j).dump() << "\n";
     } else {
-      const std::string head = "collcheck-mpi: " + t.name + " (" + bb::to_string(*coll) +
+      // The target names the user's --function library and symbol: escaped,
+      // as every value the library's results quote below.
+      const std::string head = "collcheck-mpi: " + escape_controls(t.name) + " (" + bb::to_string(*coll) +
                                (rooted ? ", root " + std::to_string(o.root) : "") + ")" + part_label +
                                " p=" + std::to_string(csize) +
                                " count=" + std::to_string(o.count) +
@@ -746,10 +754,10 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
       for (const bb::PayloadResult& r : res.payloads) {
         names += (names.empty() ? "" : ", ") + std::string(bb::to_string(r.payload));
         std::cout << head << ": " << bb::to_string(r.payload) << " (" << r.runs << (r.runs == 1 ? " call, " : " calls, ")
-                  << r.mpi_shape << "): "
-                  << (r.defect    ? "violated: " + *r.defect + (r.other_ranks ? " (" + *r.other_ranks + ")" : "")
-                      : r.refusal ? "refused (an error code, not a result): " + *r.refusal
-                                  : std::string("holds"))
+                  << escape_controls(r.mpi_shape) << "): "
+                  << escape_controls(r.defect    ? "violated: " + *r.defect + (r.other_ranks ? " (" + *r.other_ranks + ")" : "")
+                                     : r.refusal ? "refused (an error code, not a result): " + *r.refusal
+                                                 : std::string("holds"))
                   << "\n";
         if (r.trace) {
           nlohmann::json unused;
@@ -963,7 +971,7 @@ int run(int argc, char** argv, int me, int size) {
   if (vm.count("cvar-show")) {
     const std::string name = vm["cvar-show"].as<std::string>();
     const int value = read_cvar(name);
-    if (me == 0) std::cout << name << "=" << value << "\n";
+    if (me == 0) std::cout << escape_controls(name) << "=" << value << "\n";
     return kHolds;
   }
   auto dtype = dtype_from_string(dtype_s);
@@ -991,7 +999,7 @@ int run(int argc, char** argv, int me, int size) {
     // Read as check-file and `collcheck run --schedule` read it (JSON or JSON
     // lines, streamed, under the default memory guard).
     sched = std::make_unique<MaterializedView>(load_schedule_file(schedule_file, "auto", default_max_memory()).schedule);
-    name = schedule_file;
+    name = escape_controls(schedule_file);  // printed: one line whatever the path holds
   } else {
     if (algo.empty()) throw UsageError{"--algo or --schedule is required (algorithms: " + known_algorithms() + ")"};
     a = find_algorithm(algo);
@@ -1088,7 +1096,7 @@ int run(int argc, char** argv, int me, int size) {
       std::snprintf(t, sizeof t, " time=%.6fs (%s %.6fs)", res.seconds, ref.c_str(), res.reference_seconds);
       os << t << ": " << to_string(res.status);
       if (!res.problem.empty())
-        os << ": " << res.problem;
+        os << ": " << escape_controls(res.problem);
       else if (res.mismatch)
         os << ": rank " << res.mismatch->rank << " block " << res.mismatch->block << " index "
            << res.mismatch->index << ": expected " << res.mismatch->expected << " (" << ref << "), got "
@@ -1196,9 +1204,12 @@ int main(int argc, char** argv) {
     code = kUsage;
     reported = true;
   } catch (const ResourceRefusal& e) {
-    // Out of memory (or over the guard) while reading: ranks may disagree.
+    // Out of memory (or over the guard): ranks may disagree, so the job is
+    // aborted; a rank alone ends as every run ends (its one line, exit 3).
     std::cerr << "collcheck-mpi: rank " << me << ": " << escape_controls(e.what()) << "\n";
-    abort_job();
+    if (size > 1) abort_job();
+    code = kUnknown;
+    reported = true;
   } catch (const std::exception& e) {
     // Internal error: ranks may disagree, so abort the whole job.
     std::cerr << "collcheck-mpi: rank " << me << ": internal error: " << escape_controls(e.what()) << "\n";

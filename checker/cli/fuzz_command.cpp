@@ -130,15 +130,16 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation& inv) {
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());
     fuzz::check_db(vm["db"].as<std::string>(), what);
   }
-  // A seed drawn from the clock is told on stderr once the run starts, before
-  // the budget is spent (a run killed by its CI job can still be reproduced);
-  // nothing else is, so that bad input (found before the run, or by it: a
-  // generator's malformed output, an --out that cannot be written) is the
-  // first and only line on stderr whenever --seed is given.
-  if (!vm.count("seed"))
+  // A seed drawn from the clock is told once the run starts, before the
+  // budget is spent (a run killed by its CI job can still be reproduced), on
+  // standard output: stderr carries nothing but an error, so that bad input
+  // or a failing generator, found before the run or by it, is the first and
+  // only line there. Not where standard output is a JSON or JUnit report
+  // (the line would break the document; the report names the seed).
+  if (!vm.count("seed") && (*f == Format::text || vm["out"].as<std::string>() != "-"))
     r.started = [&] {
-      std::cerr << "collcheck fuzz: " << what << " seed " << r.seed << " (from the clock; --seed " << r.seed
-                << " draws the same instances), " << r.seconds << " s\n";
+      std::cout << "collcheck fuzz: " << escape_controls(what) << " seed " << r.seed << " (from the clock; --seed "
+                << r.seed << " draws the same instances), " << r.seconds << " s" << std::endl;
     };
   fuzz::Summary s;
   run_with_threads(threads, [&] { s = fuzz::run(r); });

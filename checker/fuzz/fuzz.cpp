@@ -27,6 +27,8 @@
 
 #include "checker/sweep/cost_model.hpp"
 #include "checker/sweep/file_claims.hpp"
+#include "reports/report.hpp"
+#include "reports/summary.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
@@ -681,12 +683,11 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
     return j.dump(1) + "\n";
   }
   std::ostringstream os;
+  // The target names the user's --schedule-cmd, and the messages quote it:
+  // control characters are escaped visibly (visible()) in the text and JUnit
+  // reports, so no value can print a line of its own ("RESULT: holds").
   if (f == Format::junit) {
-    auto esc = [](const std::string& x) {
-      std::string o;
-      for (char c : x) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
-      return o;
-    };
+    auto esc = [](const std::string& x) { return reports_detail::xml_escape(visible(x)); };
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"collcheck fuzz\" tests=\"1\" failures=\""
        << (s.finding ? 1 : 0) << "\" errors=\"" << (s.error != ErrorKind::none || result(s) == "unknown" ? 1 : 0) << "\" time=\"" << s.seconds
        << "\">\n  <testsuite name=\"fuzz " << esc(what) << "\" tests=\"1\">\n    <testcase classname=\"fuzz\" name=\""
@@ -704,30 +705,31 @@ std::string render(const Summary& s, const std::string& what, Format f, const Co
        << "  </testsuite>\n</testsuites>\n";
     return os.str();
   }
-  os << "collcheck fuzz: " << what << " seed=" << s.seed << " " << s.seconds << " s\n";
-  os << "checked " << s.checked << " instances (largest " << (s.largest.empty() ? "none" : s.largest) << "); per stratum:";
-  for (const auto& [k, v] : s.per_stratum) os << " " << k << " " << v;
+  os << "collcheck fuzz: " << visible(what) << " seed=" << s.seed << " " << s.seconds << " s\n";
+  os << "checked " << s.checked << " instances (largest " << (s.largest.empty() ? "none" : visible(s.largest))
+     << "); per stratum:";
+  for (const auto& [k, v] : s.per_stratum) os << " " << visible(k) << " " << v;
   os << "\nnot checked: " << s.restricted << " outside the variant's restriction, " << s.refused
      << " refused by the checker, " << s.over_budget << " predicted over the remaining budget\n";
-  if (!s.first_refused.empty()) os << "first refused: " << s.first_refused << "\n";
+  if (!s.first_refused.empty()) os << "first refused: " << visible(s.first_refused) << "\n";
   if (!s.unfinished.empty())
-    os << "unfinished: " << s.unfinished << " was still running at the budget; abandoned, not counted\n";
+    os << "unfinished: " << visible(s.unfinished) << " was still running at the budget; abandoned, not counted\n";
   if (s.finding) {
-    os << "VIOLATED at " << s.finding->found.label() << "; shrunk (" << s.finding->shrink_checks << " checks) to "
-       << s.finding->minimal.label() << ":\n";
+    os << "VIOLATED at " << visible(s.finding->found.label()) << "; shrunk (" << s.finding->shrink_checks
+       << " checks) to " << visible(s.finding->minimal.label()) << ":\n";
     for (const Verdict& x : s.finding->result.verdicts)
       if (x.status == Status::violated && x.counterexample)
-        os << "  " << x.property << " at " << x.counterexample->location() << ": expected " << x.counterexample->expected
-           << ", got " << x.counterexample->actual << "\n";
-    os << "reproduce: " << s.finding->command << "\n";
+        os << "  " << visible(x.property) << " at " << visible(x.counterexample->location()) << ": expected "
+           << visible(x.counterexample->expected) << ", got " << visible(x.counterexample->actual) << "\n";
+    os << "reproduce: " << visible(s.finding->command) << "\n";
   }
   if (total) {
     os << "accumulated (--db) over " << total->runs << " runs, " << total->seconds << " s: " << total->checked
        << " instances, largest p=" << total->largest_p << "; per stratum:";
-    for (const auto& [k, v] : total->per_stratum) os << " " << k << " " << v;
+    for (const auto& [k, v] : total->per_stratum) os << " " << visible(k) << " " << v;
     os << "\n";
   }
-  if (s.error != ErrorKind::none) os << "ERROR: " << s.error_message << "\n";
+  if (s.error != ErrorKind::none) os << "ERROR: " << visible(s.error_message) << "\n";
   else if (result(s) == "unknown") os << "nothing was checked: " << nothing_checked(s) << "\n";
   os << "RESULT: " << result(s) << "\n";
   return os.str();

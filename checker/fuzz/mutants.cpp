@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "reports/report.hpp"
+
 namespace collcheck::fuzz {
 
 namespace {
@@ -151,9 +153,11 @@ std::string render_mutants(const MutantRun& r, const std::string& path, Format f
     return j.dump(1) + "\n";
   }
   std::ostringstream os;
-  os << "collcheck fuzz --mutants: " << path << "\n";
+  // The path and the messages quoting the file: escaped visibly (visible()).
+  os << "collcheck fuzz --mutants: " << visible(path) << "\n";
   if (!r.original_failure.empty()) {
-    os << "the schedule itself fails (" << r.original_failure << "): nothing to mutate against\nRESULT: violated\n";
+    os << "the schedule itself fails (" << visible(r.original_failure)
+       << "): nothing to mutate against\nRESULT: violated\n";
     return os.str();
   }
   os << r.mutants << " mutants, " << r.killed << " killed by some property (" << frac(r.killed, r.mutants) << ")\n";
@@ -165,7 +169,7 @@ std::string render_mutants(const MutantRun& r, const std::string& path, Format f
   os << "\nper property (mutants it kills):";
   for (const auto& [p, k] : r.killed_per_property) os << " " << p << " " << frac(k, r.mutants);
   os << "\n";
-  for (const std::string& s : r.survivors) os << "survivor: " << s << "\n";
+  for (const std::string& s : r.survivors) os << "survivor: " << visible(s) << "\n";
   os << "RESULT: " << (r.killed == r.mutants ? "every mutant killed" : "some mutants survive") << "\n";
   return os.str();
 }

@@ -106,7 +106,7 @@ std::string torus_analysis_json(const TorusAnalysis& a, const std::string& comma
 }
 
 std::string torus_analysis_html(const TorusAnalysis& a, const std::string& command) {
-  auto esc = [](const std::string& s) { return reports_detail::xml_escape(s, true); };
+  auto esc = [](const std::string& s) { return reports_detail::xml_escape(visible(s), true); };  // as every report
   static const char* colors[] = {"#cf222e", "#0969da", "#1a7f37", "#8250df", "#e8710a", "#57606a",
                                  "#bf3989", "#116329", "#953800", "#0550ae", "#6639ba", "#24292f"};
   std::ostringstream o;

@@ -136,7 +136,8 @@ std::string analysis_json(const Analysis& a, const std::string& command) {
 namespace {
 
 // Element content and attribute values (reports/summary.hpp).
-std::string esc(const std::string& s) { return reports_detail::xml_escape(s, true); }
+// Control characters escaped visibly first (visible(), report.hpp), as in every report.
+std::string esc(const std::string& s) { return reports_detail::xml_escape(visible(s), true); }
 
 }  // namespace
 

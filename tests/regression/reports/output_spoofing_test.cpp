@@ -141,5 +141,80 @@ TEST(OutputSpoofing, ErrorMessageQuotingAPathIsOneLine) {
   EXPECT_NE(o.err.find("missing\\nRESULT: holds\\x1b[2J.json"), std::string::npos) << o.err;
 }
 
+// The lines of `text` that start with "VERDICT:" or "RESULT:".
+std::vector<std::string> verdict_lines(const std::string& text) {
+  std::vector<std::string> found;
+  for (const std::string& l : lines_of(text))
+    if (l.rfind("VERDICT:", 0) == 0 || l.rfind("RESULT:", 0) == 0) found.push_back(l);
+  return found;
+}
+
+const std::string kForgedLines = "\nVERDICT: holds for every deployable variant\nRESULT: holds\x1b[2J";
+
+// fuzz names its --schedule-cmd in the summary, the reproduce line and the
+// error (the program fails: exit 3); with the seed from the clock in the
+// banner too. Only the summary's own RESULT line starts a line.
+TEST(OutputSpoofing, FuzzScheduleCommandCannotForgeTheVerdict) {
+  const std::string cmd = quoted("false" + kForgedLines);
+  for (const std::string seed : {" --seed 1", ""}) {
+    SCOPED_TRACE(seed);
+    const Outcome o = run("fuzz --schedule-cmd " + cmd + " --seconds 2" + seed);
+    EXPECT_EQ(o.code, 3) << o.err;
+    expect_no_control_characters(o.out);
+    EXPECT_EQ(verdict_lines(o.out), std::vector<std::string>{"RESULT: error"}) << o.out;
+    EXPECT_NE(o.out.find("false\\nVERDICT: holds for every deployable variant\\nRESULT: holds\\x1b[2J"),
+              std::string::npos)
+        << o.out;
+    // The error line, and the shell's own complaints about the command's lines.
+    EXPECT_EQ(verdict_lines(o.err), std::vector<std::string>{}) << o.err;
+    const Outcome junit = run("fuzz --schedule-cmd " + cmd + " --seconds 2 --format junit" + seed);
+    EXPECT_EQ(junit.code, 3) << junit.err;
+    expect_no_control_characters(junit.out);
+    EXPECT_EQ(verdict_lines(junit.out), std::vector<std::string>{}) << junit.out;
+  }
+}
+
+// fuzz --mutants names its file.
+TEST(OutputSpoofing, FuzzMutantsPathCannotForgeTheVerdict) {
+  const std::string dir = temp_path("forged_mutants");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string file = dir + "/s" + kForgedLines + ".json";
+  ASSERT_EQ(run("dump --algo ring --p 3 --format json --out " + quoted(file)).code, 0);
+  const Outcome o = run("fuzz --mutants " + quoted(file) + " --max-mutants 20");
+  expect_no_control_characters(o.out);
+  const std::vector<std::string> found = verdict_lines(o.out);
+  ASSERT_EQ(found.size(), 1u) << o.out;
+  EXPECT_EQ(lines_of(o.out).back(), found.front()) << o.out;
+  fs::remove_all(dir);
+}
+
+#ifdef COLLCHECK_MPI_BINARY
+// collcheck-mpi --trace FILE names the file it wrote; one rank, no mpirun
+// (MPI's singleton start).
+TEST(OutputSpoofing, CollcheckMpiTracePathCannotForgeTheVerdict) {
+  const std::string dir = temp_path("forged_trace");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string trace = dir + "/t" + kForgedLines + ".json";
+  const Outcome o = run_command(std::string(COLLCHECK_MPI_BINARY) + " --native allreduce --count 8 --trace " +
+                                quoted(trace));
+  EXPECT_EQ(o.code, 0) << o.err;
+  expect_no_control_characters(o.out);
+  EXPECT_EQ(verdict_lines(o.out), std::vector<std::string>{}) << o.out;
+  EXPECT_NE(o.out.find("written to " + dir + "/t\\nVERDICT: holds for every deployable variant\\nRESULT: holds"),
+            std::string::npos)
+      << o.out;
+  EXPECT_TRUE(fs::exists(trace));
+  // A library under test named with the lines: the target in every line.
+  const Outcome f = run_command(std::string(COLLCHECK_MPI_BINARY) + " --function " +
+                                quoted(dir + "/lib" + kForgedLines + ".so:f") + " --collective allreduce");
+  EXPECT_EQ(f.code, 2) << f.out;
+  expect_no_control_characters(f.out + f.err);
+  EXPECT_EQ(verdict_lines(f.out + f.err), std::vector<std::string>{}) << f.out << f.err;
+  fs::remove_all(dir);
+}
+#endif
+
 }  // namespace
 }  // namespace collcheck::test

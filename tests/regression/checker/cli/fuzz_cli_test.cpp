@@ -464,6 +464,13 @@ TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
        "collcheck: error: the schedule command printed a malformed schedule (echo garbage)", true},
       {"fuzz --schedule-cmd '" + kGen + " 4' --seconds 5 --seed 5", 2,
        "collcheck: error: the schedule command printed a schedule for p = 4, asked for p = ", true},
+      // Without --seed too: the seed drawn from the clock is told on stdout,
+      // never as a line before the error.
+      {"fuzz --schedule-cmd false --seconds 5", 3, "collcheck: error: the schedule command failed (exit 1): false", true},
+      {"fuzz --schedule-cmd 'echo garbage' --seconds 5", 2,
+       "collcheck: error: the schedule command printed a malformed schedule (echo garbage)", true},
+      {"fuzz --schedule-cmd false --seconds 5 --format json", 3,
+       "collcheck: error: the schedule command failed (exit 1): false"},
   };
   for (const Case& c : cases) {
     const Outcome r = run(c.args);
@@ -478,18 +485,22 @@ TEST(FuzzCli, BadInputIsOneLineWithTheSummaryKept) {
   }
 }
 
-// A seed drawn from the clock is told on stderr once the run starts (a run
-// its CI job kills can still be reproduced); bad input found before the run
-// is still the first and only line.
+// A seed drawn from the clock is told on standard output once the run
+// starts (a run its CI job kills can still be reproduced), so that stderr
+// holds nothing but an error; not where standard output is a JSON report.
 TEST(FuzzCli, ASeedFromTheClockIsToldOnceTheRunStarts) {
   const Outcome r = run("fuzz --algo ring --seconds 1 --max-p 8");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
-  ASSERT_EQ(lines(r.err), 1u) << r.err;
-  const size_t at = r.err.find(" seed ");
-  ASSERT_EQ(r.err.rfind("collcheck fuzz: ring/bandwidth seed ", 0), 0u) << r.err;
-  const std::string seed = r.err.substr(at + 6, r.err.find(' ', at + 6) - at - 6);
-  EXPECT_NE(r.err.find("--seed " + seed + " draws the same instances"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err, "");
+  const size_t at = r.out.find(" seed ");
+  ASSERT_EQ(r.out.rfind("collcheck fuzz: ring/bandwidth seed ", 0), 0u) << r.out;
+  const std::string seed = r.out.substr(at + 6, r.out.find(' ', at + 6) - at - 6);
+  EXPECT_NE(r.out.find("--seed " + seed + " draws the same instances"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" seed=" + seed + " "), std::string::npos) << r.out;
+  const Outcome j = run("fuzz --algo ring --seconds 1 --max-p 8 --format json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  EXPECT_EQ(j.err, "");
+  EXPECT_TRUE(json::accept(j.out)) << j.out;
   const Outcome bad = run("fuzz --algo ring --seconds 1 --max-p 1");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err, "collcheck: error: --max-p 1 leaves nothing to fuzz (at least 2)\n");
