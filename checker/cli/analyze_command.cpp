@@ -81,6 +81,7 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
     const std::vector<std::vector<uint32_t>> shapes = parse_dims_list(vm["dims"].as<std::string>());
     if (shapes.size() != 1)
       throw InputError("analyze: --dims must be one shape, not " + quote_input(vm["dims"].as<std::string>()));
+    check_torus_analysis(algo, shapes.front(), vm["topology"].as<std::string>(), max_memory);
     if (inv.dry_run) return dry_run_done();
     const TorusAnalysis a = analyze_torus(algo, shapes.front(), vm["topology"].as<std::string>(), max_memory);
     const std::string text = format == "json"   ? torus_analysis_json(a, inv.cmdline)
@@ -104,9 +105,9 @@ int cmd_analyze(const std::vector<std::string>& args, const Invocation& inv) {
   const double alpha = parse_nonneg("alpha", vm["alpha"].as<std::string>());
   const double beta = parse_nonneg("beta", vm["beta"].as<std::string>());
   const double bytes = parse_nonneg("block-bytes", vm["block-bytes"].as<std::string>());
-  // The memory guard, before anything is built (a P outside 2..2^20 is bad input, from analyze_tra).
-  if (const MemoryEstimate m = tra_analysis_memory(ps.front(), format);
-      max_memory && m.bytes > max_memory && ps.front() >= 2 && ps.front() <= kAnalyzeMaxP)
+  check_tra_analysis(ps.front(), alpha, beta, bytes);
+  // The memory guard, before anything is built.
+  if (const MemoryEstimate m = tra_analysis_memory(ps.front(), format); max_memory && m.bytes > max_memory)
     throw ResourceRefusal(refusal(m, max_memory));
   if (inv.dry_run) return dry_run_done();
   const Analysis a = analyze_tra(ps.front(), alpha, beta, bytes);

@@ -29,6 +29,18 @@ namespace po = boost::program_options;
 namespace collcheck {
 namespace {
 
+// What check-file's command line asks for, checked whole before the file is
+// looked at (the dry run stops after this; the run goes on from it).
+struct CheckFileRequest {
+  std::string path, format;  // FILE, --schedule-format
+  bool tv = false;           // --translation-validation
+  unsigned tv_timeout = 60000;
+  CheckOptions check;
+  int threads = 0;
+  uint32_t n = 8;  // traff-table only
+  Rank root = 0;
+};
+
 // Runs `read`, which reads `path`: std::bad_alloc becomes "out of memory while
 // reading PATH" (ResourceRefusal, exit 3; the readers' own messages say how
 // far they got), made after what `read` built is released.
@@ -70,19 +82,18 @@ Report file_report(const std::string& cmdline, const std::string& path, const st
 // `dump --format traff-table` writes them. Checks Träff's four conditions on
 // the tables and runs Algorithm 1 driven by them (n blocks, root) through every
 // generic property with the registry's traff claim (n-1+q rounds).
-int check_traff_table_file(const po::variables_map& vm, const std::string& path, const std::string& text,
+int check_traff_table_file(const po::variables_map& vm, const CheckFileRequest& q, const std::string& text,
                            const std::string& cmdline) {
-  CheckOptions o = check_options(vm);
+  const std::string& path = q.path;
+  const CheckOptions& o = q.check;
   std::vector<traff::RankSchedule> tables = reading(path, [&] { return parse_traff_table(text, path, o.max_memory); });
   const uint64_t p = tables.size();
-  const uint32_t n = vm.count("n") ? static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20))
-                                   : 8;
-  const Rank root =
-      vm.count("root") ? static_cast<Rank>(parse_uint_option("root", vm["root"].as<std::string>(), 0, (1u << 24) - 1)) : 0;
+  const uint32_t n = q.n;
+  const Rank root = q.root;
   const SweepTarget t = single_target("traff", "default");
   const InstanceParams params{p, root, n};
   if (auto why = t.variant->violates(params)) throw InputError(path + ": p = " + std::to_string(p) + ": " + *why);
-  const int threads = worker_threads(vm);
+  const int threads = q.threads;
   if (auto why = infeasible(p, n, o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   Verdict conditions;
@@ -110,9 +121,9 @@ int check_traff_table_file(const po::variables_map& vm, const std::string& path,
 
 // check-file --schedule-format msccl (or a file whose root element is <algo>):
 // an MSCCL algorithm XML (check_msccl_file.hpp).
-int check_msccl_file(const po::variables_map& vm, const std::string& path, const std::string& text,
+int check_msccl_file(const po::variables_map& vm, const CheckFileRequest& q, const std::string& text,
                      const std::string& cmdline) {
-  return check_msccl_xml(vm, path, text, check_options(vm).max_memory, cmdline);
+  return check_msccl_xml(vm, q.path, text, q.check.max_memory, cmdline);
 }
 
 }  // namespace
@@ -135,14 +146,14 @@ po::options_description check_file_options() {
   return desc;
 }
 
-int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) {
-  const po::options_description desc = check_file_options();
-  po::positional_options_description pos;
-  pos.add("file", 1);
-  auto vm = parse_args(desc, args, &pos);
-  if (print_help(desc, vm)) return 0;
+namespace {
+
+CheckFileRequest check_file_request(const po::variables_map& vm) {
   if (!vm.count("file")) throw InputError("check-file needs a FILE");
-  const std::string sfmt = vm["schedule-format"].as<std::string>();
+  CheckFileRequest q;
+  q.path = vm["file"].as<std::string>();
+  q.format = vm["schedule-format"].as<std::string>();
+  const std::string& sfmt = q.format;
   if (sfmt != "auto" && sfmt != "json" && sfmt != "jsonl" && sfmt != "traff-table" && sfmt != "msccl")
     throw InputError("unknown --schedule-format " + quote_input(sfmt) + " (known: auto, json, jsonl, traff-table, msccl)");
   if (sfmt != "traff-table" && (vm.count("n") || vm.count("root")))
@@ -150,23 +161,39 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   for (const char* o : {"dims", "radix", "radix2", "ppn"})  // the file fixes the instance
     if (vm.count(o))
       throw InputError(std::string("--") + o + " applies to registry algorithms (verify, dump, run), not to check-file");
-  const bool tv = vm.count("translation-validation") > 0;
-  if (!tv && (vm.count("timeout-ms") || vm.count("smt2-dir")))
+  q.tv = vm.count("translation-validation") > 0;
+  if (!q.tv && (vm.count("timeout-ms") || vm.count("smt2-dir")))
     throw InputError("--timeout-ms and --smt2-dir apply only with --translation-validation");
-  if (tv && (sfmt == "traff-table" || sfmt == "msccl"))
+  if (q.tv && (sfmt == "traff-table" || sfmt == "msccl"))
     throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
-  const unsigned tv_timeout = static_cast<unsigned>(
-      vm.count("timeout-ms") ? parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000) : 60000);
+  if (vm.count("timeout-ms"))
+    q.tv_timeout = static_cast<unsigned>(parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 1, 86400000));
   if (!format_from_string(vm["format"].as<std::string>()))
     throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
-  if (inv.dry_run) {  // the file may not exist yet: everything but it
-    (void)check_options(vm);
-    (void)worker_threads(vm);
-    return dry_run_done();
-  }
-  std::string path = vm["file"].as<std::string>();
+  q.check = check_options(vm);
+  q.threads = worker_threads(vm);
+  if (vm.count("n")) q.n = static_cast<uint32_t>(parse_uint_option("n", vm["n"].as<std::string>(), 1, 1u << 20));
+  if (vm.count("root"))
+    q.root = static_cast<Rank>(parse_uint_option("root", vm["root"].as<std::string>(), 0, (1u << 24) - 1));
+  // By identity, or by name while the file does not exist: nothing is read.
+  refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", q.path);
+  return q;
+}
+
+}  // namespace
+
+int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) {
+  const po::options_description desc = check_file_options();
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  auto vm = parse_args(desc, args, &pos);
+  if (print_help(desc, vm)) return 0;
+  const CheckFileRequest q = check_file_request(vm);
+  if (inv.dry_run) return dry_run_done();  // the file may not exist yet: everything but it
+  const std::string& path = q.path;
+  const std::string& sfmt = q.format;
+  const bool tv = q.tv;
   require_regular_file(path);
-  refuse_output_over_input("--out", vm["out"].as<std::string>(), "the input file", path);
   std::error_code ec;
   if (std::filesystem::file_size(path, ec) > kMaxScheduleFileBytes)
     throw InputError(quote_input(path) + " is larger than 1 GiB; not a schedule collcheck can check densely");
@@ -194,14 +221,14 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
   // Only the whole-text formats are read whole; collcheck's own is streamed.
   if (sfmt == "traff-table" || xml) {
     if (tv) throw InputError("--translation-validation applies to collcheck's schedule format (json, jsonl)");
-    const std::string text = reading(path, [&] { return read_whole_file(path, check_options(vm).max_memory); });
-    if (xml) return check_msccl_file(vm, path, text, inv.cmdline);
-    return check_traff_table_file(vm, path, text, inv.cmdline);
+    const std::string text = reading(path, [&] { return read_whole_file(path, q.check.max_memory); });
+    if (xml) return check_msccl_file(vm, q, text, inv.cmdline);
+    return check_traff_table_file(vm, q, text, inv.cmdline);
   }
-  CheckOptions o = check_options(vm);  // --max-memory guards the reading too
+  const CheckOptions& o = q.check;  // --max-memory guards the reading too
   ScheduleDocument doc = load_schedule_file(path, sfmt, o.max_memory);
   MaterializedView view(std::move(doc.schedule));
-  const int threads = worker_threads(vm);
+  const int threads = q.threads;
   if (auto why = infeasible(view, o)) throw InputError(path + ": " + *why);
   auto start = std::chrono::steady_clock::now();
   const std::optional<Claim> cost = doc.claims ? file_cost_claim(*doc.claims, view.data()) : std::nullopt;
@@ -215,7 +242,7 @@ int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv) 
                        " cells, beyond translation validation's limit of 2^18");
     const std::string dir = vm.count("smt2-dir") ? vm["smt2-dir"].as<std::string>() : "";
     ic.verdicts.push_back(smt::validate_and_replay(
-        view.data(), tv_timeout, dir, std::filesystem::path(path).stem().string()));
+        view.data(), q.tv_timeout, dir, std::filesystem::path(path).stem().string()));
   }
   Report r = file_report(inv.cmdline, path, doc.format, view.spec().kind, view.p(), std::move(ic), o.seed);
   for (std::string& n : file_claim_notes(doc)) r.notes.push_back(std::move(n));

@@ -159,17 +159,7 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args, co
     return 0;
   }
   for (const Subcommand& c : kSubcommands)
-    if (cmd == c.name) {
-      Invocation with = inv;
-      std::vector<std::string> rest;
-      for (const std::string& a : args) {
-        if (a == "--dry-run")
-          with.dry_run = true;
-        else
-          rest.push_back(a);
-      }
-      return c.run(rest, with);
-    }
+    if (cmd == c.name) return c.run(args, inv);
   if (cmd.empty()) throw InputError("no command given; try 'collcheck --help'");
   std::string known;
   for (const Subcommand& c : kSubcommands) known += (known.empty() ? "" : ", ") + std::string(c.name);
@@ -185,12 +175,22 @@ int dry_run_done() {
 
 int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
   std::set_terminate(on_terminate);
-  std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
-  const std::string cmd = argc > 1 ? argv[1] : "";
+  // --dry-run may stand anywhere, before the command too: what is left is
+  // the command line the run would see, so both answer alike.
+  Invocation inv{command_line(argc, argv), std::move(sweep_runner)};
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--dry-run")
+      inv.dry_run = true;
+    else
+      args.emplace_back(argv[i]);
+  }
+  const std::string cmd = args.empty() ? "" : args.front();
+  if (!args.empty()) args.erase(args.begin());
   g_command = cmd;
   StdoutCapture capture;  // flush_stdout names the reason a write to stdout failed
   try {
-    const int code = run_command(cmd, args, Invocation{command_line(argc, argv), std::move(sweep_runner)});
+    const int code = run_command(cmd, args, inv);
     flush_stdout();  // a report or listing that did not reach stdout is an error (issue 14 item 11)
     return code;
   } catch (...) {

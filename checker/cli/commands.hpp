@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/sweep/estimate.hpp"
 #include "checker/sweep/shard_plan.hpp"
 #include "checker/sweep/sweep.hpp"
 
@@ -39,8 +40,10 @@ boost::program_options::options_description fuzz_options();
 
 int cmd_list(const std::vector<std::string>& args, const Invocation& inv);
 int cmd_verify(const std::vector<std::string>& args, const Invocation& inv);
-// verify --estimate: the projection of the request (checker/sweep/estimate.hpp), text or json.
-int cmd_estimate(const boost::program_options::variables_map& vm, const SweepRequest& req);
+// verify --estimate: the projection of the request (checker/sweep/estimate.hpp), text or json;
+// estimate_options checks its own options (InputError), before anything is calibrated.
+EstimateOptions estimate_options(const boost::program_options::variables_map& vm);
+int cmd_estimate(const boost::program_options::variables_map& vm, const SweepRequest& req, const EstimateOptions& eo);
 int cmd_dump(const std::vector<std::string>& args, const Invocation& inv);
 int cmd_check_file(const std::vector<std::string>& args, const Invocation& inv);
 int cmd_run(const std::vector<std::string>& args, const Invocation& inv);

@@ -99,11 +99,14 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& inv) {
     require_allowed(t, p);
     if (p > 4096) throw InputError("dump prints every rank and step; p = " + std::to_string(p) + " is too large (max 4096)");
   }
-  if (inv.dry_run) return dry_run_done();
   if (traff) {
+    check_traff_table_p(p);
+    if (inv.dry_run) return dry_run_done();
     write_output(vm["out"].as<std::string>(), traff_table(p));
     return 0;
   }
+  // The dry run too counts what would be listed (p <= 4096): a dump over the
+  // limit is bad input, and only counting tells.
   auto s = t.variant->make(t.params(p));
   // Bound the output before producing it: count block ranges first (the
   // schedule format: 2^26, enough for every algorithm at p = 4096).
@@ -120,6 +123,7 @@ int cmd_dump(const std::vector<std::string>& args, const Invocation& inv) {
   if (ranges > kMaxDumpRanges)
     throw InputError("dump of " + t.algorithm->name + "/" + t.variant->name + " at p = " + std::to_string(p) +
                      " would list more than 2^" + std::to_string(max_log) + " block ranges; use a smaller p");
+  if (inv.dry_run) return dry_run_done();
   std::string title = t.algorithm->name + "/" + t.variant->name;
   if (f == "text")
     write_output(vm["out"].as<std::string>(), schedule_text(*s, title));

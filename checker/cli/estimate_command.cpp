@@ -14,7 +14,7 @@ namespace po = boost::program_options;
 
 namespace collcheck {
 
-int cmd_estimate(const po::variables_map& vm, const SweepRequest& req) {
+EstimateOptions estimate_options(const po::variables_map& vm) {
   if (vm.count("db") || vm.count("resume")) throw InputError("--estimate runs no sweep: --db and --resume do not apply");
   EstimateOptions eo;
   if (vm.count("calibrate-seconds"))
@@ -29,8 +29,13 @@ int cmd_estimate(const po::variables_map& vm, const SweepRequest& req) {
   }
   const std::string f = vm["format"].as<std::string>();
   if (f != "text" && f != "json") throw InputError("--estimate prints text or json, not " + quote_input(f));
+  return eo;
+}
+
+int cmd_estimate(const po::variables_map& vm, const SweepRequest& req, const EstimateOptions& eo) {
   const Estimate e = estimate_sweep(req, eo);
-  write_output(vm["out"].as<std::string>(), f == "json" ? render_estimate_json(e) : render_estimate_text(e, req));
+  const bool json = vm["format"].as<std::string>() == "json";
+  write_output(vm["out"].as<std::string>(), json ? render_estimate_json(e) : render_estimate_text(e, req));
   return 0;
 }
 

@@ -55,19 +55,20 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation& inv) {
       throw InputError("--mutants FILE runs alone (no --algo, --schedule-cmd or --seconds)");
     const std::string path = vm["mutants"].as<std::string>();
     refuse_output_over_input("--out", vm["out"].as<std::string>(), "--mutants", path);
-    if (inv.dry_run) return dry_run_done();
-    const ScheduleDocument doc = load_schedule_file(path, "auto", default_max_memory());
     const uint64_t cap = parse_uint_option("max-mutants", vm["max-mutants"].as<std::string>(), 1, 1000000);
     const uint64_t seed = vm.count("seed") ? parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX) : 1;
     const std::string format = vm["format"].as<std::string>();
     const auto f = format_from_string(format);
     if (!f || (*f != Format::text && *f != Format::json))
       throw InputError("fuzz --mutants: unknown --format '" + format + "' (text, json)");
+    const int threads = worker_threads(vm);
+    if (inv.dry_run) return dry_run_done();  // the file is not read
+    const ScheduleDocument doc = load_schedule_file(path, "auto", default_max_memory());
     fuzz::MutantRun m;
     CheckOptions o;
     o.max_memory = default_max_memory();
     const std::optional<Claim> claim = doc.claims ? file_cost_claim(*doc.claims, doc.schedule) : std::nullopt;
-    run_with_threads(worker_threads(vm),
+    run_with_threads(threads,
                      [&] { m = fuzz::run_mutants(doc.schedule, claim ? &*claim : nullptr, o, cap, seed); });
     write_output(vm["out"].as<std::string>(), fuzz::render_mutants(m, path, *f));
     return m.original_failure.empty() && m.killed == m.mutants ? 0 : 1;
@@ -124,12 +125,10 @@ int cmd_fuzz(const std::vector<std::string>& args, const Invocation& inv) {
   if (!f || (*f != Format::text && *f != Format::json && *f != Format::junit))
     throw InputError("fuzz: unknown --format '" + format + "' (text, json, junit)");
   const int threads = worker_threads(vm);  // the number grammar of every option
-  if (inv.dry_run) return dry_run_done();
-  if (vm.count("db")) {  // before spending the budget
-    // The report written over the database would lose every run it holds.
-    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());
-    fuzz::check_db(vm["db"].as<std::string>(), what);
-  }
+  // The report written over the database would lose every run it holds.
+  if (vm.count("db")) refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>());
+  if (inv.dry_run) return dry_run_done();  // the database is not read
+  if (vm.count("db")) fuzz::check_db(vm["db"].as<std::string>(), what);  // before spending the budget
   // A seed drawn from the clock is told once the run starts, before the
   // budget is spent (a run killed by its CI job can still be reproduced), on
   // standard output: stderr carries nothing but an error, so that bad input

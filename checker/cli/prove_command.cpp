@@ -183,13 +183,6 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
     for (const Planned& pl : plan) planned.push_back(*pl.target);
     check_request_size(planned, ps);
   }
-  if (inv.dry_run) return dry_run_done();  // before --smt2-dir is created
-  if (!ctx.smt2_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(ctx.smt2_dir, ec);
-    if (!std::filesystem::is_directory(ctx.smt2_dir))
-      throw InputError("--smt2-dir: cannot create directory '" + ctx.smt2_dir + "'");
-  }
   // Instances, and every (instance, query) checked against the encodings'
   // limits before any solver runs.
   struct Job {
@@ -258,6 +251,13 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
 
   const bool nothing_runs = std::all_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.run.empty(); });
   if (nothing_runs && !skip_restricted) throw InputError(first_refusal);
+  if (inv.dry_run) return dry_run_done();  // before --smt2-dir is created, and before any solver runs
+  if (!ctx.smt2_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.smt2_dir, ec);
+    if (!std::filesystem::is_directory(ctx.smt2_dir))
+      throw InputError("--smt2-dir: cannot create directory '" + ctx.smt2_dir + "'");
+  }
 
   auto start = std::chrono::steady_clock::now();
   Report r;

@@ -8,12 +8,14 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/commands.hpp"
 #include "collcheck_version.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/input_error.hpp"
+#include "schedules/registry.hpp"
 
 namespace po = boost::program_options;
 
@@ -39,13 +41,35 @@ std::unique_ptr<ResultsStore> attach_results_store(const std::string& db, bool r
 
 namespace {
 
+// A name no algorithm of the registry has (unknown algorithm, or no
+// algorithm's variant) is bad input whatever the store holds: InputError as
+// verify words it.
+void check_registry_name(const char* option, const std::string& name) {
+  if (std::string_view(option) == "algo") {
+    if (!find_algorithm(name)) resolve_targets(name, "default");  // throws: unknown algorithm
+    return;
+  }
+  for (const AlgorithmInfo& a : registry())
+    if (a.find_variant(name)) return;
+  throw InputError("no algorithm has a variant named " + quote_input(name));
+}
+
 std::set<std::string> name_set(const po::variables_map& vm, const char* option) {
   std::set<std::string> out;
   if (!vm.count(option)) return out;
   // An empty item ('ring,', ',') is a malformed list, as for verify.
   for (const std::string& item : split_name_list(option, vm[option].as<std::string>()))
-    if (item != "all") out.insert(item);
+    if (item != "all") {
+      check_registry_name(option, item);
+      out.insert(item);
+    }
   return out;
+}
+
+// --sweep: an id, or 0 for 'latest' (ids start at 1).
+int64_t sweep_id(const po::variables_map& vm) {
+  const std::string which = vm["sweep"].as<std::string>();
+  return which == "latest" ? 0 : static_cast<int64_t>(parse_uint_option("sweep", which, 1, INT64_MAX));
 }
 
 // Keeps the instances whose value of `field` is in `wanted` (all if empty);
@@ -99,7 +123,9 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& inv) {
   if (!format_from_string(fmt)) throw InputError("unknown format '" + fmt + "' (known: text, json, markdown, junit, html)");
   const std::string path = vm["db"].as<std::string>();
   refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", path, true);
-  if (inv.dry_run) return dry_run_done();
+  const int64_t wanted = sweep_id(vm);
+  const std::set<std::string> algos = name_set(vm, "algo"), variants = name_set(vm, "variant");
+  if (inv.dry_run) return dry_run_done();  // the store is not opened
   ResultsStore store(path, ResultsStore::Access::read_only, COLLCHECK_VERSION);
   std::vector<SweepInfo> sweeps = store.sweeps();
   if (sweeps.empty()) throw InputError("results store '" + path + "' holds no sweep");
@@ -108,8 +134,7 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& inv) {
     return 0;
   }
   const std::string which = vm["sweep"].as<std::string>();
-  const int64_t id = which == "latest" ? sweeps.back().id
-                                       : static_cast<int64_t>(parse_uint_option("sweep", which, 1, INT64_MAX));
+  const int64_t id = wanted == 0 ? sweeps.back().id : wanted;
   auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const SweepInfo& s) { return s.id == id; });
   if (it == sweeps.end())
     throw InputError("results store '" + path + "' has no sweep " + which + " (sweeps " +
@@ -132,8 +157,8 @@ int cmd_report(const std::vector<std::string>& args, const Invocation& inv) {
     r.notes.push_back("sweep " + std::to_string(s.id) + " did not finish (interrupted, or still running): " +
                       std::to_string(s.recorded) + " of " + std::to_string(s.planned) +
                       " instances recorded; run its verify command again with --db " + path + " --resume");
-  filter(r.instances, name_set(vm, "algo"), "algo", &InstanceResult::algorithm, s.id);
-  filter(r.instances, name_set(vm, "variant"), "variant", &InstanceResult::variant, s.id);
+  filter(r.instances, algos, "algo", &InstanceResult::algorithm, s.id);
+  filter(r.instances, variants, "variant", &InstanceResult::variant, s.id);
   emit_report(r, fmt, vm["out"].as<std::string>(), vm.count("verbose") > 0);
   // An unfinished sweep has not decided what it never checked: 3 (unknown)
   // unless something recorded is already violated.

@@ -35,12 +35,17 @@ InstanceResult execute(InstanceResult res, const Schedule& s, const runtime::Exe
 
 // run --schedule FILE: the file's schedule (read as check-file and
 // collcheck-mpi read it), one instance.
-InstanceResult run_schedule_file(const po::variables_map& vm, const runtime::ExecOptions& eo) {
+// InputError for an option --schedule takes from the file.
+void check_schedule_file_options(const po::variables_map& vm) {
   for (const char* o : {"algo", "p", "skip-restricted", "n", "root", "radix", "radix2", "ppn", "dims"})
     if (vm.count(o) || (std::string(o) == "algo" && !vm["variant"].defaulted()))
       throw InputError("--schedule takes the collective, p, blocks and root from the file; it does not combine with "
                        "--algo, --variant, --p, --skip-restricted or the instance options (--" +
                        std::string(vm.count(o) ? o : "variant") + " given)");
+  (void)schedule_encoding(vm["schedule-format"].as<std::string>());
+}
+
+InstanceResult run_schedule_file(const po::variables_map& vm, const runtime::ExecOptions& eo) {
   const std::string path = vm["schedule"].as<std::string>();
   ScheduleDocument doc = load_schedule_file(path, vm["schedule-format"].as<std::string>(), default_max_memory());
   const MaterializedView view(std::move(doc.schedule));
@@ -101,6 +106,9 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   eo.deadlock_timeout =
       std::chrono::milliseconds(parse_uint_option("timeout-ms", vm["timeout-ms"].as<std::string>(), 10, 3600000));
   eo.seed = parse_uint_option("seed", vm["seed"].as<std::string>(), 0, UINT64_MAX);
+  if (!format_from_string(vm["format"].as<std::string>()))
+    throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) +
+                     " (known: text, json, markdown, junit, html)");
   Report r;
   r.kind = "run";
   r.tool_version = COLLCHECK_VERSION;
@@ -108,6 +116,7 @@ int cmd_run(const std::vector<std::string>& args, const Invocation& inv) {
   r.mode = runtime::mode_string(eo);
   r.seed = eo.seed;
   if (vm.count("schedule")) {
+    check_schedule_file_options(vm);
     if (inv.dry_run) return dry_run_done();
     r.instances.push_back(run_schedule_file(vm, eo));
     r.seconds = r.instances.back().seconds;

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "checker/cli/cli_support.hpp"
 #include "checker/cli/commands.hpp"
@@ -45,18 +46,18 @@ po::options_description verify_options() {
   return desc;
 }
 
-int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
-  const std::string& cmdline = inv.cmdline;
-  const SweepRunner& runner = inv.sweep_runner;
-  const po::options_description desc = verify_options();
-  auto vm = parse_args(desc, args);
-  if (print_help(desc, vm)) return 0;
-  if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
-  if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
-  if (!format_from_string(vm["format"].as<std::string>()))
-    throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
-  if (vm.count("db"))
-    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
+namespace {
+
+// What verify's command line asks for, checked whole as the run checks it
+// before it starts (the dry run stops after this, the run goes on from it):
+// the request, the estimate's options with --estimate, the store's path.
+struct VerifyPlan {
+  SweepRequest req;
+  std::optional<EstimateOptions> estimate;
+  std::string db;
+};
+
+SweepRequest sweep_request(const po::variables_map& vm) {
   SweepRequest req;
   req.targets = resolve_target_list(vm["algo"].as<std::string>(), vm["variant"].as<std::string>(), vm.count("dims") > 0);
   apply_instance_options(vm, req.targets);
@@ -73,37 +74,64 @@ int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
     throw InputError("unknown --parametric " + quote_input(par) + " (known: on, off)");
   if (vm.count("properties")) req.check.properties = split_name_list("properties", vm["properties"].as<std::string>());
   req.threads = worker_threads(vm);
+  return req;
+}
+
+VerifyPlan verify_plan(const po::variables_map& vm, const SweepRunner& runner) {
+  if (!vm.count("algo")) throw InputError("verify needs --algo (see 'collcheck list')");
+  if (!vm.count("p") && !vm.count("dims")) throw InputError("verify needs --p RANGE (or --dims SHAPES)");
+  if (!format_from_string(vm["format"].as<std::string>()))
+    throw InputError("unknown format " + quote_input(vm["format"].as<std::string>()) + " (known: text, json, markdown, junit, html)");
+  if (vm.count("db"))
+    refuse_output_over_input("--out", vm["out"].as<std::string>(), "--db", vm["db"].as<std::string>(), true);
+  VerifyPlan plan{sweep_request(vm), std::nullopt, vm.count("db") ? vm["db"].as<std::string>() : ""};
+  if (vm.count("calibrate-seconds") && !vm.count("estimate"))
+    throw InputError("--calibrate-seconds applies only with --estimate");
+  if (vm.count("estimate")) {  // what the estimate refuses before it calibrates anything
+    plan.estimate = estimate_options(vm);
+    check_estimate_request(plan.req);
+    return plan;
+  }
+  if (runner && !runner.target<ShardedRunner>() && !plan.db.empty())
+    throw InputError("--db is not supported by this sweep runner: run the sweep without --db");
+  if (plan.db.empty() && vm.count("resume"))
+    attach_results_store("", true, plan.req, "", plan.req.threads);  // --resume alone: bad input
+  check_restrictions(plan.req);  // what run_sweep and the store refuse before they start
+  return plan;
+}
+
+}  // namespace
+
+int cmd_verify(const std::vector<std::string>& args, const Invocation& inv) {
+  const std::string& cmdline = inv.cmdline;
+  const SweepRunner& runner = inv.sweep_runner;
+  const po::options_description desc = verify_options();
+  auto vm = parse_args(desc, args);
+  if (print_help(desc, vm)) return 0;
+  VerifyPlan plan = verify_plan(vm, runner);
+  if (inv.dry_run) return dry_run_done();  // the store is not opened, nothing is calibrated or checked
+  SweepRequest& req = plan.req;
   // Under mpirun (checker/sweep/mpi_shard.cpp) the runner is a ShardedRunner
   // (checker/sweep/shard_plan.hpp): --estimate runs on rank 0 alone, and the store
   // is opened and written by rank 0 alone.
-  if (vm.count("calibrate-seconds") && !vm.count("estimate"))
-    throw InputError("--calibrate-seconds applies only with --estimate");
-  if (inv.dry_run && vm.count("estimate")) return dry_run_done();
   const ShardedRunner* sharded = runner.target<ShardedRunner>();
+  if (plan.estimate) {
+    const EstimateOptions eo = *plan.estimate;
+    return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req, eo); }) : cmd_estimate(vm, req, eo);
+  }
   // A report that shows only each group's minimal counterexamples (text,
   // Markdown, HTML) has those traced after the sweep rather than every
   // refuted instance's during it (sweep.hpp, trace_shown_root_causes); JSON
   // and JUnit list every instance's, and a store or a shard records them all.
   if (const std::string f = vm["format"].as<std::string>();
-      (f == "text" || f == "markdown" || f == "html") && !vm.count("db") && !runner)
+      (f == "text" || f == "markdown" || f == "html") && plan.db.empty() && !runner)
     req.check.trace_root_causes = false;
-  if (vm.count("estimate"))
-    return sharded ? sharded->on_root_only([&] { return cmd_estimate(vm, req); }) : cmd_estimate(vm, req);
-  const std::string db = vm.count("db") ? vm["db"].as<std::string>() : "";
-  if (runner && !sharded && !db.empty())
-    throw InputError("--db is not supported by this sweep runner: run the sweep without --db");
   std::unique_ptr<ResultsStore> store;
   AttachStore attach;  // opens the store and installs its hooks into a request
-  if (!db.empty())
-    attach = [&, db](SweepRequest& r) {
+  if (!plan.db.empty())
+    attach = [&, db = plan.db](SweepRequest& r) {
       store = attach_results_store(db, vm.count("resume") > 0, r, cmdline, req.threads);
     };
-  else
-    attach_results_store("", vm.count("resume") > 0, req, cmdline, req.threads);  // --resume alone: bad input
-  if (inv.dry_run) {  // what run_sweep refuses before it starts; the store is not opened
-    check_restrictions(req);
-    return dry_run_done();
-  }
   auto finish = [&](Report r) {
     r.tool_version = COLLCHECK_VERSION;
     r.command = cmdline;

@@ -672,7 +672,7 @@ void add_keeping_cost(Estimate& e) {
 }
 }  // namespace
 
-Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o) {
+void check_estimate_request(const SweepRequest& req) {
   validate(req);
   // Restricted instances without --skip-restricted: the message verify gives
   // (checked for every instance when there are at most 2^24 of them, else on
@@ -686,6 +686,10 @@ Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o) {
         if (auto why = t.variant->violates(t.params(p, r))) throw InputError(restriction_message(t, p, r, *why));
       }
     }
+}
+
+Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o) {
+  check_estimate_request(req);
   std::vector<Calibration> cals;
   {
     // Single-threaded: the measured CPU seconds are core-seconds.

@@ -136,8 +136,10 @@ struct EstimateOptions {
 
 // The projection of `req` (targets, ps, skip_restricted, check). Bad input
 // (unknown property, a restricted p without --skip-restricted) throws
-// InputError with the message verify would print.
+// InputError with the message verify would print: check_estimate_request,
+// which it calls first (verify --estimate --dry-run calls it alone).
 Estimate estimate_sweep(const SweepRequest& req, const EstimateOptions& o);
+void check_estimate_request(const SweepRequest& req);
 
 // Projection with given calibrations (no measuring): for tests and for
 // estimate_sweep. `calibrations` must cover every (target, regime) reached.

@@ -13,12 +13,15 @@ const std::vector<std::string>& assertable_properties() {
   return names;
 }
 
+std::optional<ScheduleEncoding> schedule_encoding(const std::string& format) {
+  if (format == "json") return ScheduleEncoding::json;
+  if (format == "jsonl") return ScheduleEncoding::jsonl;
+  if (format != "auto") throw InputError("unknown --schedule-format " + quote_input(format) + " (known: auto, json, jsonl)");
+  return std::nullopt;
+}
+
 ScheduleDocument load_schedule_file(const std::string& path, const std::string& format, uint64_t max_memory) {
-  std::optional<ScheduleEncoding> forced;
-  if (format == "json") forced = ScheduleEncoding::json;
-  else if (format == "jsonl") forced = ScheduleEncoding::jsonl;
-  else if (format != "auto") throw InputError("unknown --schedule-format " + quote_input(format) + " (known: auto, json, jsonl)");
-  ScheduleDocument doc = read_schedule_file(path, forced, max_memory);
+  ScheduleDocument doc = read_schedule_file(path, schedule_encoding(format), max_memory);
   if (doc.claims) validate_file_claims(*doc.claims);
   return doc;
 }

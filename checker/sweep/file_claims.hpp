@@ -32,6 +32,10 @@ inline constexpr uint64_t kMaxScheduleFileBytes = uint64_t{1} << 30;  // 1 GiB
 // memory guard (`max_memory`, schedules/formats/schedule_file.hpp), with its claims
 // validated. InputError for an unknown format name or a malformed file.
 ScheduleDocument load_schedule_file(const std::string& path, const std::string& format, uint64_t max_memory);
+// The encoding `format` forces (nullopt: "auto", by content); InputError for
+// an unknown name. load_schedule_file reads it so; commands check it before
+// they look at the file (their --dry-run too).
+std::optional<ScheduleEncoding> schedule_encoding(const std::string& format);
 
 // The properties a file may assert: those check-file computes on any file.
 const std::vector<std::string>& assertable_properties();

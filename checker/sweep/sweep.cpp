@@ -173,6 +173,9 @@ void check_restrictions(const SweepRequest& req) {
           throw InputError(restriction_refusal(t, p, ip, *why));
         }
         if (p <= 4096 || !runs_engine(req.check)) continue;  // small ones fit; large ones are built to learn nblocks
+        // The limits grow with nblocks: if the most blocks pass, any count does,
+        // and nothing is built (fingerprint mode with interval state at every large p).
+        if (!infeasible(p, UINT64_MAX, req.check)) continue;
         auto s = t.variant->make(ip);
         if (auto why = infeasible(*s, req.check))
           throw InputError(t.algorithm->name + "/" + t.variant->name + ": " + *why);

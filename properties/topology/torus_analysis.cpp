@@ -69,13 +69,8 @@ MemoryEstimate torus_analysis_memory(const Topology& top) {
   return m;
 }
 
-TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology,
-                            uint64_t max_memory) {
-  const auto t0 = std::chrono::steady_clock::now();
-  TorusAnalysis a;
-  a.algo = algo;
-  a.dims = dims;
-  a.topology = topology;
+void check_torus_analysis(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology,
+                          uint64_t max_memory) {
   const AlgorithmInfo* subject = find_algorithm(algo);
   std::string torus_algos;
   for (const AlgorithmInfo& x : registry())
@@ -88,6 +83,18 @@ TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>
   // The memory guard, before any schedule is built (the largest shape of the series is `dims`).
   if (const MemoryEstimate m = torus_analysis_memory(*top); max_memory && m.bytes > max_memory)
     throw ResourceRefusal(refusal(m, max_memory));
+}
+
+TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology,
+                            uint64_t max_memory) {
+  const auto t0 = std::chrono::steady_clock::now();
+  check_torus_analysis(algo, dims, topology, max_memory);
+  TorusAnalysis a;
+  a.algo = algo;
+  a.dims = dims;
+  a.topology = topology;
+  const AlgorithmInfo* subject = find_algorithm(algo);
+  const std::unique_ptr<Topology> top = make_topology(topology, dims);
   const bool on_torus = dynamic_cast<const TorusTopology*>(top.get()) != nullptr;
   a.series = shape_series(dims);
   // The subject's variants first, then every other allreduce on a torus.

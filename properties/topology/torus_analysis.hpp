@@ -72,5 +72,8 @@ MemoryEstimate torus_analysis_memory(const Topology& top);
 // schedule is built.
 TorusAnalysis analyze_torus(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology,
                             uint64_t max_memory = 0);
+// Those checks alone, which analyze_torus makes first (analyze --dry-run makes them alone).
+void check_torus_analysis(const std::string& algo, const std::vector<uint32_t>& dims, const std::string& topology,
+                          uint64_t max_memory = 0);
 
 }  // namespace collcheck

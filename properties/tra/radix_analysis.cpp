@@ -126,6 +126,11 @@ void paper_statements(Analysis& a) {
   }
 }
 
+InputError every_radix_costs_zero(double alpha, double beta, double block_bytes) {
+  return InputError("analyze: every radix costs 0 (alpha = " + num(alpha) + ", beta*S = " + num(beta * block_bytes) +
+                    "), so none is optimal: give alpha > 0 or beta * block bytes > 0");
+}
+
 }  // namespace
 
 MemoryEstimate tra_analysis_memory(uint64_t p, const std::string& format) {
@@ -164,12 +169,19 @@ std::vector<uint64_t> table_radices(const Analysis& a, uint64_t all_up_to) {
   return {s.begin(), s.end()};
 }
 
-Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes) {
+void check_tra_analysis(uint64_t p, double alpha, double beta, double block_bytes) {
   if (p < 2 || p > kAnalyzeMaxP)
     throw InputError("analyze: --p must be in 2..2^20 (" + std::to_string(kAnalyzeMaxP) + "), not " +
                      std::to_string(p));
   for (double v : {alpha, beta, block_bytes})
     if (!std::isfinite(v) || v < 0) throw InputError("analyze: alpha, beta and the block size must be finite and >= 0");
+  // K >= 1 and D >= 1 at every radix: every cost is 0 exactly when both terms
+  // are (a product that underflows to 0 is found on the rows, below).
+  if (alpha == 0 && (beta == 0 || block_bytes == 0)) throw every_radix_costs_zero(alpha, beta, block_bytes);
+}
+
+Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes) {
+  check_tra_analysis(p, alpha, beta, block_bytes);
   Analysis a;
   a.p = p;
   a.alpha = alpha;
@@ -232,8 +244,7 @@ Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes) 
   }
   for (RadixRow& row : a.rows) cost(row);
   if (std::all_of(a.rows.begin(), a.rows.end(), [](const RadixRow& row) { return row.cost == 0; }))
-    throw InputError("analyze: every radix costs 0 (alpha = " + num(alpha) + ", beta*S = " + num(beta * block_bytes) +
-                     "), so none is optimal: give alpha > 0 or beta * block bytes > 0");
+    throw every_radix_costs_zero(alpha, beta, block_bytes);
   const double sc = a.row(a.sqrt_ceil).cost;
   a.sqrt_cost_rank = 1;
   for (const RadixRow& row : a.rows) a.sqrt_cost_rank += row.cost < sc;

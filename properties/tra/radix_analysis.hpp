@@ -72,8 +72,10 @@ MemoryEstimate tra_analysis_memory(uint64_t p, const std::string& format);
 
 // Throws InputError for p outside 2..kAnalyzeMaxP, negative or non-finite
 // alpha, beta or block size, a cost that is not finite (overflow), or a
-// model where every radix costs 0.
+// model where every radix costs 0. The checks that need no row are
+// check_tra_analysis's, which it calls first (analyze --dry-run calls it alone).
 Analysis analyze_tra(uint64_t p, double alpha, double beta, double block_bytes);
+void check_tra_analysis(uint64_t p, double alpha, double beta, double block_bytes);
 
 // The radices a table shows: every r = 2..P for P <= all_up_to, else a
 // sample (2..8, powers of two, 25 log-spaced) with sqrt(P), the optimum,

@@ -15,8 +15,12 @@
 
 namespace collcheck {
 
-std::string traff_table(uint64_t p) {
+void check_traff_table_p(uint64_t p) {
   if (p > (uint64_t{1} << 20)) throw InputError("traff-table prints one line per rank; p must be <= 2^20");
+}
+
+std::string traff_table(uint64_t p) {
+  check_traff_table_p(p);
   const auto skip = traff::skips(p);
   const size_t q = skip.size() - 1;
   std::string out = "# traff-table p=" + std::to_string(p) + " q=" + std::to_string(q) +

@@ -18,6 +18,8 @@ namespace collcheck {
 // it from RECVSCHEDULE of the to-processor) is marked with a trailing '*',
 // e.g. "-3*" (p = 17, rank 8, round 4).
 std::string traff_table(uint64_t p);
+// InputError unless traff_table can print p (p <= 2^20); it checks so first.
+void check_traff_table_p(uint64_t p);
 
 // Reads what traff_table writes: '#' lines (comments) and blank lines are
 // skipped; every other line is "r baseblock recvblock[0..q-1] sendblock[0..q-1]"
