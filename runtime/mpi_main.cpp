@@ -171,6 +171,36 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
 //   sequence   one job, communicators of different sizes in turn: the world,
 //              its first p-1 ranks, the world again
 //   all        every one of the above in turn (or a comma list of them)
+// A comma list given to --`option`: its items; an empty one ("a,", ",a",
+// "a,,b") is a malformed list (InputError), never dropped.
+std::vector<std::string> list_items(const std::string& option, const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t at = 0;;) {
+    const size_t comma = text.find(',', at);
+    out.push_back(text.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (out.back().empty())
+      throw InputError("--" + option + ": empty item in " + quote_input(text) + " (a comma list)");
+    if (comma == std::string::npos) return out;
+    at = comma + 1;
+  }
+}
+
+// --comm's words in order ("" and "world": the world alone; "all": every
+// kind), each well-formed: InputError otherwise. Whether a split's K divides
+// p is known in the job only (comm_plan).
+std::vector<std::string> comm_spec_words(const std::string& spec) {
+  if (spec.empty()) return {"world"};
+  if (spec == "all") return {"world", "dup", "reversed", "split", "sequence"};
+  std::vector<std::string> words = list_items("comm", spec);
+  for (const std::string& w : words) {
+    const bool split = w.rfind("split", 0) == 0 && (w.size() == 5 || w[5] == ':');
+    if (!split && w != "world" && w != "dup" && w != "reversed" && w != "sequence")
+      throw InputError("unknown --comm '" + w + "' (world, dup, reversed, split[:K], sequence, all)");
+    if (split && w.size() > 5) (void)parse_uint_option("comm split:K", w.substr(6), 1, INT_MAX);
+  }
+  return words;
+}
+
 struct CommStep {
   MPI_Comm comm = MPI_COMM_NULL;  // this rank's communicator; NULL: it sits this step out
   int size = 0;                   // the communicator's size (every part alike)
@@ -291,17 +321,10 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size, MPI_C
       throw UsageError{"unknown --comm '" + word + "' (world, dup, reversed, split[:K], sequence, all)"};
     }
   };
-  if (spec.empty() || spec == "world") {
-    add("world");
-  } else {
-    if (size < 2) throw UsageError{"--comm " + spec + " needs at least 2 ranks (run under mpirun -np P)"};
-    if (spec == "all") {
-      for (const char* w : {"world", "dup", "reversed", "split", "sequence"}) add(w);
-    } else {
-      std::stringstream ss(spec);
-      for (std::string w; std::getline(ss, w, ',');) add(w);
-    }
-  }
+  const std::vector<std::string> words = comm_spec_words(spec);
+  if (words != std::vector<std::string>{"world"} && size < 2)
+    throw UsageError{"--comm " + spec + " needs at least 2 ranks (run under mpirun -np P)"};
+  for (const std::string& w : words) add(w);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
   MPI_Errhandler_free(&previous);
   return steps;
@@ -364,16 +387,21 @@ CvarInfo cvar_info(const std::string& name) {
   return CvarInfo{index, std::move(items)};
 }
 
-std::vector<CvarSetting> cvar_settings(const std::string& spec) {
-  if (spec.empty()) return {CvarSetting{}};
+// --cvar NAME=V1[,V2...] split (InputError for another form or an empty
+// value); whether NAME and the values exist is known in the job only.
+std::pair<std::string, std::vector<std::string>> cvar_spec(const std::string& spec) {
   const size_t eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-    throw UsageError{"--cvar takes NAME=V1[,V2...], got '" + spec + "'"};
-  const std::string name = spec.substr(0, eq);
+    throw InputError("--cvar takes NAME=V1[,V2...], got " + quote_input(spec));
+  return {spec.substr(0, eq), list_items("cvar", spec.substr(eq + 1))};
+}
+
+std::vector<CvarSetting> cvar_settings(const std::string& spec) {
+  if (spec.empty()) return {CvarSetting{}};
+  const auto [name, values] = cvar_spec(spec);
   const auto [index, items] = cvar_info(name);
   std::vector<CvarSetting> out;
-  std::stringstream ss(spec.substr(eq + 1));
-  for (std::string item; std::getline(ss, item, ',');) {
+  for (const std::string& item : values) {
     CvarSetting cv{true, name, item, index, 0};
     const bool number = !item.empty() && item.find_first_not_of("0123456789") == std::string::npos && item.size() < 10;
     auto known = [&] {
@@ -461,72 +489,38 @@ std::vector<blackbox::BlackBoxResult> gather_results(const std::optional<blackbo
   return out;
 }
 
-int run_black_box(const po::variables_map& vm, const std::string& native, const std::string& function,
-                  const std::string& collective, const std::string& payload_s, bool in_place,
-                  const std::string& timeout_s, const std::string& count_s, const std::string& seed_s, DType dtype,
-                  const std::string& format, const std::string& trace_out, const std::string& require_s,
-                  const std::string& count_type_s, const std::string& comm_s, const std::string& cvar_s, int me,
-                  int size) {
-  namespace bb = blackbox;
-  auto colls = [] {
-    std::string s;
-    for (bb::Coll c : bb::all_colls()) s += (s.empty() ? "" : ", ") + std::string(bb::to_string(c));
-    return s;
-  };
-  if (native.empty() == function.empty())
-    throw UsageError{"a black-box run takes exactly one of --native COLL and --function LIB:SYMBOL --collective COLL"};
-  for (const char* o : {"algo", "variant", "schedule", "n", "dims", "radix", "radix2", "ppn"})
-    if (vm.count(o)) throw UsageError{std::string("--") + o + " is for schedules; a black-box run (--native, --function) does not take it"};
-  if (!native.empty() && !collective.empty())
-    throw UsageError{"--native names the collective itself; --collective goes with --function"};
-  const std::string cname = native.empty() ? collective : native;
-  if (cname.empty()) throw UsageError{"--function needs --collective (" + colls() + ")"};
-  const auto coll = bb::coll_from_string(cname);
-  if (!coll) throw UsageError{"unknown collective '" + cname + "' (known: " + colls() + ")"};
-  bb::RunOptions o;
-  o.dtype = dtype;
-  o.in_place = in_place;
-  // A comma list of counts runs each in turn in one job (scripts/backends
-  // saves a launch per count); 0 is a count worth checking here.
+// What a black-box run takes from its command line, checked before MPI_Init
+// (check_black_box, below): everything but what depends on p, on the MPI
+// library (--cvar's variable, --native's MPI_Count binding) or on
+// --function's library.
+struct BlackBoxRequest {
+  blackbox::Coll coll{};
+  blackbox::RunOptions run;  // dtype, in place, seed, timeout, root, payloads, trace
   std::vector<uint64_t> counts;
-  {
-    std::stringstream ss(count_s);
-    for (std::string item; std::getline(ss, item, ',');) counts.push_back(parse_uint_option("count", item, 0, INT_MAX));
-    if (counts.empty()) throw UsageError{"--count needs a value"};
-  }
-  o.seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);
-  o.timeout_seconds = static_cast<double>(parse_uint_option("timeout", timeout_s, 1, 86400));
-  if (vm.count("root")) o.root = static_cast<int>(parse_uint_option("root", vm["root"].as<std::string>(), 0, INT_MAX));
-  if (!payload_s.empty() && payload_s != "all") {
-    std::stringstream ss(payload_s);
-    for (std::string item; std::getline(ss, item, ',');) {
-      auto pl = bb::payload_from_string(item);
-      if (!pl) throw UsageError{"unknown --payload '" + item + "' (one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, source-tagged, all)"};
-      o.payloads.push_back(*pl);
-    }
-  }
-  // The implementation's documented preconditions (--require): a call outside
-  // them is not made ("outside its contract"); a refusal inside them is a
-  // defect, reported as refused, apart from wrong results.
-  bool need_pow2 = false, need_even = false, need_count_ge_p = false, need_commutative = false;
-  if (!require_s.empty()) {
-    std::stringstream ss(require_s);
-    for (std::string w; std::getline(ss, w, ',');) {
-      if (w == "pow2") need_pow2 = true;
-      else if (w == "even") need_even = true;
-      else if (w == "count>=p") need_count_ge_p = true;
-      else if (w == "commutative") need_commutative = true;
-      else throw UsageError{"unknown --require '" + w + "' (pow2, even, count>=p, commutative; a comma list)"};
-    }
-  }
-  if (need_commutative) {
-    for (bb::Payload pl : {bb::Payload::noncommutative, bb::Payload::ordered})
-      if (std::find(o.payloads.begin(), o.payloads.end(), pl) != o.payloads.end())
-        throw UsageError{std::string("--payload ") + bb::to_string(pl) + " is outside --require commutative"};
-    if (o.payloads.empty())
-      for (bb::Payload pl : bb::payloads_for(*coll))
-        if (pl != bb::Payload::noncommutative && pl != bb::Payload::ordered) o.payloads.push_back(pl);
-  }
+  bool need_pow2 = false, need_even = false, need_count_ge_p = false;  // --require
+  blackbox::CountType count_type = blackbox::CountType::int32;
+};
+
+// InputError unless rank 0 can write --trace FILE: its directory writable
+// (the file itself is made only if a schedule is), FILE not a directory.
+void check_trace_writable(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!std::filesystem::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0 ||
+      std::filesystem::is_directory(path, ec))
+    throw InputError("--trace: cannot write '" + path + "'");
+}
+
+int run_black_box(const std::string& native, const std::string& function, const BlackBoxRequest& q,
+                  const std::string& format, const std::string& trace_out, const std::string& comm_s,
+                  const std::string& cvar_s, int me, int size) {
+  namespace bb = blackbox;
+  const DType dtype = q.run.dtype;
+  const std::optional<bb::Coll> coll = q.coll;
+  bb::RunOptions o = q.run;
+  const std::vector<uint64_t>& counts = q.counts;
+  const bool need_pow2 = q.need_pow2, need_even = q.need_even, need_count_ge_p = q.need_count_ge_p;
   auto outside_contract = [&](uint64_t count, int csize) -> std::optional<std::string> {
     const uint64_t p = static_cast<uint64_t>(csize);
     if (need_pow2 && (p & (p - 1)) != 0) return "--require pow2: p = " + std::to_string(p) + " is not a power of two";
@@ -535,19 +529,19 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
       return "--require count>=p: count " + std::to_string(count) + " < p = " + std::to_string(p);
     return std::nullopt;
   };
-  o.trace = !trace_out.empty();
-  if (o.trace && counts.size() != 1) throw UsageError{"--trace takes one --count (it writes one schedule file)"};
   if (o.trace) {  // rank 0 writes the file: find out now, on every rank, whether it can
     int writable = 1;
-    if (me == 0) {  // its directory writable (the file itself is made only if a schedule is)
-      std::error_code ec;
-      std::filesystem::path dir = std::filesystem::path(trace_out).parent_path();
-      if (dir.empty()) dir = ".";
-      writable = std::filesystem::is_directory(dir, ec) && access(dir.c_str(), W_OK) == 0 &&
-                 !std::filesystem::is_directory(trace_out, ec);
+    std::string why;
+    if (me == 0) {
+      try {
+        check_trace_writable(trace_out);
+      } catch (const InputError& e) {
+        writable = 0;
+        why = e.what();
+      }
     }
     MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!writable) throw UsageError{"--trace: cannot write '" + trace_out + "'"};
+    if (!writable) throw UsageError{why};
   }
   // The library under test is an input: --trace never writes over it, by
   // identity (a symbolic or hard link to it too), as check-file and report
@@ -575,18 +569,8 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   if (native.size())  // an interposer answering for the library is named, not taken for it
     if (auto from = bb::foreign_provider(t.name))
       t.name += " from " + *from + " (not the MPI library's: LD_PRELOAD or link order put it first)";
-  if (!count_type_s.empty()) {
-    const auto ct = bb::count_type_from_string(count_type_s);
-    if (!ct) throw UsageError{"unknown --count-type '" + count_type_s + "' (int, size_t or MPI_Count)"};
-    t.count_type = *ct;
-  }
+  t.count_type = q.count_type;
   if (t.count_type != bb::CountType::int32) {
-    if (!bb::scalar_count(*coll))
-      throw UsageError{std::string("--count-type ") + bb::to_string(t.count_type) + " takes a collective with one count "
-                       "(allreduce, reduce, reduce-scatter-block, allgather, bcast, alltoall), not " + cname};
-    if (!native.empty() && t.count_type == bb::CountType::size)
-      throw UsageError{"--native calls the MPI library, whose counts are int (or MPI_Count: --count-type MPI_Count "
-                       "calls its MPI-4 _c binding); size_t is for --function"};
     if (!native.empty()) {
       if (auto why = bb::load_large_count_binding(*coll, t.function)) throw UsageError{*why};
       t.name = bb::mpi_name(*coll) + "_c";
@@ -607,7 +591,6 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
   std::optional<std::string> write_error;  // rank 0: the --trace file could not be written
   const bool rooted = *coll == bb::Coll::reduce || *coll == bb::Coll::bcast;
   bb::start_bookkeeping();
-  if (o.trace && !cvar_s.empty()) throw UsageError{"--trace records the calls on MPI_COMM_WORLD; it takes no --cvar"};
   const std::vector<CvarSetting> settings = cvar_settings(cvar_s);
   for (const CvarSetting& cv : settings) {
   if (cv.active) write_cvar(cv);
@@ -638,8 +621,6 @@ int run_black_box(const po::variables_map& vm, const std::string& native, const 
     else MPI_Comm_set_errhandler(base, MPI_ERRORS_RETURN);
   }
   const std::vector<CommStep> steps = comm_plan(comm_s, me, size, base, base_failed);
-  if (o.trace && !(steps.size() == 1 && steps.front().comm == MPI_COMM_WORLD))
-    throw UsageError{"--trace records the calls on MPI_COMM_WORLD; it takes no --comm other than world"};
   if (rooted)  // the world's own check is run_blackbox's
     for (const CommStep& st : steps)
       if (!st.label.empty() && o.root >= st.size)
@@ -835,11 +816,172 @@ po::options_description mpi_options(CommandLine& o) {
       "require", po::value(&require_s),
       "black box: the implementation's documented preconditions, a comma list of pow2, even, count>=p, "
       "commutative: calls outside them are not made (exit 77 if none is); a refusal inside them is a defect")(
-      "timeout", po::value(&timeout_s)->default_value("60"), "black box: seconds one call may take (then exit 3)")(
+      "timeout", po::value(&timeout_s)->default_value("60"),
+      "black box: seconds one call may take (then exit 3); a schedule run takes none")(
       "trace", po::value(&trace_out),
       "black box: record every point-to-point message of the call, write the schedule they form to FILE, check it");
   add_instance_options(desc);
   return desc;
+}
+
+// ---- the command line, checked whole before MPI_Init -------------------------
+//
+// check_command_line is the one check of what the options say: --dry-run
+// makes it and stops, a run makes it first on every rank (the same input,
+// so every rank agrees). What depends on p (the communicator size), on
+// the MPI library or on an input file is checked in the run only.
+
+BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& line, DType dtype) {
+  namespace bb = blackbox;
+  auto colls = [] {
+    std::string s;
+    for (bb::Coll c : bb::all_colls()) s += (s.empty() ? "" : ", ") + std::string(bb::to_string(c));
+    return s;
+  };
+  const std::string &native = line.native, &function = line.function;
+  if (native.empty() == function.empty())
+    throw InputError("a black-box run takes exactly one of --native COLL and --function LIB:SYMBOL --collective COLL");
+  for (const char* o : {"algo", "variant", "schedule", "n", "dims", "radix", "radix2", "ppn"})
+    if (vm.count(o)) throw InputError(std::string("--") + o + " is for schedules; a black-box run (--native, --function) does not take it");
+  if (!native.empty() && !line.collective.empty())
+    throw InputError("--native names the collective itself; --collective goes with --function");
+  const std::string cname = native.empty() ? line.collective : native;
+  if (cname.empty()) throw InputError("--function needs --collective (" + colls() + ")");
+  const auto coll = bb::coll_from_string(cname);
+  if (!coll) throw InputError("unknown collective '" + cname + "' (known: " + colls() + ")");
+  BlackBoxRequest q;
+  q.coll = *coll;
+  q.run.dtype = dtype;
+  q.run.in_place = line.in_place;
+  // A comma list of counts runs each in turn in one job (scripts/backends
+  // saves a launch per count); 0 is a count worth checking here.
+  for (const std::string& item : list_items("count", line.count_s))
+    q.counts.push_back(parse_uint_option("count", item, 0, INT_MAX));
+  q.run.seed = parse_uint_option("seed", line.seed_s, 0, UINT64_MAX);
+  q.run.timeout_seconds = static_cast<double>(parse_uint_option("timeout", line.timeout_s, 1, 86400));
+  if (vm.count("root")) q.run.root = static_cast<int>(parse_uint_option("root", vm["root"].as<std::string>(), 0, INT_MAX));
+  if (!line.payload_s.empty() && line.payload_s != "all")
+    for (const std::string& item : list_items("payload", line.payload_s)) {
+      auto pl = bb::payload_from_string(item);
+      if (!pl) throw InputError("unknown --payload '" + item + "' (one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, source-tagged, all)");
+      q.run.payloads.push_back(*pl);
+    }
+  // The implementation's documented preconditions (--require): a call outside
+  // them is not made ("outside its contract"); a refusal inside them is a
+  // defect, reported as refused, apart from wrong results.
+  bool need_commutative = false;
+  if (!line.require_s.empty())
+    for (const std::string& w : list_items("require", line.require_s)) {
+      if (w == "pow2") q.need_pow2 = true;
+      else if (w == "even") q.need_even = true;
+      else if (w == "count>=p") q.need_count_ge_p = true;
+      else if (w == "commutative") need_commutative = true;
+      else throw InputError("unknown --require '" + w + "' (pow2, even, count>=p, commutative; a comma list)");
+    }
+  if (need_commutative) {
+    for (bb::Payload pl : {bb::Payload::noncommutative, bb::Payload::ordered})
+      if (std::find(q.run.payloads.begin(), q.run.payloads.end(), pl) != q.run.payloads.end())
+        throw InputError(std::string("--payload ") + bb::to_string(pl) + " is outside --require commutative");
+    if (q.run.payloads.empty())
+      for (bb::Payload pl : bb::payloads_for(*coll))
+        if (pl != bb::Payload::noncommutative && pl != bb::Payload::ordered) q.run.payloads.push_back(pl);
+  }
+  q.run.trace = !line.trace_out.empty();
+  if (q.run.trace && q.counts.size() != 1) throw InputError("--trace takes one --count (it writes one schedule file)");
+  if (!line.count_type_s.empty()) {
+    const auto ct = bb::count_type_from_string(line.count_type_s);
+    if (!ct) throw InputError("unknown --count-type '" + line.count_type_s + "' (int, size_t or MPI_Count)");
+    q.count_type = *ct;
+  }
+  if (q.count_type != bb::CountType::int32 && !bb::scalar_count(*coll))
+    throw InputError(std::string("--count-type ") + bb::to_string(q.count_type) + " takes a collective with one count "
+                     "(allreduce, reduce, reduce-scatter-block, allgather, bcast, alltoall), not " + cname);
+  if (!native.empty() && q.count_type == bb::CountType::size)
+    throw InputError("--native calls the MPI library, whose counts are int (or MPI_Count: --count-type MPI_Count "
+                     "calls its MPI-4 _c binding); size_t is for --function");
+  const std::vector<std::string> comm = comm_spec_words(line.comm_s);
+  if (!line.cvar_s.empty()) (void)cvar_spec(line.cvar_s);
+  if (q.run.trace && !line.cvar_s.empty()) throw InputError("--trace records the calls on MPI_COMM_WORLD; it takes no --cvar");
+  if (q.run.trace && comm != std::vector<std::string>{"world"})
+    throw InputError("--trace records the calls on MPI_COMM_WORLD; it takes no --comm other than world");
+  return q;
+}
+
+// What a schedule run takes from its command line; the schedule itself is
+// made in the job (its restriction and its block count depend on p).
+struct ScheduleRequest {
+  const AlgorithmInfo* algorithm = nullptr;  // null: --schedule FILE
+  const VariantInfo* variant = nullptr;
+  SweepTarget target;  // with the instance options applied
+  DType dtype = DType::int64;
+  uint64_t count = 0, seed = 0;
+};
+
+ScheduleRequest check_schedule_run(const po::variables_map& vm, const CommandLine& line, DType dtype) {
+  // A value that applies to nothing would be dropped silently.
+  if (!vm["timeout"].defaulted())
+    throw InputError("--timeout is for black-box runs (--native, --function): a schedule run has no call timeout");
+  if (dtype == DType::int32)
+    throw InputError("--dtype int32 is for black boxes (--native, --function): a schedule run marks undefined data "
+                     "with a poison value that 32 bits cannot keep apart from sums (int64, float or double)");
+  ScheduleRequest q;
+  q.dtype = dtype;
+  // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
+  q.count = parse_uint_option("count", line.count_s, 1, INT_MAX);
+  q.seed = parse_uint_option("seed", line.seed_s, 0, UINT64_MAX);
+  if (!line.schedule_file.empty()) {
+    for (const char* o : {"algo", "variant", "n", "root", "dims", "radix", "radix2", "ppn"})
+      if (vm.count(o))
+        throw InputError("--schedule takes the collective, p, blocks and root from the file; "
+                         "it does not combine with --algo, --variant or the instance options (--" + std::string(o) +
+                         " given)");
+    return q;
+  }
+  if (line.algo.empty()) throw InputError("--algo or --schedule is required (algorithms: " + known_algorithms() + ")");
+  q.algorithm = find_algorithm(line.algo);
+  if (!q.algorithm) throw InputError("unknown algorithm '" + line.algo + "' (known: " + known_algorithms() + ")");
+  // As verify: with --dims the default is the algorithm's first torus variant
+  // (resolve_targets, checker/sweep/sweep.hpp).
+  q.variant = line.variant.empty() ? resolve_targets(line.algo, "default", vm.count("dims") > 0).front().variant
+                                   : q.algorithm->find_variant(line.variant);
+  if (!q.variant)
+    throw InputError("unknown variant '" + line.variant + "' of " + line.algo + " (known: " +
+                     known_variants(*q.algorithm) + ")");
+  std::vector<SweepTarget> targets{{q.algorithm, q.variant}};
+  apply_instance_options(vm, targets);  // InputError for --n/--root on an allreduce, or out of range
+  // One run is one schedule: a sweep over radices or shapes would run one
+  // of them without saying which.
+  if (targets.front().all_radices)
+    throw InputError("--radix all is for sweeps (collcheck verify, run, prove); collcheck-mpi runs one schedule: "
+                     "give one radix");
+  if (targets.front().shapes.size() > 1)
+    throw InputError("collcheck-mpi runs one schedule: give one --dims shape, not '" + vm["dims"].as<std::string>() + "'");
+  q.target = targets.front();
+  return q;
+}
+
+// The whole command line's check: exactly one of the two is set, or neither
+// for --help and --cvar-show.
+struct Request {
+  std::optional<BlackBoxRequest> black_box;
+  std::optional<ScheduleRequest> schedule;
+};
+
+Request check_command_line(const po::variables_map& vm, const CommandLine& line) {
+  if (vm.count("help")) return {};
+  if (vm.count("cvar-show")) {
+    for (const auto& [name, value] : vm)
+      if (name != "cvar-show" && !value.defaulted()) throw InputError("--cvar-show NAME runs alone (--" + name + " given)");
+    return {};
+  }
+  const auto dtype = dtype_from_string(line.dtype_s);
+  if (!dtype) throw InputError("unknown --dtype '" + line.dtype_s + "' (int64, int32, float or double)");
+  if (line.format != "text" && line.format != "json") throw InputError("unknown --format '" + line.format + "' (text or json)");
+  if (!line.native.empty() || !line.function.empty() || !line.collective.empty() || !line.payload_s.empty() ||
+      line.in_place || !line.trace_out.empty() || !line.require_s.empty() || !line.count_type_s.empty() ||
+      !line.comm_s.empty() || !line.cvar_s.empty())
+    return {check_black_box(vm, line, *dtype), std::nullopt};
+  return {std::nullopt, check_schedule_run(vm, line, *dtype)};
 }
 
 ManualPage mpi_manual_page() {
@@ -860,7 +1002,9 @@ ManualPage mpi_manual_page() {
       "standard MPI signature) it calls the collective on exact-multiplicity payloads, so a lost, doubled or "
       "misordered contribution is named, on the communicators --comm asks for, inside guarded buffers (a "
       "write past a buffer, a corrupted heap or a crash is reported, never 'holds').\n\n"
-      "--dry-run parses and checks the options without starting MPI, then exits 0.";
+      "--dry-run checks the whole command line as a run checks it, without starting MPI, and exits 0, or 2 for "
+      "bad input with the run's error line; what depends on p (the communicator's size), on the MPI library "
+      "(--cvar's variable) or on an input file (--schedule, --function's library) is checked in the run only.";
   page.commands.push_back({"", "", "", mpi_options(unused), ""});
   page.sections.push_back(
       {"EXIT STATUS",
@@ -917,34 +1061,22 @@ std::optional<int> without_mpi(int argc, char** argv) {
   }
   if (!dry_run) return std::nullopt;
   try {
-    CommandLine o;
-    (void)parse_args(mpi_options(o), args);
-    if (!dtype_from_string(o.dtype_s)) throw InputError("unknown --dtype '" + o.dtype_s + "' (int64, int32, float or double)");
-    if (o.format != "text" && o.format != "json") throw InputError("unknown --format '" + o.format + "' (text or json)");
-    // The names run() checks, as it checks them (the counts, --comm and
-    // --require words are read inside the MPI job).
-    if (!o.algo.empty() && !find_algorithm(o.algo))
-      throw InputError("unknown algorithm '" + o.algo + "' (known: " + known_algorithms() + ")");
-    for (const std::string* c : {&o.native, &o.collective})
-      if (!c->empty() && !blackbox::coll_from_string(*c)) throw InputError("unknown collective '" + *c + "'");
-    for (size_t at = 0; !o.payload_s.empty() && at <= o.payload_s.size();) {
-      const size_t comma = std::min(o.payload_s.find(',', at), o.payload_s.size());
-      const std::string word = o.payload_s.substr(at, comma - at);
-      if (!blackbox::payload_from_string(word)) throw InputError("unknown --payload '" + word + "'");
-      at = comma + 1;
-    }
-    // --cvar's form (the variable and its values exist only inside the MPI job).
-    if (!o.cvar_s.empty()) {
-      const size_t eq = o.cvar_s.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == o.cvar_s.size() ||
-          o.cvar_s.find(",,", eq) != std::string::npos || o.cvar_s.back() == ',')
-        throw InputError("--cvar takes NAME=V1[,V2...], got '" + o.cvar_s + "'");
+    CommandLine line;
+    const po::variables_map vm = parse_args(mpi_options(line), args);
+    const Request q = check_command_line(vm, line);
+    // What rank 0 checks of --trace FILE in the job, before any call.
+    if (q.black_box && q.black_box->run.trace) {
+      check_trace_writable(line.trace_out);
+      if (!line.function.empty())
+        refuse_output_over_input("--trace", line.trace_out, "the --function library",
+                                 line.function.substr(0, line.function.rfind(':')));
     }
   } catch (const std::exception& e) {
     std::cerr << "collcheck-mpi: error: " << escape_controls(e.what()) << "\n";
     return kUsage;
   }
-  std::cerr << "collcheck-mpi: dry run: the options are valid; nothing was run\n";
+  std::cerr << "collcheck-mpi: dry run: the options are valid (what depends on p, the MPI library or an input file "
+               "is checked in the run); nothing was run\n";
   return 0;
 }
 
@@ -960,6 +1092,7 @@ int run(int argc, char** argv, int me, int size) {
   } catch (const po::error& e) {
     throw UsageError{e.what()};
   }
+  const Request q = check_command_line(vm, line);  // bad input, found as --dry-run finds it
   if (vm.count("help")) {
     if (me == 0) {
       std::cout << "usage: mpirun -np P collcheck-mpi (--algo NAME [--variant V] [--n N] [--root R] | --schedule FILE)"
@@ -974,52 +1107,22 @@ int run(int argc, char** argv, int me, int size) {
     if (me == 0) std::cout << escape_controls(name) << "=" << value << "\n";
     return kHolds;
   }
-  auto dtype = dtype_from_string(dtype_s);
-  if (!dtype) throw UsageError{"unknown --dtype '" + dtype_s + "' (int64, int32, float or double)"};
-  if (format != "text" && format != "json") throw UsageError{"unknown --format '" + format + "' (text or json)"};
-  if (!native.empty() || !function.empty() || !collective.empty() || !payload_s.empty() || in_place ||
-      !trace_out.empty() || !require_s.empty() || !count_type_s.empty() || !comm_s.empty() || !cvar_s.empty())
-    return run_black_box(vm, native, function, collective, payload_s, in_place, timeout_s, count_s, seed_s, *dtype,
-                         format, trace_out, require_s, count_type_s, comm_s, cvar_s, me, size);
-  if (*dtype == DType::int32)
-    throw UsageError{"--dtype int32 is for black boxes (--native, --function): a schedule run marks undefined data "
-                     "with a poison value that 32 bits cannot keep apart from sums (int64, float or double)"};
-  // Signed text refused, not wrapped around (Boost reads "-1" as 2^64 - 1).
-  const uint64_t count = parse_uint_option("count", count_s, 1, INT_MAX);
-  const uint64_t seed = parse_uint_option("seed", seed_s, 0, UINT64_MAX);
+  if (q.black_box) return run_black_box(native, function, *q.black_box, format, trace_out, comm_s, cvar_s, me, size);
+  const ScheduleRequest& request = *q.schedule;
+  const std::optional<DType> dtype = request.dtype;
+  const uint64_t count = request.count, seed = request.seed;
 
   std::unique_ptr<Schedule> sched;
   std::string name;
-  const AlgorithmInfo* a = nullptr;
-  const VariantInfo* v = nullptr;
-  if (!schedule_file.empty()) {
-    if (!algo.empty() || !variant.empty() || vm.count("n") || vm.count("root"))
-      throw UsageError{"--schedule takes the collective, p, blocks and root from the file; "
-                       "it does not combine with --algo, --variant, --n or --root"};
+  const AlgorithmInfo* a = request.algorithm;
+  const VariantInfo* v = request.variant;
+  if (!a) {
     // Read as check-file and `collcheck run --schedule` read it (JSON or JSON
     // lines, streamed, under the default memory guard).
     sched = std::make_unique<MaterializedView>(load_schedule_file(schedule_file, "auto", default_max_memory()).schedule);
     name = escape_controls(schedule_file);  // printed: one line whatever the path holds
   } else {
-    if (algo.empty()) throw UsageError{"--algo or --schedule is required (algorithms: " + known_algorithms() + ")"};
-    a = find_algorithm(algo);
-    if (!a) throw UsageError{"unknown algorithm '" + algo + "' (known: " + known_algorithms() + ")"};
-    // As verify: with --dims the default is the algorithm's first torus variant
-    // (resolve_targets, checker/sweep/sweep.hpp).
-    v = variant.empty() ? resolve_targets(algo, "default", vm.count("dims") > 0).front().variant
-                        : a->find_variant(variant);
-    if (!v)
-      throw UsageError{"unknown variant '" + variant + "' of " + algo + " (known: " + known_variants(*a) + ")"};
-    std::vector<SweepTarget> targets{{a, v}};
-    apply_instance_options(vm, targets);  // InputError for --n/--root on an allreduce, or out of range
-    // One run is one schedule: a sweep over radices or shapes would run one
-    // of them without saying which.
-    if (targets.front().all_radices)
-      throw UsageError{"--radix all is for sweeps (collcheck verify, run, prove); collcheck-mpi runs one schedule: "
-                       "give one radix"};
-    if (targets.front().shapes.size() > 1)
-      throw UsageError{"collcheck-mpi runs one schedule: give one --dims shape, not '" + vm["dims"].as<std::string>() +
-                       "'"};
+    const std::vector<SweepTarget> targets{request.target};
     const InstanceParams params = targets.front().params(static_cast<uint64_t>(size));
     name = a->name + "/" + v->name;
     if (v->violates) {
@@ -1048,7 +1151,19 @@ int run(int argc, char** argv, int me, int size) {
                      std::to_string(sched->num_blocks()) + " blocks of " + name + " at p = " + std::to_string(size)};
 
   MpiOptions opts{*dtype, count, seed};
-  MpiResult res = run_schedule(*sched, opts, MPI_COMM_WORLD);
+  MpiResult res;
+  try {
+    res = run_schedule(*sched, opts, MPI_COMM_WORLD);
+  } catch (const std::bad_alloc&) {
+    // A valid request this machine cannot hold (exit 3), said with its size.
+    // Each rank allocates its vectors before its first message, so a rank
+    // that cannot ends the job before anything is exchanged.
+    const uint64_t bytes = count * (*dtype == DType::float32 ? 4 : 8);
+    throw ResourceRefusal("out of memory: --count " + std::to_string(count) + " " + to_string(*dtype) +
+                          " elements need vectors of " + gib(bytes) +
+                          " each (the input, the working buffer and the reference result) and the process could not "
+                          "allocate them (ulimit -v, or the machine's memory); use a smaller --count");
+  }
 
   if (me == 0) {
     if (format == "json") {
