@@ -55,6 +55,17 @@ std::vector<std::string> notes(const msccl::Program& prog) {
   return n;
 }
 
+// Why a property is unknown (the text report lists it without the reason),
+// but for custom's "not judged", which notes() states once.
+void unknown_notes(const msccl::CheckResult& cr, std::vector<std::string>& out) {
+  for (const Verdict& v : cr.verdicts) {
+    auto why = v.stats.find("reason_unknown");
+    if (v.status == Status::unknown && why != v.stats.end() && v.property != "exactly-once" &&
+        v.property != "postcondition")
+      out.push_back(std::string(msccl::to_string(cr.mode)) + " " + v.property + " unknown: " + why->second);
+  }
+}
+
 }  // namespace
 
 int check_msccl_xml(const boost::program_options::variables_map& vm, const std::string& path, const std::string& text,
@@ -68,9 +79,11 @@ int check_msccl_xml(const boost::program_options::variables_map& vm, const std::
   r.mode = "msccl simulation (multiplicity)";
   msccl::Limits limits;  // the race check's clocks within --max-memory too
   if (max_memory > 0) limits.max_clock_bytes = std::min(limits.max_clock_bytes, max_memory);
-  for (msccl::CheckResult& cr : msccl::check_modes(prog, limits))
-    r.instances.push_back(instance(path, prog, std::move(cr)));
   r.notes = notes(prog);
+  for (msccl::CheckResult& cr : msccl::check_modes(prog, limits)) {
+    unknown_notes(cr, r.notes);
+    r.instances.push_back(instance(path, prog, std::move(cr)));
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   emit_report(r, vm["format"].as<std::string>(), vm["out"].as<std::string>(), vm.count("verbose") > 0);
   return exit_code(r);
