@@ -1111,6 +1111,14 @@ void ResultsStore::record(size_t ord, const InstanceResult& r) {
     if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     fail(w, c);
   };
+  // A count is kept as SQLite's (signed) integer, so up to 2^63 - 1, and
+  // opening refuses a negative one (a row edited by hand): never write one.
+  for (const Verdict& v : r.verdicts)
+    if (v.checks > static_cast<uint64_t>(INT64_MAX) || v.violations > static_cast<uint64_t>(INT64_MAX))
+      throw InputError("results store '" + path_ + "': " + r.algorithm + "/" + r.variant + " p=" + std::to_string(r.p) +
+                       ": property " + v.property + " counted " + std::to_string(v.checks) + " checks and " +
+                       std::to_string(v.violations) + " violations, more than the store keeps (2^63 - 1); "
+                       "this instance was not recorded");
   { Query(db_, "BEGIN IMMEDIATE", fn).run(); }
   int64_t id = 0;
   {

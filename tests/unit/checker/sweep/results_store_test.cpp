@@ -66,7 +66,7 @@ InstanceResult rich_result(uint64_t p, const std::string& params = "n=3 root=1")
   r.stats = {{"mode", "exact"}, {"steps", "7"}, {"chunks", "1"}};
   Verdict a;
   a.property = "matching";
-  a.checks = UINT64_MAX;  // the full unsigned range survives SQLite's signed integers
+  a.checks = INT64_MAX;  // the largest count the store keeps (SQLite's integers; a negative one is refused)
   a.mode = "exact";
   a.stats = {{"recursive_calls_histogram", "0:3 1:2"}, {"max_violations", "4"}};
   Counterexample cx = Counterexample::at(p, Rank{5}, 2, Block{9223372036854775807u}, Rank{0});
@@ -111,7 +111,7 @@ TEST(ResultsStore, EveryFieldRoundTrips) {
   EXPECT_EQ(json_of({*back}), json_of({r}));
   // The JSON shows every field; check the extremes and optionals directly too.
   ASSERT_EQ(back->verdicts.size(), 3u);
-  EXPECT_EQ(back->verdicts[0].checks, UINT64_MAX);
+  EXPECT_EQ(back->verdicts[0].checks, uint64_t{INT64_MAX});
   EXPECT_EQ(back->verdicts[0].violations, 2u);
   ASSERT_TRUE(back->verdicts[0].counterexample);
   EXPECT_EQ(back->verdicts[0].counterexample->block, Block{9223372036854775807u});
