@@ -59,6 +59,8 @@
 #include "checker/sweep/sweep.hpp"
 #include "collcheck_version.hpp"
 #include "runtime/blackbox/blackbox_run.hpp"
+#include "runtime/blackbox/crash_report.hpp"
+#include "runtime/blackbox/heap_check.hpp"
 #include "runtime/mpi_backend.hpp"
 #include "schedules/formats/file_io.hpp"
 #include "schedules/formats/launcher_stdout.hpp"
@@ -250,6 +252,19 @@ std::optional<std::string> agree_on_failure(const std::optional<std::string>& mi
   }
   if (first.empty()) return std::nullopt;
   return first;
+}
+
+// Which communicator this rank calls on, for the crash and hang lines
+// (" on rank 1 of a 2-rank communicator (--comm step 1 of 1: on a split
+// ...)"): the world rank alone is ambiguous where several parts call at
+// once. Empty for the world.
+std::string comm_words(const CommStep& st, const std::vector<CommStep>& steps) {
+  if (st.label.empty()) return "";
+  int crank = 0;
+  MPI_Comm_rank(st.comm, &crank);
+  const auto at = static_cast<size_t>(&st - steps.data());
+  return " on rank " + std::to_string(crank) + " of a " + std::to_string(st.size) + "-rank communicator (--comm step " +
+         std::to_string(at + 1) + " of " + std::to_string(steps.size()) + ": " + st.label + ")";
 }
 
 // `base`: MPI_COMM_WORLD, or (--cvar) its duplicate made after the write,
@@ -576,8 +591,15 @@ int run_black_box(const std::string& native, const std::string& function, const 
       t.name = bb::mpi_name(*coll) + "_c";
     }
   }
+  // From here to the end of the job a crash, a stack overflow or a hang ends
+  // it with a line naming the rank and what ran (a library's constructor too).
+  bb::install_crash_report(g_rank);
   if (!function.empty()) {
-    g_running = " while loading the --function library '" + function.substr(0, function.rfind(':')) + "',";
+    const std::string library = function.substr(0, function.rfind(':'));
+    bb::set_crash_line(" crashed while loading the --function library '" + library + "' (in its constructor)");
+    bb::arm_watchdog("loading the --function library '" + library + "'", o.timeout_seconds + bb::kOwnWorkSeconds,
+                     bb::PhaseKind::own_work);
+    g_running = " while loading the --function library '" + library + "',";
     if (auto why = bb::load_function(function, t.function)) throw UsageError{*why};
     g_running = " while " + function + " (--function) ran,";
   }
@@ -673,13 +695,20 @@ int run_black_box(const std::string& native, const std::string& function, const 
     bb::BlackBoxResult mine;
     bool leader = false;
     if (st.comm != MPI_COMM_NULL) {
+      o.comm_words = comm_words(st, steps);
       mine = bb::run_blackbox(t, o, st.comm);  // std::invalid_argument: bad input
       int crank = 0;
       MPI_Comm_rank(st.comm, &crank);
       leader = crank == 0;
     }
+    // A rank outside this step's communicators only waits for the parts,
+    // whose ranks' watchdogs guard their calls: it has no deadline of its own.
+    if (st.comm == MPI_COMM_NULL) bb::disarm_watchdog();
     if (st.world) parts.push_back(std::move(mine));
     else parts = gather_results(leader ? std::optional<bb::BlackBoxResult>(std::move(mine)) : std::nullopt);
+    if (st.comm == MPI_COMM_NULL)
+      bb::arm_watchdog("collcheck-mpi's own work after the calls " + st.label, o.timeout_seconds + bb::kOwnWorkSeconds,
+                       bb::PhaseKind::own_work);
   }
   for (size_t part = 0; part < parts.size(); ++part) {
   const bb::BlackBoxResult& res = parts[part];
@@ -704,6 +733,7 @@ int run_black_box(const std::string& native, const std::string& function, const 
                        {"in_place", o.in_place},
                        {"seed", o.seed},
                        {"count_type", bb::to_string(t.count_type)},
+                       {"heap_check", bb::heap_check_words()},
                        {"status", count_status}};
       j["payloads"] = nlohmann::json::array();
       for (const bb::PayloadResult& r : res.payloads) {
@@ -752,7 +782,7 @@ int run_black_box(const std::string& native, const std::string& function, const 
                                                  "--require given (--require declares what the implementation documents)")
                     : traced == Status::unknown ? "holds for every payload (" + names + "), but the trace is unknown"
                                                 : "holds for every payload (" + names + ")")
-                << "\n";
+                << "; heap check: " << bb::heap_check_words() << "\n";
     }
     std::cout.flush();  // a later count may hang: what is decided stays printed
   }
@@ -764,6 +794,10 @@ int run_black_box(const std::string& native, const std::string& function, const 
   if (base != MPI_COMM_WORLD && base != MPI_COMM_NULL) MPI_Comm_free(&base);
   }  // settings
   g_running.clear();
+  bb::set_crash_line(" crashed in collcheck-mpi's own code after the last call (a heap corruption glibc detected late; "
+                     "every verdict printed before this line was confirmed by every rank)");
+  bb::arm_watchdog("collcheck-mpi's end of the job (MPI_Finalize)", o.timeout_seconds + bb::kOwnWorkSeconds,
+                   bb::PhaseKind::own_work);
   // A lost output is a failed run (exit 2), not a verdict: rank 0 prints it,
   // once. Every rank ends with rank 0's code (main), the trace is judged there.
   if (write_error) throw InputError(*write_error);
@@ -849,6 +883,9 @@ BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& 
   if (cname.empty()) throw InputError("--function needs --collective (" + colls() + ")");
   const auto coll = bb::coll_from_string(cname);
   if (!coll) throw InputError("unknown collective '" + cname + "' (known: " + colls() + ")");
+  if (const size_t colon = function.rfind(':');
+      !function.empty() && (colon == std::string::npos || colon == 0 || colon + 1 == function.size()))
+    throw InputError("--function takes LIBRARY:SYMBOL (e.g. ./libmine.so:my_allreduce), got " + quote_input(function));
   BlackBoxRequest q;
   q.coll = *coll;
   q.run.dtype = dtype;
@@ -888,6 +925,11 @@ BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& 
   }
   q.run.trace = !line.trace_out.empty();
   if (q.run.trace && q.counts.size() != 1) throw InputError("--trace takes one --count (it writes one schedule file)");
+  try {
+    bb::check_run_options(*coll, q.run);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
   if (!line.count_type_s.empty()) {
     const auto ct = bb::count_type_from_string(line.count_type_s);
     if (!ct) throw InputError("unknown --count-type '" + line.count_type_s + "' (int, size_t or MPI_Count)");
@@ -1289,6 +1331,7 @@ int rank_zero_code(int code) {
 
 int main(int argc, char** argv) {
   if (const std::optional<int> code = without_mpi(argc, argv)) return *code;
+  collcheck::runtime::blackbox::reexec_with_heap_check(argv);  // a black-box run: under glibc's malloc check
   MPI_Init(&argc, &argv);
   int me = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);

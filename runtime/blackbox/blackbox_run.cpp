@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "runtime/blackbox/crash_report.hpp"
 #include "runtime/trace/pmpi_recorder.hpp"
 #include "runtime/trace/trace_collect.hpp"
 
@@ -39,104 +40,6 @@ using AlltoallFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datat
 using AllgathervFn = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm);
 using AlltoallvFn = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[],
                             MPI_Datatype, MPI_Comm);
-
-// ---- the process-wide guards of one call: watchdog and crash report ----------
-
-char crash_message[512];
-size_t crash_length = 0;
-constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-
-const char* signal_name(int sig) {
-  switch (sig) {
-    case SIGSEGV: return "SIGSEGV; collcheck-mpi's buffers end at a guard page, so a write past one lands here";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT: abort(), a failed assert or glibc's heap check";
-  }
-  return "";
-}
-
-extern "C" void on_crash(int sig) {
-  // async-signal-safe: the prepared line, the signal's number and name, and
-  // the newline in one write(), so the lines of ranks crashing together do
-  // not interleave; then exit 3.
-  char line[sizeof crash_message + 160];
-  size_t n = crash_length;
-  std::memcpy(line, crash_message, n);
-  auto put = [&](const char* s) {
-    for (; *s && n + 2 < sizeof line; ++s) line[n++] = *s;
-  };
-  char digits[12];
-  int d = 0;
-  for (int v = sig; d == 0 || v > 0; v /= 10) digits[d++] = static_cast<char>('0' + v % 10);
-  put(" (signal ");
-  while (d > 0 && n + 2 < sizeof line) line[n++] = digits[--d];
-  put(", ");
-  put(signal_name(sig));
-  put(")");
-  line[n++] = '\n';
-  (void)!write(2, line, n);
-  _exit(3);
-}
-
-// The crash line for what runs next ("collcheck-mpi: rank 3 crashed in F").
-void prepare_crash_line(const std::string& text) {
-  crash_length = std::min(text.size(), sizeof crash_message - 1);
-  std::memcpy(crash_message, text.data(), crash_length);
-}
-
-// How much longer than --timeout a rank that returned waits for the others
-// (at most --timeout itself) before it ends the job.
-constexpr double kReturnedGraceSeconds = 5.0;
-
-class Guard {
- public:
-  Guard(int me, const std::string& what, double seconds) {
-    prepare_crash_line("collcheck-mpi: rank " + std::to_string(me) + " crashed in " + what);
-    for (int sig : kCrashSignals) std::signal(sig, on_crash);
-    watchdog_ = std::thread([this, me, what, seconds] {
-      std::unique_lock<std::mutex> lock(mu_);
-      auto finished = [this] { return done_; };
-      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), finished)) return;
-      // A rank that returned waits a grace period more before it ends the
-      // job, so that the rank still inside the call (the one to name) says so
-      // first: its own watchdog may have started a little later, and the
-      // launcher kills every rank as soon as one exits.
-      // Read once: a rank returning right at the deadline gets the grace and
-      // the line that says it returned, never one without the other.
-      const bool returned = returned_.load();
-      double waited = seconds;
-      if (returned) {
-        const double grace = std::min(seconds, kReturnedGraceSeconds);
-        if (cv_.wait_for(lock, std::chrono::duration<double>(grace), finished)) return;
-        waited += grace;
-      }
-      std::fprintf(stderr, "collcheck-mpi: rank %d: %s %s within %g s\n", me, what.c_str(),
-                   returned ? "returned, but the other ranks did not finish" : "did not return", waited);
-      std::fflush(stderr);
-      std::fflush(stdout);
-      std::_Exit(3);
-    });
-  }
-  void returned() { returned_ = true; }
-  ~Guard() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    watchdog_.join();
-    for (int sig : kCrashSignals) std::signal(sig, SIG_DFL);
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::atomic<bool> returned_{false};
-  std::thread watchdog_;
-};
 
 // ---- buffers -------------------------------------------------------------------
 
@@ -196,6 +99,34 @@ void heap_probe() {
     if (q) std::memset(q, 0, bytes);
     std::free(q);
   }
+}
+
+// What a crash after the call voids: the verdicts this job has not printed.
+const std::string kVoidedVerdicts =
+    "every verdict printed before this line was confirmed by every rank; no later one was reached";
+
+// Between calls: collcheck-mpi's own work, under its own deadline (a heap
+// the call corrupted can make the allocator loop or abort here).
+void after_call(const std::string& what, double timeout_seconds) {
+  set_crash_line(" crashed in collcheck-mpi's own code after " + what +
+                 " returned: a heap corruption glibc detected late, most likely the call's (" + kVoidedVerdicts + ")");
+  arm_watchdog("collcheck-mpi's own work after " + what, timeout_seconds + kOwnWorkSeconds, PhaseKind::own_work);
+}
+
+// The last check of a black-box run before any verdict of it is printed:
+// every rank's heap, checked again after every buffer and guard of its
+// calls is gone, and every rank's word that it got here. Rank 0 returns
+// (and prints) only then, never while another rank may still abort on what
+// the calls left behind.
+void confirm_checks(const std::string& what, double timeout_seconds, MPI_Comm comm) {
+  set_crash_line(": the heap was corrupted during the calls of " + what +
+                 ": glibc's heap check aborted in the check before the verdict (no verdict of these calls was printed)");
+  heap_probe();
+  set_crash_line(" crashed in collcheck-mpi's confirmation of " + what + " (" + kVoidedVerdicts + ")");
+  arm_watchdog("the confirmation of every rank's checks of " + what, timeout_seconds, PhaseKind::call);
+  call_returned();  // this rank is done: it waits for the others
+  (void)gather_texts("", comm);
+  after_call(what, timeout_seconds);
 }
 
 struct Typed {
@@ -618,6 +549,25 @@ bool BlackBoxResult::wrong() const {
   return false;
 }
 
+void check_run_options(Coll c, const RunOptions& o) {
+  if (o.in_place && c == Coll::bcast) throw std::invalid_argument("--in-place does not apply to bcast");
+  if (o.in_place && c == Coll::alltoallv)
+    throw std::invalid_argument("--in-place does not apply to alltoallv here: MPI_IN_PLACE needs symmetric counts, "
+                                "and the v-payload's are not");
+  std::vector<Payload> todo = o.payloads.empty() ? payloads_for(c) : o.payloads;
+  if (o.trace) {
+    const Payload read = reduces(c) ? Payload::tagged_counters : Payload::source_tagged;
+    if (!o.payloads.empty() && o.payloads != std::vector<Payload>{read})
+      throw std::invalid_argument(std::string("--trace reads the ") + to_string(read) + " payload; it takes no other --payload");
+    if (o.dtype != DType::int64) throw std::invalid_argument("--trace reads int64 payloads; it takes no --dtype");
+    todo = {read};
+  }
+  const std::vector<Payload> fit = payloads_for(c);
+  for (Payload pl : todo)
+    if (std::find(fit.begin(), fit.end(), pl) == fit.end())
+      throw std::invalid_argument(std::string("payload ") + to_string(pl) + " does not apply to " + to_string(c));
+}
+
 BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm) {
   int me = 0, size = 1;
   MPI_Comm_rank(comm, &me);
@@ -626,26 +576,15 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
   const bool rooted = t.coll == Coll::reduce || t.coll == Coll::bcast;
   if (rooted && (o.root < 0 || o.root >= size))
     throw std::invalid_argument("--root " + std::to_string(o.root) + " is not a rank of " + std::to_string(size));
-  if (o.in_place && t.coll == Coll::bcast) throw std::invalid_argument("--in-place does not apply to bcast");
-  if (o.in_place && t.coll == Coll::alltoallv)
-    throw std::invalid_argument("--in-place does not apply to alltoallv here: MPI_IN_PLACE needs symmetric counts, "
-                                "and the v-payload's are not");
+  check_run_options(t.coll, o);
   if (o.count > static_cast<uint64_t>(INT32_MAX) / std::max<uint64_t>(p, 4))
     throw std::invalid_argument("--count " + std::to_string(o.count) + " times p does not fit an MPI int count");
   std::vector<Payload> todo = o.payloads.empty() ? payloads_for(t.coll) : o.payloads;
   std::optional<trace::TraceSpec> tspec;
   if (o.trace) {
     tspec = trace_spec(t.coll, p, o.count, o.root);
-    const Payload read = reduces(t.coll) ? Payload::tagged_counters : Payload::source_tagged;
-    if (!o.payloads.empty() && o.payloads != std::vector<Payload>{read})
-      throw std::invalid_argument(std::string("--trace reads the ") + to_string(read) + " payload; it takes no other --payload");
-    if (o.dtype != DType::int64) throw std::invalid_argument("--trace reads int64 payloads; it takes no --dtype");
-    todo = {read};
+    todo = {reduces(t.coll) ? Payload::tagged_counters : Payload::source_tagged};
   }
-  const std::vector<Payload> fit = payloads_for(t.coll);
-  for (Payload pl : todo)
-    if (std::find(fit.begin(), fit.end(), pl) == fit.end())
-      throw std::invalid_argument(std::string("payload ") + to_string(pl) + " does not apply to " + to_string(t.coll));
 
   // An error code is a finding (e.g. an algorithm id the library rejects),
   // not a reason to abort the job.
@@ -717,19 +656,20 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       for (int& c : scaled.recvcounts) c *= static_cast<int>(ty.scale);
       int count = static_cast<int>(o.count * ty.scale);
       const std::string what = t.name + " (" + to_string(pl) + (pl == Payload::one_hot ? " run " + std::to_string(run) : "") + ")";
+      const std::string guarded = what + o.comm_words;  // the crash and hang lines name the communicator
       int rc = MPI_SUCCESS;
       std::optional<std::string> defect, refusal;
       {
-        Guard guard(me, what, o.timeout_seconds);
+        set_crash_line(" crashed in " + guarded);
+        arm_watchdog(guarded, o.timeout_seconds, PhaseKind::call);
         if (tspec) trace::start_recording(comm, ty.type, l.width);
         rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, scaled, ty.type, op,
                   o.root, comm);
         const std::vector<trace::Event> events = tspec ? trace::stop_recording() : std::vector<trace::Event>{};
-        prepare_crash_line("collcheck-mpi: rank " + std::to_string(me) + ": the heap was corrupted during " + what +
-                           ": glibc's heap check aborted after the call returned");
+        set_crash_line(": the heap was corrupted during " + guarded + ": glibc's heap check aborted after the call returned");
         heap_probe();
-        prepare_crash_line("collcheck-mpi: rank " + std::to_string(me) + " crashed in " + what);
-        guard.returned();
+        set_crash_line(" crashed in collcheck-mpi's checks after " + guarded + " returned (" + kVoidedVerdicts + ")");
+        call_returned();
         const std::string at = "rank " + std::to_string(me) + ": " + what;
         if (size_t before = rbuf.written_before()) {
           defect = at + " wrote outside its receive buffer, " + std::to_string(before) + " bytes before its start";
@@ -765,6 +705,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
         const int any = share_from_root(me == 0 && (res.defect || res.refusal) ? 1 : 0, comm);
         if (any && me != 0) res.defect = "see rank 0";  // rank 0 reports (a defect or a refusal)
       }
+      after_call(guarded, o.timeout_seconds);
       res.runs = run + 1;
     }
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -774,6 +715,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
     }
     out.payloads.push_back(std::move(res));
   }
+  confirm_checks(t.name + o.comm_words, o.timeout_seconds, comm);
   return out;
 }
 

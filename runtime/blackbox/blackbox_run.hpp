@@ -7,11 +7,13 @@
 //
 // Every payload run fills each rank's send buffer, puts the sentinel in the
 // receive buffer, calls the collective once, and judges every rank's result;
-// rank 0 keeps the smallest rank's first defect. A watchdog per run ends the
-// process (exit 3, naming the rank and whether it was still inside the call
-// or waiting for the others) when the call does not return in time; a rank
-// that crashes in the call says so (signal) and exits 3. mpirun then ends the
-// job; what was printed before stays.
+// rank 0 keeps the smallest rank's first defect. The job-wide guards of
+// runtime/blackbox/crash_report.hpp end the process (exit 3, one line naming
+// the world rank, its communicator and the phase) when the call does not
+// return in time, when a rank crashes in it, or when glibc finds the heap
+// corrupted after it; mpirun then ends the job. run_blackbox returns only
+// after every rank of `comm` has confirmed its checks of every call, so what
+// was printed before such a line stays true.
 #include <mpi.h>
 
 #include <optional>
@@ -70,6 +72,9 @@ struct RunOptions {
   // run of the payload the trace reads (reductions: tagged-counters; allgather
   // and bcast: source-tagged, int64), analyzed at rank 0.
   bool trace = false;
+  // Which communicator runs the call, for the crash and hang lines (" on
+  // rank 1 of part 2 of 3 of a split ..."); empty for MPI_COMM_WORLD.
+  std::string comm_words;
 };
 
 struct PayloadResult {
@@ -123,5 +128,9 @@ int share_from_root(int value, MPI_Comm comm);
 // Throws std::invalid_argument (bad input: a root out of range, in-place for
 // bcast, a payload that does not apply or is not representable).
 BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm);
+// The part of those checks that needs no communicator (in place, --trace's
+// payload and dtype, payloads that do not apply to `c`): run_blackbox makes
+// it, and collcheck-mpi before MPI_Init (--dry-run too).
+void check_run_options(Coll c, const RunOptions& o);
 
 }  // namespace collcheck::runtime::blackbox

@@ -1,7 +1,8 @@
 # Runs a command and checks its exit code (CTest's WILL_FAIL only knows
 # "non-zero"; collcheck's exit codes mean different things: 1 violated,
 # 2 bad usage, 77 skipped).
-#   cmake -DEXPECT=<code>[,<code>...] -DCMD=<;-list> [-DMATCH=<regex>] -P expect_exit.cmake
+#   cmake -DEXPECT=<code>[,<code>...] -DCMD=<;-list> [-DMATCH=<regex>] [-DNOMATCH=<regex>] -P expect_exit.cmake
+# NOMATCH: a regex no line of the output may match (a "holds" that must not be printed).
 cmake_policy(SET CMP0057 NEW)  # if(IN_LIST)
 if(NOT DEFINED EXPECT OR NOT DEFINED CMD)
   message(FATAL_ERROR "expect_exit.cmake needs -DEXPECT=<code> and -DCMD=<command;args>")
@@ -14,4 +15,7 @@ if(NOT "${rc}" IN_LIST expected_codes)
 endif()
 if(DEFINED MATCH AND NOT "${out}${err}" MATCHES "${MATCH}")
   message(FATAL_ERROR "output does not match '${MATCH}'")
+endif()
+if(DEFINED NOMATCH AND NOT "${NOMATCH}" STREQUAL "" AND "${out}${err}" MATCHES "${NOMATCH}")
+  message(FATAL_ERROR "output matches '${NOMATCH}', which it must not")
 endif()
