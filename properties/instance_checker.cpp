@@ -247,8 +247,6 @@ class FlowSimulator {
             const Transfer& t = *tp;
             if (t.peer >= p_ || t.peer == r) continue;  // matching reports it
             const auto& peer_sends = ops[t.peer].sends;
-            const Transfer* m = find_transfer(peer_sends, r, t.blocks, t.combine);
-            if (!m) continue;  // unmatched: matching reports it; nothing arrives
             auto apply = [&](Block b, const uint64_t* in) {
               uint64_t* c = cell(state, r, b, lo, width);
               if (t.combine == Combine::reduce) {
@@ -263,15 +261,20 @@ class FlowSimulator {
                 if (auto lost = cells_.copy(c, in)) causality_copy_discards(v[kCausality], p_, r, st, b, t.peer, *lost);
               }
             };
-            if (snapshot) {
-              size_t idx = static_cast<size_t>(m - peer_sends.data());
-              const Outbox& o = out[t.peer];
-              for (size_t k = 0; k < o.blocks[idx].size(); ++k)
-                apply(o.blocks[idx][k], o.data[idx].data() + k * cells_.words);
-            } else {
-              // Causality (a) of the send, judged by its first receive only.
-              const bool judge = find_transfer(ops[r].recvs, t.peer, t.blocks, t.combine) == &t;
-              for (const auto& rg : t.blocks.ranges()) {
+            // Unmatched: only the blocks both ends list arrive (matching.hpp).
+            for_each_delivery(peer_sends, ops[r].recvs, r, t, [&](size_t idx, bool whole) {
+              if (snapshot) {
+                const Outbox& o = out[t.peer];
+                for (size_t k = 0; k < o.blocks[idx].size(); ++k)
+                  if (whole || t.blocks.contains(o.blocks[idx][k]))
+                    apply(o.blocks[idx][k], o.data[idx].data() + k * cells_.words);
+                return;
+              }
+              // Causality (a) of the send, judged by its first receive only
+              // (a send delivered in part was judged with the unreceived).
+              const bool judge = whole && find_transfer(ops[r].recvs, t.peer, t.blocks, t.combine) == &t;
+              const BlockSet part = whole ? BlockSet{} : t.blocks.intersect(peer_sends[idx].blocks);
+              for (const auto& rg : (whole ? t.blocks : part).ranges()) {
                 const Block a = std::max(rg.lo, lo), z = std::min({rg.hi, hi, nb_});
                 const uint64_t* in = a < z ? cell(state, t.peer, a, lo, width) : nullptr;
                 if (a < z && judge) v[kCausality].checks += z - a;
@@ -280,7 +283,7 @@ class FlowSimulator {
                   apply(b, in);
                 }
               }
-            }
+            });
           }
         }
       });

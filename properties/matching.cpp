@@ -9,6 +9,13 @@ const Transfer* find_transfer(const std::vector<Transfer>& list, Rank peer, cons
   return nullptr;
 }
 
+bool delivered_whole_or_not_at_all(const std::vector<Transfer>& peer_sends, const std::vector<Transfer>& my_recvs,
+                                   Rank me, const Transfer& recv) {
+  bool part = false;
+  for_each_delivery(peer_sends, my_recvs, me, recv, [&](size_t, bool whole) { part = part || !whole; });
+  return !part;
+}
+
 void check_matching(const StepView& sv, Rank r, Verdict& v) {
   const RankStep& mine = sv.at(r);
   auto cx = [&](Rank peer, const Transfer& t, std::string expected, std::string actual, std::string msg) {

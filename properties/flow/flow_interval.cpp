@@ -156,17 +156,25 @@ class IntervalSimulator {
         Verdicts& v = tls_.local();
         std::vector<const Transfer*> order;
         Pieces scratch;
+        std::vector<Segment> clipped;
         uint64_t most = 0;
         for (Rank r = rr.begin(); r != rr.end(); ++r) {
           canonical_receive_order(ops[r].recvs, order);
           for (const Transfer* t : order) {
             if (t->peer >= p_ || t->peer == r) continue;  // matching reports it
             const auto& peer_sends = ops[t->peer].sends;
-            const Transfer* m = find_transfer(peer_sends, r, t->blocks, t->combine);
-            if (!m) continue;  // unmatched: matching reports it; nothing arrives
-            const size_t idx = static_cast<size_t>(m - peer_sends.data());
             const Outbox& o = out[t->peer];
-            apply(r, st, *t, o.segs.data() + o.first[idx], o.segs.data() + o.first[idx + 1], state[r], scratch, v);
+            // Unmatched: only the blocks both ends list arrive (matching.hpp).
+            for_each_delivery(peer_sends, ops[r].recvs, r, *t, [&](size_t idx, bool whole) {
+              const Segment* seg = o.segs.data() + o.first[idx];
+              const Segment* end = o.segs.data() + o.first[idx + 1];
+              if (!whole) {
+                clip(seg, end, t->blocks, clipped);
+                seg = clipped.data();
+                end = seg + clipped.size();
+              }
+              apply(r, st, *t, seg, end, state[r], scratch, v);
+            });
           }
           most = std::max<uint64_t>(most, state[r].size());
         }
@@ -223,6 +231,16 @@ class IntervalSimulator {
       }
       o.first.push_back(o.segs.size());
     }
+  }
+
+  // The parts of segments [seg, end) (sorted, disjoint) inside `blocks`.
+  static void clip(const Segment* seg, const Segment* end, const BlockSet& blocks, std::vector<Segment>& out) {
+    out.clear();
+    for (; seg != end; ++seg)
+      for (const BlockSet::Range& rg : blocks.ranges()) {
+        const Block lo = std::max(seg->lo, rg.lo), hi = std::min(seg->hi, rg.hi);
+        if (lo < hi) out.push_back({lo, hi, seg->cell});
+      }
   }
 
   // Applies one matched receive (its segments sorted and disjoint) to rank

@@ -606,6 +606,11 @@ std::optional<RotationResult> simulate_rank_zero(const Schedule& s, const Model&
     // cell b before the step is g_q of rank 0's cell g_q^{-1}(b); all sources
     // are read before any receive is applied.
     canonical_receive_order(ops[0].recvs, order);
+    // A receive matched only in part gets the blocks both ends list
+    // (matching.hpp), which this simulation does not model: decline.
+    for (const Transfer* t : order)
+      if (t->peer < p && t->peer != 0 && !delivered_whole_or_not_at_all(step_of(t->peer).sends, ops[0].recvs, 0, *t))
+        return decline("rank 0's receive at step " + std::to_string(st) + " is matched only in part");
     std::erase_if(order, [&](const Transfer* t) {
       return t->peer >= p || t->peer == 0 || !find_transfer(step_of(t->peer).sends, 0, t->blocks, t->combine);
     });

@@ -154,45 +154,46 @@ HeldEnumerationResult run_held_enumeration(const Schedule& s, const StepHook& ho
           const Transfer& t = *tp;
           if (t.peer >= p || t.peer == r) continue;  // matching reports it
           const auto& peer_sends = ops[t.peer].sends;
-          const Transfer* m = find_transfer(peer_sends, r, t.blocks, t.combine);
-          if (!m) continue;  // unmatched: matching reports it; nothing arrives
           const Outbox& o = outbox[t.peer];
-          const size_t idx = static_cast<size_t>(m - peer_sends.data());
-          for (size_t k = 0; k < o.blocks[idx].size(); ++k) {
-            const Block b = o.blocks[idx][k];
-            const uint64_t in = o.cell[idx][k];
-            auto it = mine.at.try_emplace(b, 0).first;
-            const uint64_t w = it->second;
-            ++v[kCausality].checks;
-            if (t.combine == Combine::reduce) {
-              ++v[kExactlyOnce].checks;
-              bool held = true;
-              std::optional<Rank> twice;
-              if (w == 0 && !(in & kSet)) {  // into an empty cell: the incoming value
-                held = false;
-                it.value() = in;
-              } else {  // as ExactCells::reduce, on the expanded words
-                expand(cells, w, mine.sets.data(), mine_w.data());
-                expand(cells, in, o.sets.data(), in_w.data());
-                twice = cells.reduce(mine_w.data(), in_w.data(), held);
-                it.value() = mine.store(w, mine_w.data(), words);
+          // Unmatched: only the blocks both ends list arrive (matching.hpp).
+          for_each_delivery(peer_sends, ops[r].recvs, r, t, [&](size_t idx, bool whole) {
+            for (size_t k = 0; k < o.blocks[idx].size(); ++k) {
+              const Block b = o.blocks[idx][k];
+              if (!whole && !t.blocks.contains(b)) continue;
+              const uint64_t in = o.cell[idx][k];
+              auto it = mine.at.try_emplace(b, 0).first;
+              const uint64_t w = it->second;
+              ++v[kCausality].checks;
+              if (t.combine == Combine::reduce) {
+                ++v[kExactlyOnce].checks;
+                bool held = true;
+                std::optional<Rank> twice;
+                if (w == 0 && !(in & kSet)) {  // into an empty cell: the incoming value
+                  held = false;
+                  it.value() = in;
+                } else {  // as ExactCells::reduce, on the expanded words
+                  expand(cells, w, mine.sets.data(), mine_w.data());
+                  expand(cells, in, o.sets.data(), in_w.data());
+                  twice = cells.reduce(mine_w.data(), in_w.data(), held);
+                  it.value() = mine.store(w, mine_w.data(), words);
+                }
+                if (twice) exactly_once_double(v[kExactlyOnce], p, r, st, b, t.peer, *twice);
+                if (!held) causality_reduce_into_undefined(v[kCausality], p, r, st, b, t.peer);
+              } else {
+                std::optional<std::string> lost;
+                if (!(w & kSet) && !(in & kSet)) {  // at most one contribution each
+                  if (single(w) && in == 0) lost = copy_loss_text(1, 0);
+                  it.value() = in;
+                } else {  // as ExactCells::copy, on the expanded words
+                  expand(cells, w, mine.sets.data(), mine_w.data());
+                  expand(cells, in, o.sets.data(), in_w.data());
+                  lost = cells.copy(mine_w.data(), in_w.data());
+                  it.value() = (in & kSet) ? mine.store(w, in_w.data(), words) : in;
+                }
+                if (lost) causality_copy_discards(v[kCausality], p, r, st, b, t.peer, *lost);
               }
-              if (twice) exactly_once_double(v[kExactlyOnce], p, r, st, b, t.peer, *twice);
-              if (!held) causality_reduce_into_undefined(v[kCausality], p, r, st, b, t.peer);
-            } else {
-              std::optional<std::string> lost;
-              if (!(w & kSet) && !(in & kSet)) {  // at most one contribution each
-                if (single(w) && in == 0) lost = copy_loss_text(1, 0);
-                it.value() = in;
-              } else {  // as ExactCells::copy, on the expanded words
-                expand(cells, w, mine.sets.data(), mine_w.data());
-                expand(cells, in, o.sets.data(), in_w.data());
-                lost = cells.copy(mine_w.data(), in_w.data());
-                it.value() = (in & kSet) ? mine.store(w, in_w.data(), words) : in;
-              }
-              if (lost) causality_copy_discards(v[kCausality], p, r, st, b, t.peer, *lost);
             }
-          }
+          });
         }
         local_bytes += mine.at.size() * kNodeBytes + mine.sets.size() * 8;
       }

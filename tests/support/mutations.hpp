@@ -181,6 +181,13 @@ inline void add_block(MaterializedSchedule& m, int step, Rank src, Rank dst, Blo
   r.blocks.insert(b);
 }
 
+// Adds block `b` to one end of a transfer (send_of or recv_of): the two ends
+// then agree on the other blocks only (breaks matching).
+inline void add_block_at_one_end(Transfer& t, Block b) {
+  if (t.blocks.contains(b)) throw std::logic_error("mutation: the transfer already carries block " + std::to_string(b));
+  t.blocks.insert(b);
+}
+
 // Moves the transfer src->dst from `step` to `new_step`, at both ends.
 inline void move_transfer(MaterializedSchedule& m, int step, Rank src, Rank dst, int new_step) {
   Transfer t = drop_transfer(m, step, src, dst);

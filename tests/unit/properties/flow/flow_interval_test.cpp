@@ -166,7 +166,20 @@ TEST(IntervalMode, SwingContiguousMutantsAreCaughtAsByTheDenseChecker) {
                     const Block lo = t.blocks.ranges().front().lo;
                     swap_block(m, 0, 4, send_peer(m, 0, 4), lo, lo == 0 ? 255 : 0);
                   },
-                  {"postcondition"}}});
+                  {"postcondition"}},
+                 // The receiver gets the blocks both ends list (matching.hpp).
+                 {"one block added to a reduce-scatter send only",
+                  [](MaterializedSchedule& m) {
+                    Transfer& t = send_of(m, 0, 4, send_peer(m, 0, 4));
+                    add_block_at_one_end(t, t.blocks.contains(0) ? 255 : 0);
+                  },
+                  {"matching"}},
+                 {"one block added to a reduce-scatter receive only",
+                  [](MaterializedSchedule& m) {
+                    Transfer& t = recv_of(m, 0, 4, send_peer(m, 0, 4));
+                    add_block_at_one_end(t, t.blocks.contains(0) ? 255 : 0);
+                  },
+                  {"matching"}}});
 }
 
 TEST(IntervalMode, RabenseifnerAndTrivanceMutantsAreCaughtAsByTheDenseChecker) {

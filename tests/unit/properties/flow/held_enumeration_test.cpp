@@ -136,6 +136,9 @@ TEST(HeldEnumeration, SameVerdictsAsDenseCellsOnMutants) {
             {"add-foreign-block", [&](MaterializedSchedule& m) { add_block(m, st, src, dst, static_cast<Block>(((src + 1) % p) * p + dst)); }},
             {"send-only", [&](MaterializedSchedule& m) { add_send_only(m, st, src, dst, BlockSet::from_blocks({static_cast<Block>(src * p + dst)}), Combine::copy); }},
             {"reduce-twice", [&](MaterializedSchedule& m) { add_transfer(m, st, src, dst, BlockSet::from_blocks({static_cast<Block>(src * p + dst)}), Combine::reduce); }},
+            // One end lists a block the other does not: the blocks both list still arrive.
+            {"send-extra-block", [&](MaterializedSchedule& m) { add_block_at_one_end(send_of(m, st, src, dst), static_cast<Block>(((src + 1) % p) * p + dst)); }},
+            {"recv-extra-block", [&](MaterializedSchedule& m) { add_block_at_one_end(recv_of(m, st, src, dst), static_cast<Block>(src * p + src)); }},
         };
         for (const auto& [name, op] : ops) {
           MaterializedSchedule m = base;
