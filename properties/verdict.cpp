@@ -58,13 +58,15 @@ const char* to_string(RootCause::Kind k) {
   switch (k) {
     case RootCause::Kind::lost: return "lost";
     case RootCause::Kind::counted_twice: return "counted-twice";
+    case RootCause::Kind::unmatched: return "unmatched";
     case RootCause::Kind::unavailable: return "unavailable";
   }
   return "?";
 }
 
 std::optional<RootCause::Kind> root_cause_kind_from_string(const std::string& s) {
-  for (auto k : {RootCause::Kind::lost, RootCause::Kind::counted_twice, RootCause::Kind::unavailable})
+  for (auto k : {RootCause::Kind::lost, RootCause::Kind::counted_twice, RootCause::Kind::unmatched,
+                 RootCause::Kind::unavailable})
     if (s == to_string(k)) return k;
   return std::nullopt;
 }

@@ -30,13 +30,14 @@ struct RootCause {
   enum class Kind {
     lost,           // a missing contribution: `rank` held it and did not pass it on in `step`
     counted_twice,  // a doubled contribution: `rank` combines a second copy of it in `step`
+    unmatched,      // the value rests on a receive no send matches: `rank` lists it from `peer` in `step`
     unavailable,    // not traced (text says why)
   };
   Kind kind = Kind::unavailable;
   std::optional<Rank> contributor;  // whose contribution
-  std::optional<int> step;          // lost: the step in which it should have moved on; counted_twice: the step of the second copy
-  std::optional<Rank> rank;         // lost: the rank holding it; counted_twice: the rank combining it twice
-  std::optional<Rank> peer;         // lost: the rank it could have gone to, if one is known; counted_twice: the sender of the second copy
+  std::optional<int> step;          // lost: the step in which it should have moved on; counted_twice: the step of the second copy; unmatched: the receive's
+  std::optional<Rank> rank;         // lost: the rank holding it; counted_twice: the rank combining it twice; unmatched: the receiving rank
+  std::optional<Rank> peer;         // lost: the rank it could have gone to, if one is known; counted_twice: the sender of the second copy; unmatched: the receive's peer
   std::string text;                 // one sentence, e.g. "rank 2 held rank 3's contribution to block 6 after step 1 and never forwarded it"
   friend bool operator==(const RootCause&, const RootCause&) = default;
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -33,11 +34,11 @@ struct Edge {
 };
 
 // One listed transfer of a step, any blocks: every send, and every receive
-// that no send matches (a matched receive is its send's link).
+// that no send matches exactly (a matched receive is its send's link).
 struct Link {
   Rank src, dst;
   bool send;     // listed by the sender
-  bool carries;  // the send carries the traced block
+  bool carries;  // a send: it carries the traced block; a receive: it lists it, and the block does not arrive
 };
 
 // The flow graph of one block (root_cause.hpp): node (t, q) for t = -1..last.
@@ -108,9 +109,18 @@ class BlockFlow {
         flow::canonical_receive_order(ops[q].recvs, order);
         for (const Transfer* x : order) {
           if (x->peer >= p_ || x->peer == q) continue;
-          const bool matched = find_transfer(ops[x->peer].sends, q, x->blocks, x->combine) != nullptr;
-          if (!matched) links_.push_back({x->peer, q, false, false});
-          if (matched && x->blocks.contains(b_)) edges_.push_back({x->peer, q, x->combine});  // else nothing arrives
+          // As the checkers apply it (for_each_delivery): a matched receive
+          // brings its send's blocks, an unmatched one those both ends list.
+          const auto& sends = ops[x->peer].sends;
+          const bool wanted = x->blocks.contains(b_);
+          bool matched = false;
+          size_t arrivals = 0;
+          for_each_delivery(sends, ops[q].recvs, q, *x, [&](size_t i, bool whole) {
+            matched = matched || whole;
+            arrivals += wanted && sends[i].blocks.contains(b_);
+          });
+          if (!matched) links_.push_back({x->peer, q, false, wanted && arrivals == 0});
+          for (size_t k = 0; k < arrivals; ++k) edges_.push_back({x->peer, q, x->combine});
         }
         if (!within_entries(lim, why)) return false;
       }
@@ -379,6 +389,37 @@ class BlockFlow {
     return false;
   }
   const Edge& edge(size_t k) const { return edges_[k]; }
+  // Whether h lists a send to a in step t.
+  bool sends_to(int t, Rank h, Rank a) const {
+    auto [lo, hi] = links(t);
+    auto by_ends = [](const Link& x, const Link& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); };
+    for (auto [l, end] = std::equal_range(lo, hi, Link{h, a, false, false}, by_ends); l != end; ++l)
+      if (l->send) return true;
+    return false;
+  }
+  // The earliest receive (step, then receiver, then peer) that lists the
+  // block although the block does not arrive, into a cell whose value
+  // reaches the target: (step, receiver, peer).
+  std::optional<std::tuple<int, Rank, Rank>> unmatched_receive(const std::vector<uint8_t>& to_target) const {
+    for (int t = 0; t < steps_; ++t) {
+      std::optional<std::pair<Rank, Rank>> best;
+      for (auto [l, end] = links(t); l != end; ++l)
+        if (!l->send && l->carries && to_target[node(t, l->dst)] && (!best || std::pair(l->dst, l->src) < *best))
+          best = std::pair(l->dst, l->src);
+      if (best) return std::make_tuple(t, best->first, best->second);
+    }
+    return std::nullopt;
+  }
+  // What `from` lists as sends to (receives from) `to` in step t, e.g.
+  // "{2} reduce", or "nothing" (read from the schedule again: for texts).
+  std::string listed_between(int t, Rank from, Rank to, bool sends) const {
+    RankStep st;
+    s_.rank_step(from, t, st);
+    std::string out;
+    for (const Transfer& x : sends ? st.sends : st.recvs)
+      if (x.peer == to) out += (out.empty() ? "" : ", ") + x.blocks.to_string() + " " + to_string(x.combine);
+    return out.empty() ? "nothing" : out;
+  }
   // Marks every rank that sends the block in step t.
   void senders(int t, std::vector<char>& out) const {
     std::fill(out.begin(), out.end(), 0);
@@ -439,11 +480,12 @@ struct Candidate {
   std::string detail;    // stuck, idle: how the held value ended; pattern: which pattern
   bool covers = false;   // the holder also carries every other missing contribution
   bool busy = false;     // the holder sends block b to some other rank in that step
+  bool toward = false;   // the holder lists a send to the peer in that step (other blocks)
   // Both ends break the step's shape, as a transfer dropped at both ends does.
   bool shape_break() const { return kind == pattern || kind == short_handed; }
   // The ranking of root_cause.hpp: smaller is better.
   auto key() const {
-    return std::make_tuple(!covers, reverse, !shape_break(), step, !busy, holder, static_cast<int>(kind),
+    return std::make_tuple(!covers, reverse, !shape_break(), step, !busy, holder, static_cast<int>(kind), !toward,
                            peer.value_or(0));
   }
 };
@@ -501,8 +543,8 @@ class MissingTrace {
                   " receives fewer messages than most ranks (" + reaches + ")";
         break;
       case Candidate::partner:
-        rc.text = held + " but did not send it to " + a + in_step + " (the two exchange other data in that step, and " +
-                  reaches + ")";
+        rc.text = held + " but did not send it to " + a + in_step + " (" + between(k.step, k.holder, *k.peer) +
+                  ", and " + reaches + ")";
         break;
       case Candidate::stuck:
       case Candidate::idle:
@@ -514,6 +556,15 @@ class MissingTrace {
 
  private:
   bool covers(int t, Rank h) const { return all_[f_.node(t, h)] >= need_; }
+  // What the two partners do exchange in step t, said from the holder's side first.
+  std::string between(int t, Rank h, Rank a) const {
+    const std::string hs = "rank " + std::to_string(h), as = "rank " + std::to_string(a);
+    if (f_.sends_to(t, h, a)) return hs + " sends " + f_.listed_between(t, h, a, true) + " to " + as + " there instead";
+    if (f_.sends_to(t, a, h)) return as + " sends " + f_.listed_between(t, a, h, true) + " to " + hs + " there";
+    const std::string at_a = f_.listed_between(t, a, h, false);
+    if (at_a != "nothing") return as + " lists a receive of " + at_a + " from " + hs + " there";
+    return hs + " lists a receive of " + f_.listed_between(t, h, a, false) + " from " + as + " there";
+  }
   void offer(Candidate k) {
     k.covers = covers(k.step - 1, k.holder);
     if (!best_ || k.key() < best_->key()) best_ = std::move(k);
@@ -585,7 +636,7 @@ class MissingTrace {
       f_.senders(t, sent);
       auto offer_pair = [&](Candidate::Kind kind, Rank h, Rank a, std::string detail = {}) {
         offer({kind, t, h, a, kind == Candidate::partner && f_.delivers(t, a, h), std::move(detail), false,
-               sent[h] != 0});
+               sent[h] != 0, f_.sends_to(t, h, a)});
       };
       auto candidate = [&](Rank h, Rank a) {
         return held_[f_.node(t - 1, h)] && n_[f_.node(t, a)] && !f_.delivers(t, h, a);
@@ -699,10 +750,12 @@ RootCause trace_double(const BlockFlow& f, const CollectiveSpec& spec, Block b, 
       rc.rank = q;
       rc.peer = with[1].first;
       const std::string what = whose(c, q) + " to block " + std::to_string(b);
-      const std::string how = with[0].second == BlockFlow::npos
-                                  ? "it already held it and received it again from rank " + std::to_string(with[1].first)
-                                  : "from rank " + std::to_string(with[0].first) + " and from rank " +
-                                        std::to_string(with[1].first);
+      const std::string how =
+          with[0].second == BlockFlow::npos
+              ? "it already held it and received it again from rank " + std::to_string(with[1].first)
+          : with[0].first == with[1].first
+              ? "two receives of it from rank " + std::to_string(with[1].first) + " in that step"
+              : "from rank " + std::to_string(with[0].first) + " and from rank " + std::to_string(with[1].first);
       // Where the two paths split: the latest cell holding it that both
       // sources come from (marks 1 and 2, propagated backward level by level).
       std::vector<uint8_t> mark(f.nodes(), 0);
@@ -733,9 +786,33 @@ RootCause trace_double(const BlockFlow& f, const CollectiveSpec& spec, Block b, 
   return rc;
 }
 
+// A value that rests on a receive no send matches: what the receive gets
+// is not defined by the schedule (an execution waits for it, or fills it
+// with some other message), so the final value is not what any execution
+// would produce, and no cause is traced from it: the mismatch is named.
+RootCause rests_on_mismatch(const BlockFlow& f, Rank r, Block b, int t, Rank a, Rank h) {
+  RootCause rc;
+  rc.kind = RootCause::Kind::unmatched;
+  rc.step = t;
+  rc.rank = a;
+  rc.peer = h;
+  const std::string as = "rank " + std::to_string(a), hs = "rank " + std::to_string(h);
+  rc.text = "matching fails first on this value's path: " + as + " lists a receive of " +
+            f.listed_between(t, a, h, false) + " from " + hs + " in step " + std::to_string(t) + ", and its block " +
+            std::to_string(b) + " arrives from no send (" + hs + " sends " + f.listed_between(t, h, a, true) + " to " +
+            as + " there); rank " + std::to_string(r) + "'s block " + std::to_string(b) +
+            " depends on that receive, so its final value is not what any execution would "
+            "produce, and no root cause is traced from it";
+  return rc;
+}
+
 // One counterexample on a built flow graph.
 RootCause trace_on(const BlockFlow& f, const CollectiveSpec& spec, Rank r, Block b, TraceFocus focus) {
   const std::vector<uint8_t> to_target = f.paths_to(r);
+  if (auto m = f.unmatched_receive(to_target)) {
+    const auto [t, a, h] = *m;
+    return rests_on_mismatch(f, r, b, t, a, h);
+  }
   // Every contributor's multiplicity in the target.
   std::vector<uint32_t> count(f.p(), 0);
   for (Rank q = 0; q < f.p(); ++q)
@@ -750,9 +827,16 @@ RootCause trace_on(const BlockFlow& f, const CollectiveSpec& spec, Rank r, Block
     if (count[x] >= 2) doubled.push_back(x);
     unexpected = unexpected || (!need && count[x] > 0);
   }
-  const bool trace_double_first = focus == TraceFocus::doubled_first && !doubled.empty();
-  if (!missing.empty() && !trace_double_first)
-    return MissingTrace(f, spec, r, b, missing.front(), missing, to_target).run();
+  // Both missing and doubled: the cause that comes first in time (a loss
+  // traced after the double would explain a value already wrong), the
+  // focus when they tie or one has no step.
+  if (!missing.empty() && !doubled.empty()) {
+    RootCause lost = MissingTrace(f, spec, r, b, missing.front(), missing, to_target).run();
+    RootCause twice = trace_double(f, spec, b, doubled.front(), to_target);
+    if (lost.step && twice.step && *lost.step != *twice.step) return *twice.step < *lost.step ? twice : lost;
+    return focus == TraceFocus::doubled_first ? twice : lost;
+  }
+  if (!missing.empty()) return MissingTrace(f, spec, r, b, missing.front(), missing, to_target).run();
   if (!doubled.empty()) return trace_double(f, spec, b, doubled.front(), to_target);
   RootCause rc;
   rc.text = "not traced: rank " + std::to_string(r) + "'s block " + std::to_string(b) +

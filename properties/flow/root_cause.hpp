@@ -1,5 +1,5 @@
 #pragma once
-// The root cause behind a wrong final value (issue 14 item 6).
+// The root cause behind a wrong final value.
 //
 // The postcondition (and, in fingerprint mode, exactly-once) judge the final
 // values, so a transfer dropped or duplicated consistently at both ends shows
@@ -10,8 +10,9 @@
 //  * the flow graph: node (t, q) is rank q's cell b after step t (t = -1:
 //    before step 0); its sources are the values that make it up, exactly as
 //    the checkers apply them (receives in canonical order, a copy replaces
-//    what came before it, a reduce adds, unmatched receives deliver
-//    nothing, every sender's value from before the step);
+//    what came before it, a reduce adds, a receive no send matches exactly
+//    gets only the blocks both ends list (matching.hpp, for_each_delivery),
+//    every sender's value from before the step);
 //  * backward from (last, r): how many paths lead from each node to the
 //    target, which gives every contributor's multiplicity in the target
 //    (missing: 0 where one is needed; doubled: 2 or more), and the target's
@@ -19,6 +20,12 @@
 //  * forward for the traced contributor c (the smallest missing one, or the
 //    smallest doubled one when a double is traced): which cells hold c's
 //    contribution, and how often.
+//
+// Resting on a mismatch (kind unmatched), checked first: some cell whose
+// value reaches the target lists a receive of block b from a peer whose
+// sends do not deliver it. What that receive gets is not defined by the
+// schedule, so neither is the final value: no cause is traced from it, and
+// the earliest such receive (step, receiver, peer) is named instead.
 //
 // Missing (kind lost): rank h holds c's contribution before step t, and a
 // rank a whose cell after step t reaches the target does not get it from h
@@ -39,11 +46,15 @@
 // send block b to h in that step (the designed direction), both ends break
 // the step's shape (pattern, short-handed), the earliest step, h sends block
 // b to someone in that step, the smallest h, the kind in the order above,
+// h sends other data to the peer in that step (rather than the peer to h),
 // the smallest peer. This is a heuristic explanation, not a proof. It names
 // the step and sender of every transfer dropped at both ends in the
 // power-of-two and power-of-three schedules the mutation tests drop
 // (tests/mutation/properties/flow/root_cause_test.cpp); when no candidate exists the kind is
 // unavailable and the text says where the contribution ended.
+//
+// A target that both misses and doubles contributions gets the cause that
+// comes first in time (the focus decides a tie).
 //
 // Doubled (kind counted_twice): the earliest ancestor of the target that
 // holds c's contribution twice (smallest step, then rank): the step and rank

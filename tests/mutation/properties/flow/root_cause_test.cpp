@@ -310,5 +310,78 @@ TEST(RootCause, SwingsOddSchemeFromItsRingsRankZeroEqualsFromEveryRanks) {
   EXPECT_GT(lost, 10);
 }
 
+// Ring p = 4, rank 1's step-0 send to rank 2 carrying block 2 instead of
+// block 1 at the sender only: rank 2's receive of block 1 gets nothing the
+// schedule defines, and rank 0's final block 1 depends on it. The root cause
+// is that receive (kind unmatched), not a loss traced from the final state
+// (it named rank 1 not sending to rank 0, with which it has nothing to do).
+TEST(RootCause, ValueRestingOnAnUnmatchedReceiveNamesTheReceive) {
+  MaterializedSchedule m = subject("ring", "bandwidth", 4);
+  ASSERT_EQ(send_of(m, 0, 1, 2).blocks, BlockSet::single(1));
+  send_of(m, 0, 1, 2).blocks = BlockSet::single(2);
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    const InstanceCheck ic = check(m, {.mode = mode});
+    EXPECT_EQ(violated(ic), (std::set<std::string>{prop::matching, prop::postcondition})) << describe(ic);
+    const Counterexample& cx = *verdict(ic, prop::postcondition).counterexample;
+    EXPECT_EQ(cx.location(), "p=4 rank=0 step=5 block=1");
+    ASSERT_TRUE(cx.root_cause);
+    EXPECT_EQ(*cx.root_cause,
+              (RootCause{RootCause::Kind::unmatched, std::nullopt, 0, Rank{2}, Rank{1},
+                         "matching fails first on this value's path: rank 2 lists a receive of {1} reduce from rank 1 "
+                         "in step 0, and its block 1 arrives from no send (rank 1 sends {2} reduce to rank 2 there); "
+                         "rank 0's block 1 depends on that receive, so its final value is not what any execution "
+                         "would produce, and no root cause is traced from it"}))
+        << show(cx.root_cause);
+  }
+}
+
+// The same wrong block at both ends matches: the loss is traced, at the
+// partner rank 1 sends other data to (rank 2), not at rank 0, which only
+// sends to rank 1 (the tie the two used to break by the smaller peer).
+TEST(RootCause, WrongBlockAtBothEndsNamesThePartnerTheHolderSendsTo) {
+  MaterializedSchedule m = subject("ring", "bandwidth", 4);
+  swap_block(m, 0, 1, 2, 1, 2);
+  const InstanceCheck ic = check(m, {});
+  EXPECT_EQ(violated(ic), std::set<std::string>{prop::postcondition}) << describe(ic);
+  const auto& rc = verdict(ic, prop::postcondition).counterexample->root_cause;
+  ASSERT_TRUE(rc);
+  EXPECT_EQ(*rc, (RootCause{RootCause::Kind::lost, Rank{1}, 0, Rank{1}, Rank{2},
+                            "rank 1 held its own contribution to block 1 from the start but did not send it to rank 2 "
+                            "in step 0 (rank 1 sends {2} reduce to rank 2 there instead, and rank 2's block 1 reaches "
+                            "rank 0)"}))
+      << show(rc);
+}
+
+// A stray extra block in one message (rank 1 sends {1,3} to rank 2, which
+// receives {1}) breaks matching; block 1, which both ends list, still
+// arrives, so nothing is missing and the postcondition holds, in every
+// mode (it reported a missing contribution, an artefact of dropping the
+// whole pair, with a root cause naming that send).
+TEST(RootCause, StrayBlockInAMessageLosesNoContribution) {
+  MaterializedSchedule m = subject("ring", "bandwidth", 4);
+  add_block_at_one_end(send_of(m, 0, 1, 2), 3);
+  for (Exactness mode : {Exactness::exact, Exactness::fingerprint}) {
+    const InstanceCheck ic = check(m, {.mode = mode});
+    EXPECT_EQ(violated(ic), std::set<std::string>{prop::matching}) << describe(ic);
+    EXPECT_EQ(verdict(ic, prop::matching).counterexample->location(), "p=4 rank=1 step=0 block=1 peer=2");
+  }
+}
+
+// Two identical reduces from one peer in one step: the second arrival is
+// named as such, not "from rank 1 and from rank 1".
+TEST(RootCause, TwoCopiesFromOnePeerInOneStep) {
+  MaterializedSchedule m = subject("ring", "bandwidth", 4);
+  add_transfer(m, 1, 1, 2, BlockSet::single(0), Combine::reduce);
+  const InstanceCheck ic = check(m, {});
+  const Counterexample& once = *verdict(ic, prop::exactly_once).counterexample;
+  EXPECT_EQ(once.location(), "p=4 rank=2 step=1 block=0 peer=1");
+  const auto& rc = verdict(ic, prop::postcondition).counterexample->root_cause;
+  ASSERT_TRUE(rc);
+  EXPECT_EQ(*rc, (RootCause{RootCause::Kind::counted_twice, Rank{0}, 1, Rank{2}, Rank{1},
+                            "rank 2 combined rank 0's contribution to block 0 twice in step 1 (two receives of it "
+                            "from rank 1 in that step); the two paths split at rank 1, which held it after step 0"}))
+      << show(rc);
+}
+
 }  // namespace
 }  // namespace collcheck

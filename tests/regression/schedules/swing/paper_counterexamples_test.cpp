@@ -35,7 +35,9 @@ const char* kPaperOddP3 = R"({"collective":"allreduce","format":"collcheck-sched
 // block=0 peer=0 (4 unmatched transfers: rank 2's at step 0, rank 0's at
 // step 1; the first in time is rank 2's receive from rank 0, which sends to
 // rank 1); postcondition at p=3 rank=0 step=1 block=0, missing ranks {2},
-// root cause: rank 2's step-0 send to rank 0, which rank 0 does not receive.
+// root cause: rank 0's step-1 receive from rank 2, which rank 2 does not
+// send (it sends to rank 1): rank 0's final block rests on it, so it is not
+// what any execution would produce (kind unmatched, nothing traced from it).
 const char* kPaperLatencyP3 = R"({"collective":"allreduce","format":"collcheck-schedule/1","nblocks":1,"p":3,"ports":1,"root":0,"steps":[[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":0}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":0}]}],[{"rank":0,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":1,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":2}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":2}]},{"rank":2,"recvs":[{"blocks":[[0,1]],"combine":"reduce","peer":1}],"sends":[{"blocks":[[0,1]],"combine":"reduce","peer":1}]}]]})";
 
 // Stored in tests/data/swing/.
@@ -102,10 +104,12 @@ TEST(PaperCounterexamples, PaperLatencyP3) {
     const Counterexample& post = *verdict(ic, prop::postcondition).counterexample;
     EXPECT_EQ(post.location(), "p=3 rank=0 step=1 block=0");
     ASSERT_TRUE(post.root_cause);
-    EXPECT_EQ(*post.root_cause, (RootCause{RootCause::Kind::lost, Rank{2}, 0, Rank{2}, Rank{0},
-                                           "rank 2 sent its own contribution to block 0 to rank 0 in step 0, but "
-                                           "rank 0 lists no matching receive, so it never arrived (rank 0's block 0 "
-                                           "reaches rank 0)"}));
+    EXPECT_EQ(*post.root_cause,
+              (RootCause{RootCause::Kind::unmatched, std::nullopt, 1, Rank{0}, Rank{2},
+                         "matching fails first on this value's path: rank 0 lists a receive of {0} reduce from rank 2 "
+                         "in step 1, and its block 0 arrives from no send (rank 2 sends nothing to rank 0 there); "
+                         "rank 0's block 0 depends on that receive, so its final value is not what any execution "
+                         "would produce, and no root cause is traced from it"}));
   }
   EXPECT_EQ(verdict(check_text(kPaperLatencyP3, Exactness::exact), prop::postcondition).counterexample->actual,
             "missing ranks {2}");
