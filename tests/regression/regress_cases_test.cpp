@@ -7,6 +7,8 @@
 //                                                           also fixes the exit code)
 //   "expect.PROPERTY": status                               that property's verdict
 //   "expect.PROPERTY.at": "p=8 rank=1 step=6 block=1"        its minimal counterexample
+//   "expect.PROPERTY.root_cause": "rank 1 combined ..."      that counterexample's root cause (text)
+//   "expect.PROPERTY.root_cause.kind": "counted-twice"       and its kind
 // One parameterised test per file, so ctest names the case. The driver reads
 // the folder whenever it runs; ctest's list of names is made when the driver
 // is built, and a new file rebuilds it (tests/CMakeLists.txt), so: drop in a
@@ -89,8 +91,14 @@ TEST_P(RegressCases, VerdictsAsTheFileExpects) {
   for (const json& v : instance.at("verdicts")) {
     const std::string key = "expect." + v.at("property").get<std::string>();
     got[key] = v.at("status").get<std::string>();
-    if (v.contains("counterexample") && !v.at("counterexample").is_null())
-      got[key + ".at"] = v.at("counterexample").at("location").get<std::string>();
+    if (v.contains("counterexample") && !v.at("counterexample").is_null()) {
+      const json& cx = v.at("counterexample");
+      got[key + ".at"] = cx.at("location").get<std::string>();
+      if (cx.contains("root_cause") && !cx.at("root_cause").is_null()) {
+        got[key + ".root_cause"] = cx.at("root_cause").at("text").get<std::string>();
+        got[key + ".root_cause.kind"] = cx.at("root_cause").at("kind").get<std::string>();
+      }
+    }
   }
   std::string all;
   for (const auto& [k, v] : got) all += "\n  \"" + k + "\": \"" + v + "\"";
