@@ -39,6 +39,8 @@ struct Link {
   Rank src, dst;
   bool send;     // listed by the sender
   bool carries;  // a send: it carries the traced block; a receive: it lists it, and the block does not arrive
+                 // as the schedule says (from no send, or from a send another identical receive has)
+  bool excess = false;  // a receive: one of more identical receives than the peer lists identical sends
 };
 
 // The flow graph of one block (root_cause.hpp): node (t, q) for t = -1..last.
@@ -107,7 +109,10 @@ class BlockFlow {
         for (const Transfer& x : ops[q].sends)
           if (x.peer < p_ && x.peer != q) links_.push_back({q, x.peer, true, x.blocks.contains(b_)});
         flow::canonical_receive_order(ops[q].recvs, order);
-        for (const Transfer* x : order) {
+        size_t run = 0;  // order[run..] are the receives from the current peer
+        for (size_t i = 0; i < order.size(); ++i) {
+          const Transfer* x = order[i];
+          if (order[run]->peer != x->peer) run = i;
           if (x->peer >= p_ || x->peer == q) continue;
           // As the checkers apply it (for_each_delivery): a matched receive
           // brings its send's blocks, an unmatched one those both ends list.
@@ -120,6 +125,11 @@ class BlockFlow {
             arrivals += wanted && sends[i].blocks.contains(b_);
           });
           if (!matched) links_.push_back({x->peer, q, false, wanted && arrivals == 0});
+          // The checkers let identical receives share one send, so the k-th
+          // of them beyond the peer's identical sends gets a copy no send
+          // provides: matching fails there, and so does what it brings.
+          if (matched && i > run && excess_receive(order, run, i, sends, q))
+            links_.push_back({x->peer, q, false, wanted, true});
           for (size_t k = 0; k < arrivals; ++k) edges_.push_back({x->peer, q, x->combine});
         }
         if (!within_entries(lim, why)) return false;
@@ -316,6 +326,19 @@ class BlockFlow {
     return true;
   }
 
+  // Whether order[i] is an identical receive beyond the peer's identical
+  // sends to q (order[run..i) are q's earlier receives from that peer).
+  static bool excess_receive(const std::vector<const Transfer*>& order, size_t run, size_t i,
+                             const std::vector<Transfer>& peer_sends, Rank q) {
+    const Transfer& x = *order[i];
+    auto same = [&](const Transfer& y) { return y.combine == x.combine && y.blocks == x.blocks; };
+    size_t before = 0, sent = 0;
+    for (size_t j = run; j < i; ++j) before += same(*order[j]);
+    if (before == 0) return false;
+    for (const Transfer& y : peer_sends) sent += y.peer == q && same(y);
+    return before >= sent;
+  }
+
   // The graph-building steps both builds share.
   void begin_graph() {
     off_.assign(1, 0);
@@ -400,13 +423,19 @@ class BlockFlow {
   // The earliest receive (step, then receiver, then peer) that lists the
   // block although the block does not arrive, into a cell whose value
   // reaches the target: (step, receiver, peer).
-  std::optional<std::tuple<int, Rank, Rank>> unmatched_receive(const std::vector<uint8_t>& to_target) const {
+  struct Mismatch {
+    int step;
+    Rank receiver, peer;
+    bool excess;  // an identical receive beyond the peer's identical sends
+  };
+  std::optional<Mismatch> unmatched_receive(const std::vector<uint8_t>& to_target) const {
     for (int t = 0; t < steps_; ++t) {
-      std::optional<std::pair<Rank, Rank>> best;
+      std::optional<Mismatch> best;
       for (auto [l, end] = links(t); l != end; ++l)
-        if (!l->send && l->carries && to_target[node(t, l->dst)] && (!best || std::pair(l->dst, l->src) < *best))
-          best = std::pair(l->dst, l->src);
-      if (best) return std::make_tuple(t, best->first, best->second);
+        if (!l->send && l->carries && to_target[node(t, l->dst)] &&
+            (!best || std::tie(l->dst, l->src) < std::tie(best->receiver, best->peer)))
+          best = Mismatch{t, l->dst, l->src, l->excess};
+      if (best) return best;
     }
     return std::nullopt;
   }
@@ -790,13 +819,24 @@ RootCause trace_double(const BlockFlow& f, const CollectiveSpec& spec, Block b, 
 // is not defined by the schedule (an execution waits for it, or fills it
 // with some other message), so the final value is not what any execution
 // would produce, and no cause is traced from it: the mismatch is named.
-RootCause rests_on_mismatch(const BlockFlow& f, Rank r, Block b, int t, Rank a, Rank h) {
+RootCause rests_on_mismatch(const BlockFlow& f, Rank r, Block b, const BlockFlow::Mismatch& m) {
+  const int t = m.step;
+  const Rank a = m.receiver, h = m.peer;
   RootCause rc;
   rc.kind = RootCause::Kind::unmatched;
   rc.step = t;
   rc.rank = a;
   rc.peer = h;
   const std::string as = "rank " + std::to_string(a), hs = "rank " + std::to_string(h);
+  if (m.excess) {
+    rc.text = "matching fails first on this value's path: " + as + " lists the receives " +
+              f.listed_between(t, a, h, false) + " from " + hs + " in step " + std::to_string(t) + ", and " + hs +
+              " only " + f.listed_between(t, h, a, true) + " to " + as + " there: one of those receives of block " +
+              std::to_string(b) + " gets a message no send provides; rank " + std::to_string(r) + "'s block " +
+              std::to_string(b) + " depends on it, so its final value is not what any execution would produce, " +
+              "and no root cause is traced from it";
+    return rc;
+  }
   rc.text = "matching fails first on this value's path: " + as + " lists a receive of " +
             f.listed_between(t, a, h, false) + " from " + hs + " in step " + std::to_string(t) + ", and its block " +
             std::to_string(b) + " arrives from no send (" + hs + " sends " + f.listed_between(t, h, a, true) + " to " +
@@ -809,10 +849,7 @@ RootCause rests_on_mismatch(const BlockFlow& f, Rank r, Block b, int t, Rank a, 
 // One counterexample on a built flow graph.
 RootCause trace_on(const BlockFlow& f, const CollectiveSpec& spec, Rank r, Block b, TraceFocus focus) {
   const std::vector<uint8_t> to_target = f.paths_to(r);
-  if (auto m = f.unmatched_receive(to_target)) {
-    const auto [t, a, h] = *m;
-    return rests_on_mismatch(f, r, b, t, a, h);
-  }
+  if (auto m = f.unmatched_receive(to_target)) return rests_on_mismatch(f, r, b, *m);
   // Every contributor's multiplicity in the target.
   std::vector<uint32_t> count(f.p(), 0);
   for (Rank q = 0; q < f.p(); ++q)

@@ -383,5 +383,26 @@ TEST(RootCause, TwoCopiesFromOnePeerInOneStep) {
       << show(rc);
 }
 
+// The receive listed twice, the send once: the checkers let both receives
+// take the one send, so the contribution counts twice, but the second
+// receive gets a message no send provides. The value rests on that
+// mismatch: it is named, and no double is traced from it.
+TEST(RootCause, ReceiveListedMoreOftenThanItsSendIsTheMismatch) {
+  MaterializedSchedule m = subject("ring", "bandwidth", 4);
+  at(m, 1, 2).recvs.push_back(recv_of(m, 1, 1, 2));
+  const InstanceCheck ic = check(m, {});
+  EXPECT_EQ(violated(ic), (std::set<std::string>{prop::matching, prop::ports, prop::exactly_once, prop::postcondition}))
+      << describe(ic);
+  const auto& rc = verdict(ic, prop::postcondition).counterexample->root_cause;
+  ASSERT_TRUE(rc);
+  EXPECT_EQ(*rc, (RootCause{RootCause::Kind::unmatched, std::nullopt, 1, Rank{2}, Rank{1},
+                            "matching fails first on this value's path: rank 2 lists the receives {0} reduce, {0} "
+                            "reduce from rank 1 in step 1, and rank 1 only {0} reduce to rank 2 there: one of those "
+                            "receives of block 0 gets a message no send provides; rank 0's block 0 depends on it, so "
+                            "its final value is not what any execution would produce, and no root cause is traced "
+                            "from it"}))
+      << show(rc);
+}
+
 }  // namespace
 }  // namespace collcheck
