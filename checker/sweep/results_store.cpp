@@ -129,6 +129,44 @@ bool log_beside(const std::string& path) {
   return std::filesystem::exists(path + "-wal", ec) || j == Journal::hot || j == Journal::foreign;
 }
 
+// The instance options of a params label (InstanceParams::label(): "n=3
+// root=1", "r=5", "dims=4x2"), or nullopt unless label() gives it back.
+std::optional<InstanceParams> params_of(uint64_t p, const std::string& label) {
+  InstanceParams ip;
+  ip.p = p;
+  const auto number = [](const std::string& s, uint64_t max) -> std::optional<uint64_t> {
+    if (s.empty() || s.size() > 10 || s.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    const uint64_t v = std::stoull(s);
+    return v <= max ? std::optional<uint64_t>(v) : std::nullopt;
+  };
+  for (size_t at = 0; at < label.size();) {
+    const size_t end = std::min(label.find(' ', at), label.size());
+    const std::string token = label.substr(at, end - at), key = token.substr(0, token.find('='));
+    const std::string value = token.find('=') == std::string::npos ? "" : token.substr(token.find('=') + 1);
+    at = end + 1;
+    if (key == "dims") {
+      for (size_t d = 0; d <= value.size();) {
+        const size_t x = std::min(value.find('x', d), value.size());
+        const auto side = number(value.substr(d, x - d), UINT32_MAX);
+        if (!side) return std::nullopt;
+        ip.dims.push_back(static_cast<uint32_t>(*side));
+        d = x + 1;
+      }
+      continue;
+    }
+    const auto v = number(value, UINT32_MAX);
+    if (!v) return std::nullopt;
+    if (key == "n") ip.blocks = static_cast<uint32_t>(*v);
+    else if (key == "root") ip.root = static_cast<Rank>(*v);
+    else if (key == "r") ip.radix = static_cast<uint32_t>(*v);
+    else if (key == "r2") ip.radix2 = static_cast<uint32_t>(*v);
+    else if (key == "Q") ip.ppn = static_cast<uint32_t>(*v);
+    else return std::nullopt;
+  }
+  if (ip.label() != label) return std::nullopt;
+  return ip;
+}
+
 // "file:PATH?immutable=1", PATH escaped for SQLite's URI syntax.
 std::string immutable_uri(const std::string& path) {
   std::string out = path.rfind('/', 0) == 0 ? "file://" : "file:";  // absolute: an empty authority
@@ -874,6 +912,27 @@ void ResultsStore::check_registry() {
       if (q.text(3) != to_string(a->collective))
         throw damaged(row + " has collective = '" + shown(q.text(3)) + "' (expected " + to_string(a->collective) +
                       ", " + a->name + "'s)");
+    }
+  }
+  // An instance checked (not skipped) is one its variant allows: options
+  // it takes, p within its restriction (a hand-edited p or params would
+  // render as a result nobody checked).
+  {
+    Query q(db_, "SELECT id, algorithm, variant, p, params FROM instances WHERE status != 'skipped'", fail_fn_);
+    while (q.step()) {
+      const std::string row = "instance " + std::to_string(q.i64(0)), params = q.text(4);
+      const VariantInfo& v = *find_algorithm(q.text(1))->find_variant(q.text(2));
+      const std::optional<InstanceParams> ip = params_of(q.u64(3), params);
+      if (!ip) throw damaged(row + " has params = '" + shown(params) + "' (expected instance options as verify labels them)");
+      for (const auto& [option, set] : {std::pair{"n", ip->blocks != 0}, {"root", ip->root != 0}, {"radix", ip->radix != 0},
+                                        {"radix2", ip->radix2 != 0}, {"ppn", ip->ppn != 0}, {"dims", !ip->dims.empty()}})
+        if (set && !v.takes(option))
+          throw damaged(row + " has params = '" + shown(params) + "' (" + q.text(1) + "/" + v.name + " takes no --" +
+                        option + ")");
+      if (auto why = v.violates ? v.violates(*ip) : std::nullopt)
+        throw damaged(row + " of " + q.text(1) + "/" + v.name + " has p = " + std::to_string(ip->p) +
+                      (params.empty() ? "" : " " + shown(params)) + " and is not skipped (expected an instance its "
+                      "variant allows: " + shown(*why) + ")");
     }
   }
   std::set<std::string> properties;

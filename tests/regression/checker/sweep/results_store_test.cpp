@@ -656,6 +656,10 @@ TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
        "DELETE FROM verdicts WHERE instance_id = 5; DELETE FROM sweep_instances WHERE instance_id = 5;"
        " DELETE FROM instances WHERE id = 5",
        "is damaged: sweep 1 finished with 6 planned instances but lists 5 (job "},
+      {"params_not_taken", "UPDATE instances SET params = 'r=5' WHERE id = 2",
+       "is damaged: instance 2 has params = 'r=5' (ring/bandwidth takes no --radix)"},
+      {"params_malformed", "UPDATE instances SET params = 'n=three' WHERE id = 2",
+       "is damaged: instance 2 has params = 'n=three' (expected instance options as verify labels them)"},
       {"job_beyond_plan", "UPDATE sweep_instances SET ord = 6 WHERE ord = 5",
        "is damaged: job 6 of sweep 1 has ord = 6 (expected below its sweep's planned instances)"},
   };

@@ -281,7 +281,8 @@ TEST(ResultsStore, KilledWriterLeavesWholeInstancesOnly) {
       try {
         ResultsStore s(path, ResultsStore::Access::read_write, kVersion);
         s.begin_sweep("child", "cfg", "auto", 1, 0, 1000000);
-        for (uint64_t p = 1; p < 1000000; ++p) s.record(p, rich_result(p + 1000000 * round));
+        // p >= 2: root=1 is a rank (opening refuses an instance its variant does not allow).
+        for (uint64_t p = 1; p < 1000000; ++p) s.record(p, rich_result(p + 1 + 1000000 * round));
       } catch (...) {
         _exit(3);
       }
@@ -330,7 +331,7 @@ std::string good_store(const std::string& name) {
   {
     ResultsStore s(path, ResultsStore::Access::read_write, kVersion);
     s.begin_sweep("c", "cfg", "auto", 1, 0, 8);
-    for (uint64_t p = 1; p <= 8; ++p) s.record(p - 1, rich_result(p));
+    for (uint64_t p = 1; p <= 8; ++p) s.record(p - 1, rich_result(p + 1));  // p >= 2: root=1 is a rank
     s.finish_sweep(Report{});
   }
   EXPECT_FALSE(fs::exists(path + "-wal"));  // a clean close leaves one file
@@ -349,7 +350,7 @@ TEST(ResultsStoreReading, ImmutableReadIsRedoneWhenAWriterChangedTheFile) {
   {
     ResultsStore writer(path, ResultsStore::Access::read_write, kVersion);
     writer.begin_sweep("second", "cfg", "auto", 1, 0, 8);
-    for (uint64_t p = 1; p <= 8; ++p) writer.record(p - 1, rich_result(p));
+    for (uint64_t p = 1; p <= 8; ++p) writer.record(p - 1, rich_result(p + 1));
     writer.finish_sweep(Report{});
   }  // closed: checkpointed into the main file, log removed
   ASSERT_FALSE(fs::exists(path + "-wal"));
