@@ -926,7 +926,11 @@ BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& 
   q.run.trace = !line.trace_out.empty();
   if (q.run.trace && q.counts.size() != 1) throw InputError("--trace takes one --count (it writes one schedule file)");
   try {
-    bb::check_run_options(*coll, q.run);
+    for (const uint64_t count : q.counts) {
+      bb::RunOptions each = q.run;
+      each.count = count;
+      bb::check_run_options(*coll, each);
+    }
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }

@@ -499,12 +499,35 @@ std::optional<std::string> load_function(const std::string& spec, void*& functio
   return std::nullopt;  // the library stays loaded for the process
 }
 
+namespace {
+
+// Why --trace cannot record `c` with `count`, whatever p (nullopt: it can).
+std::optional<std::string> untraceable(Coll c, uint64_t count) {
+  if (count == 0) return "--trace needs a count of at least 1: there is nothing to trace";
+  if (c == Coll::alltoall)
+    return "--trace does not take alltoall: the schedule format gives it one block per pair of ranks, which a count "
+           "above 1 would split";
+  if (c == Coll::allgatherv || c == Coll::alltoallv)
+    return std::string("--trace does not take ") + to_string(c) +
+           ": the schedule format's blocks are even, a v-collective's runs are not";
+  return std::nullopt;
+}
+
+// An MPI int count of `count` elements per rank pair (p at least 4 in the
+// payload layouts): nullopt if it fits.
+std::optional<std::string> count_overflow(uint64_t count, uint64_t p) {
+  if (count <= static_cast<uint64_t>(INT32_MAX) / std::max<uint64_t>(p, 4)) return std::nullopt;
+  return "--count " + std::to_string(count) + " times p does not fit an MPI int count";
+}
+
+}  // namespace
+
 trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root) {
   trace::TraceSpec s;
   CollectiveSpec& cs = s.collective;
   cs.p = p;
   cs.root = static_cast<Rank>(root);
-  if (count == 0) throw std::invalid_argument("--trace needs a count of at least 1: there is nothing to trace");
+  if (auto why = untraceable(c, count)) throw std::invalid_argument(*why);
   uint64_t nblocks = count;
   switch (c) {
     case Coll::allreduce: cs.kind = Collective::allreduce; break;
@@ -526,12 +549,9 @@ trace::TraceSpec trace_spec(Coll c, uint64_t p, uint64_t count, int root) {
       s.encoding = trace::Encoding::source_tagged, s.source_elements = count;
       break;
     case Coll::alltoall:
-      throw std::invalid_argument("--trace does not take alltoall: the schedule format gives it one block per pair of "
-                                  "ranks, which a count above 1 would split");
     case Coll::allgatherv:
     case Coll::alltoallv:
-      throw std::invalid_argument(std::string("--trace does not take ") + to_string(c) +
-                                  ": the schedule format's blocks are even, a v-collective's runs are not");
+      break;  // refused above (untraceable)
   }
   cs.nblocks = nblocks;
   return s;
@@ -550,12 +570,14 @@ bool BlackBoxResult::wrong() const {
 }
 
 void check_run_options(Coll c, const RunOptions& o) {
+  if (auto why = count_overflow(o.count, 1)) throw std::invalid_argument(*why);  // too large at every p
   if (o.in_place && c == Coll::bcast) throw std::invalid_argument("--in-place does not apply to bcast");
   if (o.in_place && c == Coll::alltoallv)
     throw std::invalid_argument("--in-place does not apply to alltoallv here: MPI_IN_PLACE needs symmetric counts, "
                                 "and the v-payload's are not");
   std::vector<Payload> todo = o.payloads.empty() ? payloads_for(c) : o.payloads;
   if (o.trace) {
+    if (auto why = untraceable(c, o.count)) throw std::invalid_argument(*why);
     const Payload read = reduces(c) ? Payload::tagged_counters : Payload::source_tagged;
     if (!o.payloads.empty() && o.payloads != std::vector<Payload>{read})
       throw std::invalid_argument(std::string("--trace reads the ") + to_string(read) + " payload; it takes no other --payload");
@@ -577,8 +599,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
   if (rooted && (o.root < 0 || o.root >= size))
     throw std::invalid_argument("--root " + std::to_string(o.root) + " is not a rank of " + std::to_string(size));
   check_run_options(t.coll, o);
-  if (o.count > static_cast<uint64_t>(INT32_MAX) / std::max<uint64_t>(p, 4))
-    throw std::invalid_argument("--count " + std::to_string(o.count) + " times p does not fit an MPI int count");
+  if (auto why = count_overflow(o.count, p)) throw std::invalid_argument(*why);
   std::vector<Payload> todo = o.payloads.empty() ? payloads_for(t.coll) : o.payloads;
   std::optional<trace::TraceSpec> tspec;
   if (o.trace) {

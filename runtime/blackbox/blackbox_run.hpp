@@ -128,9 +128,10 @@ int share_from_root(int value, MPI_Comm comm);
 // Throws std::invalid_argument (bad input: a root out of range, in-place for
 // bcast, a payload that does not apply or is not representable).
 BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm);
-// The part of those checks that needs no communicator (in place, --trace's
-// payload and dtype, payloads that do not apply to `c`): run_blackbox makes
-// it, and collcheck-mpi before MPI_Init (--dry-run too).
+// The part of those checks that needs no communicator (a count too large at
+// every p, in place, what --trace cannot record, its payload and dtype,
+// payloads that do not apply to `c`): run_blackbox makes it, and
+// collcheck-mpi before MPI_Init for every count (--dry-run too).
 void check_run_options(Coll c, const RunOptions& o);
 
 }  // namespace collcheck::runtime::blackbox
