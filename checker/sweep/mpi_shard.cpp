@@ -467,7 +467,8 @@ int run_sharded(const SweepRequest& req, const AttachStore& attach, const Finish
       // Receiving itself failed (out of memory for a message): the protocol
       // cannot go on, so end every rank rather than leave them waiting.
       cancel = true;
-      std::fprintf(stderr, "collcheck: internal error: MPI rank 0, receiving results: %s\n", e.what());
+      std::fprintf(stderr, "collcheck: internal error: MPI rank 0, receiving results: %s\n",
+                   escape_controls(e.what()).c_str());
       std::fflush(stderr);
       MPI_Abort(MPI_COMM_WORLD, 3);
     }

@@ -206,7 +206,7 @@ TEST(OutputSpoofing, CollcheckMpiTracePathCannotForgeTheVerdict) {
             std::string::npos)
       << o.out;
   EXPECT_TRUE(fs::exists(trace));
-  // A library under test named with the lines: the target in every line.
+  // A --function library named with the lines (none there): one error line.
   const Outcome f = run_command(std::string(COLLCHECK_MPI_BINARY) + " --function " +
                                 quoted(dir + "/lib" + kForgedLines + ".so:f") + " --collective allreduce");
   EXPECT_EQ(f.code, 2) << f.out;
