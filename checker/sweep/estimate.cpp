@@ -139,6 +139,21 @@ struct TargetJobs {
   // Job k -> (p, radix), in sweep order (p, then radix).
   std::pair<uint64_t, uint32_t> at(uint64_t k) const {
     const size_t i = static_cast<size_t>(std::upper_bound(prefix.begin(), prefix.end(), k) - prefix.begin()) - 1;
+    return job(i, k);
+  }
+  // f(p, radix) for every job in sweep order, without at()'s search per job.
+  template <class F>
+  void each(F&& f) const {
+    for (size_t i = 0; i < ps->size(); ++i)
+      for (uint64_t k = prefix[i]; k < prefix[i + 1]; ++k) {
+        const auto [p, r] = job(i, k);
+        f(p, r);
+      }
+  }
+
+ private:
+  // Job k, which is one of p = ps[i]'s.
+  std::pair<uint64_t, uint32_t> job(size_t i, uint64_t k) const {
     const uint64_t p = (*ps)[i];
     if (!t->all_radices || p < 2) return {p, 0};
     return {p, static_cast<uint32_t>(2 + (k - prefix[i]))};
@@ -681,10 +696,9 @@ void check_estimate_request(const SweepRequest& req) {
     for (const auto& t : req.targets) {
       const TargetJobs jobs(t, req.ps);
       if (jobs.count() > (uint64_t{1} << 24)) continue;
-      for (uint64_t k = 0; k < jobs.count(); ++k) {
-        const auto [p, r] = jobs.at(k);
+      jobs.each([&](uint64_t p, uint32_t r) {
         if (auto why = t.variant->violates(t.params(p, r))) throw InputError(restriction_message(t, p, r, *why));
-      }
+      });
     }
 }
 
