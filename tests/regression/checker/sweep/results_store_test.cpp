@@ -658,6 +658,8 @@ TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
        "is damaged: sweep 1 finished with 6 planned instances but lists 5 (job "},
       {"params_not_taken", "UPDATE instances SET params = 'r=5' WHERE id = 2",
        "is damaged: instance 2 has params = 'r=5' (ring/bandwidth takes no --radix)"},
+      {"variant_restriction", "UPDATE instances SET variant = 'torus-hamiltonian' WHERE id = 2",
+       "and is not skipped (expected an instance its variant allows: needs a torus shape (--dims, e.g. 3x3))"},
       {"params_malformed", "UPDATE instances SET params = 'n=three' WHERE id = 2",
        "is damaged: instance 2 has params = 'n=three' (expected instance options as verify labels them)"},
       {"job_beyond_plan", "UPDATE sweep_instances SET ord = 6 WHERE ord = 5",
