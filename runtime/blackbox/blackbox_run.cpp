@@ -88,11 +88,13 @@ class GuardedBuffer {
   unsigned char* data_ = nullptr;
 };
 
-// After the call, inside its guard: allocations and frees of several sizes, so
-// glibc's own consistency checks (chunk headers, the top chunk, the bins) run
-// over a heap the function may have overrun in its own temporaries; a
-// detected corruption aborts (SIGABRT), reported by the crash line prepared
-// for it. Not a proof of a clean heap: AddressSanitizer is (docs/mpi.md).
+// After the call and again before the verdict: allocations and frees of
+// several sizes, so glibc's consistency checks (chunk headers, the top chunk,
+// the bins; with the malloc check of heap_check.hpp every allocation checks
+// the top chunk) run over a heap the function may have overrun in its own
+// temporaries; a detected corruption aborts (SIGABRT), reported by the crash
+// line prepared for it. Not a proof of a clean heap: AddressSanitizer is
+// (docs/guide/mpi.md).
 void heap_probe() {
   for (size_t bytes : {size_t{24}, size_t{200}, size_t{1500}, size_t{20000}, size_t{300000}}) {
     void* volatile q = std::malloc(bytes);

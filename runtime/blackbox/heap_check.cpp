@@ -15,13 +15,21 @@ constexpr const char* kDebugLibrary = "libc_malloc_debug.so.0";
 constexpr const char* kOptOut = "COLLCHECK_MPI_HEAP_CHECK";
 constexpr const char* kExecMark = "COLLCHECK_MPI_HEAP_CHECK_EXEC";
 
+// The object that answers this program's malloc() calls ("" if unknown):
+// the address the program itself binds (dlsym's unversioned lookup would
+// find libc's default version, not the preloaded one).
+std::string malloc_provider() {
+  Dl_info info{};
+  void* volatile f = reinterpret_cast<void*>(&::malloc);
+  return f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "";
+}
+
+// In force only where malloc() really is the debug library's: an allocator
+// preloaded before it (AddressSanitizer's, valgrind's) answers instead.
 bool in_force() {
   const char* level = std::getenv("MALLOC_CHECK_");
   if (!level || std::strcmp(level, "3") != 0) return false;
-  void* h = dlopen(kDebugLibrary, RTLD_LAZY | RTLD_NOLOAD);
-  if (!h) return false;
-  dlclose(h);
-  return true;
+  return malloc_provider().find(kDebugLibrary) != std::string::npos;
 }
 
 bool turned_off() {
@@ -53,7 +61,9 @@ void reexec_with_heap_check(char** argv) {
   const std::string path = debug_library_path();
   if (path.empty()) return;
   const char* old = std::getenv("LD_PRELOAD");
-  const std::string preload = old && *old ? path + ":" + old : path;
+  // After what is preloaded already: an allocator put first on purpose
+  // (AddressSanitizer must come first) stays in front, and is named.
+  const std::string preload = old && *old ? std::string(old) + ":" + path : path;
   setenv("LD_PRELOAD", preload.c_str(), 1);
   setenv("MALLOC_CHECK_", "3", 1);
   setenv(kExecMark, "1", 1);  // never a second time, whatever the new process finds
@@ -67,6 +77,10 @@ void reexec_with_heap_check(char** argv) {
 std::string heap_check_words() {
   if (in_force()) return "glibc's malloc check (MALLOC_CHECK_=3)";
   if (turned_off()) return std::string("none (") + kOptOut + "=none)";
+  const std::string provider = malloc_provider();
+  if (!provider.empty() && provider.find("libc.so") == std::string::npos &&
+      provider.find(kDebugLibrary) == std::string::npos)
+    return "none of glibc's (malloc is " + provider + "'s)";
   return std::string("none (glibc's ") + kDebugLibrary + " was not found or could not be preloaded)";
 }
 

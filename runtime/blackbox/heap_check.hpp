@@ -9,8 +9,10 @@
 //
 // A black-box run of collcheck-mpi therefore starts itself once more,
 // before MPI_Init, with both set (an exec keeps the process and its
-// launcher's environment). COLLCHECK_MPI_HEAP_CHECK=none turns this off, for
-// a run under AddressSanitizer or valgrind, which check the heap better.
+// launcher's environment; the library goes after anything preloaded
+// already). COLLCHECK_MPI_HEAP_CHECK=none turns this off. Under
+// AddressSanitizer or valgrind, which check the heap better, their malloc
+// answers first and the report names it instead.
 // Not a proof of a clean heap either way: an overrun that writes the check
 // byte's own value, or that lands in a chunk nobody frees, stays unseen.
 #include <string>
