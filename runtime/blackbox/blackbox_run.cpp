@@ -7,20 +7,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <chrono>
-#include <condition_variable>
-#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
 #include "runtime/blackbox/crash_report.hpp"
 #include "runtime/trace/pmpi_recorder.hpp"
