@@ -68,6 +68,7 @@
 #include "schedules/input_error.hpp"
 #include "schedules/memory_guard.hpp"
 #include "schedules/registry.hpp"
+#include "runtime/smpi/smpi_job.hpp"
 
 namespace po = boost::program_options;
 using namespace collcheck;
@@ -267,6 +268,24 @@ std::string comm_words(const CommStep& st, const std::vector<CommStep>& steps) {
          std::to_string(at + 1) + " of " + std::to_string(steps.size()) + ": " + st.label + ")";
 }
 
+// The world's error handler, saved around a section that wants errors
+// returned. SMPI 3.32 answers MPI_ERRHANDLER_NULL on every rank but 0 (and
+// refuses it back): those ranks get MPI's default, MPI_ERRORS_ARE_FATAL.
+MPI_Errhandler save_world_errhandler() {
+  MPI_Errhandler previous = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &previous);
+  return previous;
+}
+
+void restore_world_errhandler(MPI_Errhandler previous) {
+  if (previous == MPI_ERRHANDLER_NULL) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    return;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
+  MPI_Errhandler_free(&previous);
+}
+
 // `base`: MPI_COMM_WORLD, or (--cvar) its duplicate made after the write,
 // from which every communicator of the plan is made and on which the world's
 // steps run (`base_failed`: it could not be made, so no step is built).
@@ -275,8 +294,7 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size, MPI_C
   std::vector<CommStep> steps;
   // A failed split or dup returns its error instead of ending the job (the
   // world's handler is restored below; a base of --cvar's returns errors).
-  MPI_Errhandler previous;
-  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &previous);
+  const MPI_Errhandler previous = save_world_errhandler();
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   auto built = [&](CommStep& st, int rc, const char* call) {
     std::optional<std::string> mine;
@@ -340,8 +358,7 @@ std::vector<CommStep> comm_plan(const std::string& spec, int me, int size, MPI_C
   if (words != std::vector<std::string>{"world"} && size < 2)
     throw UsageError{"--comm " + spec + " needs at least 2 ranks (run under mpirun -np P)"};
   for (const std::string& w : words) add(w);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
-  MPI_Errhandler_free(&previous);
+  restore_world_errhandler(previous);
   return steps;
 }
 
@@ -370,6 +387,15 @@ struct CvarInfo {
   std::vector<std::pair<int, std::string>> items;
 };
 
+#ifdef COLLCHECK_SMPI
+// SMPI has no tool interface: a collective's algorithm is chosen for the
+// whole simulation instead (scripts/smpi --cfg=smpi/<collective>:<name>).
+[[noreturn]] void no_tool_interface(const std::string& option) {
+  throw UsageError{option + ": SMPI has no MPI tool interface (MPI_T): choose a collective's algorithm with "
+                            "scripts/smpi --cfg=smpi/<collective>:<name>"};
+}
+CvarInfo cvar_info(const std::string&) { no_tool_interface("--cvar"); }
+#else
 CvarInfo cvar_info(const std::string& name) {
   int provided = 0;
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
@@ -401,6 +427,7 @@ CvarInfo cvar_info(const std::string& name) {
   }
   return CvarInfo{index, std::move(items)};
 }
+#endif
 
 // --cvar NAME=V1[,V2...] split (InputError for another form or an empty
 // value); whether NAME and the values exist is known in the job only.
@@ -446,6 +473,10 @@ std::vector<CvarSetting> cvar_settings(const std::string& spec) {
 // the one it parsed from its environment: MPICH's algorithm variables take
 // names there but have no named values in MPI_T, so scripts/backends learns
 // each name's number this way before it batches MPICH's algorithms.
+#ifdef COLLCHECK_SMPI
+int read_cvar(const std::string&) { no_tool_interface("--cvar-show"); }
+void write_cvar(const CvarSetting& cv) { no_tool_interface("--cvar " + cv.name); }
+#else
 int read_cvar(const std::string& name) {
   const CvarInfo info = cvar_info(name);
   MPI_T_cvar_handle handle;
@@ -466,6 +497,7 @@ void write_cvar(const CvarSetting& cv) {
     throw UsageError{"--cvar " + cv.name + "=" + cv.text + ": the library does not let it be written at run time"};
   MPI_T_cvar_handle_free(&handle);
 }
+#endif
 
 // One black-box result as JSON (what the report prints; no trace: --trace
 // runs on the world only), and back.
@@ -628,12 +660,10 @@ int run_black_box(const std::string& native, const std::string& function, const 
   MPI_Comm base = MPI_COMM_WORLD;
   std::optional<std::string> base_failed;
   if (cv.active) {
-    MPI_Errhandler previous;
-    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &previous);
+    const MPI_Errhandler previous = save_world_errhandler();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const int rc = MPI_Comm_dup(MPI_COMM_WORLD, &base);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
-    MPI_Errhandler_free(&previous);
+    restore_world_errhandler(previous);
     base_failed = agree_on_failure(rc == MPI_SUCCESS ? std::nullopt
                                                      : std::optional<std::string>("MPI_Comm_dup returned error code " +
                                                                                   std::to_string(rc) + " (" +
@@ -950,6 +980,11 @@ BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& 
   if (q.run.trace && !line.cvar_s.empty()) throw InputError("--trace records the calls on MPI_COMM_WORLD; it takes no --cvar");
   if (q.run.trace && comm != std::vector<std::string>{"world"})
     throw InputError("--trace records the calls on MPI_COMM_WORLD; it takes no --comm other than world");
+  // The recorder's MPI_Send & co would have to answer the library's calls
+  // before libsimgrid's, which SMPI's loading order does not allow.
+  if (q.run.trace && smpi::kUnderSmpi)
+    throw InputError("--trace does not run under SMPI: its recorder cannot come before libsimgrid's MPI calls; "
+                     "trace under Open MPI or MPICH");
   return q;
 }
 
@@ -1297,9 +1332,17 @@ int run(int argc, char** argv, int me, int size) {
 // did finalize exit first and reports it as exiting without finalize
 // (tests/mpi/CMakeLists.txt, COLLCHECK_MPI_ENV).
 
+// Under SMPI every rank registers the hook in the one process, which runs
+// them all when it exits, outside any rank: once every rank has returned
+// from main (counted where SMPI's privatization does not copy it), the exit
+// is the simulation's own end.
+std::atomic<int>* const g_ranks_done = new std::atomic<int>(0);
+int g_size = 1;
+
 extern "C" void exit_before_verdict() {
   int finalized = 0;
-  if (g_ending || (MPI_Finalized(&finalized) == MPI_SUCCESS && finalized)) return;
+  if (g_ending || g_ranks_done->load() == g_size) return;
+  if (MPI_Finalized(&finalized) == MPI_SUCCESS && finalized) return;
   std::cout.flush();
   std::fflush(stdout);
   char line[1024];
@@ -1315,6 +1358,10 @@ extern "C" void exit_before_verdict() {
 // busy-polling the cores rank 0 and mpirun need (the ranks are often
 // oversubscribed, and Open MPI's blocking calls spin).
 int rank_zero_code(int code) {
+  if (smpi::kUnderSmpi) {  // simulated ranks do not spin: a blocked one costs nothing
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return code;
+  }
   MPI_Request req;
   MPI_Ibcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
   for (int done = 0, us = 50;;) {
@@ -1341,12 +1388,19 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   g_rank = me;
+  g_size = size;
+  collcheck::runtime::blackbox::report_deadlocks();
   std::atexit(exit_before_verdict);
   if (me == 0) write_stdout_past_launcher();  // a report mpirun cannot write is seen (exit 2), not dropped by it
-  StdoutCapture capture;  // flush_stdout names the reason a write to standard output failed
+  // flush_stdout names the reason a write to standard output failed. Under
+  // SMPI std::cout is every rank's: rank 0 alone, which writes the report,
+  // captures it.
+  std::optional<StdoutCapture> capture;
+  if (me == 0 || !smpi::kUnderSmpi) capture.emplace();
   int code = kHolds;
   bool reported = false;  // rank 0 printed an error line
   try {
+    if (auto why = smpi::unsupported_setup()) throw UsageError{*why};
     code = run(argc, argv, me, size);
   } catch (const UsageError& e) {
     // Every rank parses the same arguments, so every rank gets here together.
@@ -1388,5 +1442,14 @@ int main(int argc, char** argv) {
   }
   code = rank_zero_code(code);
   MPI_Finalize();  // from here on, exit() is this rank's own end (the hook stays silent)
+  if (++*g_ranks_done == size && smpi::kUnderSmpi) {
+    // The last simulated rank ends the process: the destructors of statics
+    // that each rank made for itself would all run at exit on one rank's
+    // copy (every rank's registration, one address), freeing it p times.
+    std::cout.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    _exit(code);
+  }
   return code;
 }

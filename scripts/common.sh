@@ -11,6 +11,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   mpich libmpich-dev  # the second MPI library: collcheck-mpi is built against it too (build-mpich); Open MPI stays the default
+  libsimgrid-dev      # SimGrid's SMPI: collcheck-mpi on thousands of simulated ranks (build-smpi, scripts/smpi)
   libpugixml-dev chromium zlib1g-dev
   libsqlite3-dev
   python3-jsonschema  # tests/regression/checker/cli/check_file_test.cpp: docs/schedule.schema.json (Draft 2020-12)
@@ -36,16 +37,33 @@ build_collcheck() {
   cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}"
 }
 
-# collcheck-mpi and its tests (tests/mpi) built against Debian's MPICH in
-# $BUILD-mpich: the same sources, MPICH's mpicxx and Hydra's mpiexec.
+# collcheck-mpi and its tests (tests/mpi) built against another MPI, beside
+# ./build: only the files that include mpi.h are compiled again, the rest is
+# linked from ./build (COLLCHECK_CORE_FROM), which must be built first.
+#   build_collcheck_mpich  Debian's MPICH in $BUILD-mpich: MPICH's mpicxx, Hydra's mpiexec
+#   build_collcheck_smpi   SimGrid's SMPI in $BUILD-smpi: run with scripts/smpi
+build_mpi_only() {
+  local dir="$1"
+  shift
+  local configure=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do configure+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$BUILD" -j "$(nproc)" --target cc_checker cc_smt cc_formats cc_topology
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLCHECK_BUILD_BENCHMARKS=OFF \
+    -DCOLLCHECK_TESTS_MPI_ONLY=ON -DCOLLCHECK_CORE_FROM="$BUILD" "${configure[@]}" >/dev/null
+  cmake --build "$dir" -j "$(nproc)" "${targets[@]}"
+}
 MPICH_BUILD="${BUILD}-mpich"
 build_collcheck_mpich() {
-  cmake -S "$ROOT" -B "$MPICH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLCHECK_BUILD_BENCHMARKS=OFF \
-    -DCOLLCHECK_TESTS_MPI_ONLY=ON -DMPI_CXX_COMPILER=/usr/bin/mpicxx.mpich \
-    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich >/dev/null
-  local targets=()
-  [ $# -gt 0 ] && targets=(--target "$@")
-  cmake --build "$MPICH_BUILD" -j "$(nproc)" "${targets[@]}"
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  build_mpi_only "$MPICH_BUILD" -DMPI_CXX_COMPILER=/usr/bin/mpicxx.mpich \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -- "$@"
+}
+SMPI_BUILD="${BUILD}-smpi"
+build_collcheck_smpi() {
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  build_mpi_only "$SMPI_BUILD" -DCOLLCHECK_MPI_FLAVOUR=smpi -- "$@"
 }
 
 install_missing

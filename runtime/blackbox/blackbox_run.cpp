@@ -1,5 +1,7 @@
 #include "runtime/blackbox/blackbox_run.hpp"
 
+#include "runtime/blackbox/library_mpi.hpp"
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
@@ -475,6 +477,7 @@ std::optional<std::string> load_function(const std::string& spec, void*& functio
   if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size())
     return "--function takes LIBRARY:SYMBOL (e.g. ./libmine.so:my_allreduce), got '" + spec + "'";
   const std::string lib = spec.substr(0, colon), sym = spec.substr(colon + 1);
+  if (auto why = foreign_mpi(lib)) return why;
   void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* e = dlerror();

@@ -29,6 +29,11 @@ namespace collcheck::runtime::blackbox {
 // armed); idempotent. `world_rank` starts every line.
 void install_crash_report(int world_rank);
 
+// Under SMPI: a deadlock SimGrid finds ends the job with the waiting ranks'
+// lines (or one line for the job) and exit 3, not SimGrid's exit 0. Once per
+// process, from any rank; nothing under another MPI.
+void report_deadlocks();
+
 // The words after "collcheck-mpi: rank W" of the line a crash writes from
 // now on (e.g. " crashed in ./libx.so:f (one-hot run 0)").
 void set_crash_line(const std::string& words);

@@ -1,5 +1,7 @@
 #include "runtime/blackbox/heap_check.hpp"
 
+#include "runtime/smpi/smpi_job.hpp"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -57,6 +59,9 @@ bool black_box_run(char** argv) {
 }  // namespace
 
 void reexec_with_heap_check(char** argv) {
+  // Under SMPI this process is the whole simulation (smpimain): scripts/smpi
+  // preloads the library for it instead.
+  if (smpi::kUnderSmpi) return;
   if (!black_box_run(argv) || turned_off() || in_force() || std::getenv(kExecMark)) return;
   const std::string path = debug_library_path();
   if (path.empty()) return;
@@ -81,6 +86,8 @@ std::string heap_check_words() {
   if (!provider.empty() && provider.find("libc.so") == std::string::npos &&
       provider.find(kDebugLibrary) == std::string::npos)
     return "none of glibc's (malloc is " + provider + "'s)";
+  if (smpi::kUnderSmpi)
+    return std::string("none (glibc's ") + kDebugLibrary + " is preloaded by scripts/smpi, which did not start this run)";
   return std::string("none (glibc's ") + kDebugLibrary + " was not found or could not be preloaded)";
 }
 

@@ -1,0 +1,43 @@
+#pragma once
+// What changes when collcheck-mpi runs under SimGrid's SMPI (built with
+// COLLCHECK_MPI_FLAVOUR=smpi): every rank is an actor of one process, run
+// one at a time on one thread, and collcheck-mpi's globals are per rank only
+// because SMPI privatizes them (mmap: one copy of the data segment per rank,
+// swapped in at each context switch; dlopen: one copy of the whole program
+// per rank). What that means here:
+//   - memory allocated before the simulation starts (static initialisation)
+//     is shared by every rank under mmap privatization: the crash report's
+//     one watchdog lives there and keeps a phase per rank;
+//   - a hang is usually a deadlock, which SimGrid detects at once: the
+//     watchdog's lines are written then, not after --timeout;
+//   - wall time says little about a simulation of thousands of ranks (a ring
+//     of 1024 ranks is 2 million messages in one call): a phase's deadline
+//     is --timeout seconds without progress (SimGrid's clock standing still:
+//     a rank computing without end), not since the phase began;
+//   - without privatization ("no") every rank would share collcheck-mpi's
+//     state: refused.
+// Under another MPI these are no-ops and kUnderSmpi is false.
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace collcheck::runtime::smpi {
+
+#ifdef COLLCHECK_SMPI
+inline constexpr bool kUnderSmpi = true;
+// Why this simulation cannot run collcheck-mpi (SMPI's privatization is
+// off), or nothing.
+std::optional<std::string> unsupported_setup();
+// Calls `cb` when SimGrid finds every actor blocked (a deadlock).
+void on_deadlock(std::function<void()> cb);
+// Calls `cb` whenever the simulated clock advances (a message delivered):
+// the simulation makes progress, however slowly it runs in wall time.
+void on_progress(std::function<void()> cb);
+#else
+inline constexpr bool kUnderSmpi = false;
+inline std::optional<std::string> unsupported_setup() { return std::nullopt; }
+inline void on_deadlock(std::function<void()>) {}
+inline void on_progress(std::function<void()>) {}
+#endif
+
+}  // namespace collcheck::runtime::smpi
