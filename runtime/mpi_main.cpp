@@ -8,7 +8,7 @@
 //          [--dtype int64|float|double] [--count N] [--seed S] [--format text|json]
 //   mpirun -np P collcheck-mpi --schedule FILE [...]   (JSON or JSON lines, docs/schedule-format.md)
 //   mpirun -np P collcheck-mpi --native COLL | --function LIB:SYM --collective COLL
-//          [--payload one-hot,counters,counters-op,tagged-counters,noncommutative,ordered,source-tagged] [--count N] [--dtype D]
+//          [--payload one-hot,counters,counters-op,tagged-counters,noncommutative,ordered,power-sums,source-tagged] [--count N] [--dtype D]
 //          [--root R] [--in-place] [--timeout S] [--trace FILE]
 //     black box (runtime/blackbox/): the library's own collective or a user's
 //     function on exact-multiplicity payloads; exit 3 when a call hangs or
@@ -861,7 +861,7 @@ po::options_description mpi_options(CommandLine& o) {
       "function", po::value(&function), "black box: LIBRARY:SYMBOL, a function with the standard MPI signature of --collective")(
       "collective", po::value(&collective), "black box: the collective --function implements")(
       "payload", po::value(&payload_s),
-      "black box: one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, source-tagged (comma list; default: every one that applies)")(
+      "black box: one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, power-sums, source-tagged (comma list; default: every one that applies)")(
       "in-place", po::bool_switch(&in_place), "black box: pass MPI_IN_PLACE")(
       "comm", po::value(&comm_s),
       "black box: the communicator(s) it is called on: world (default), dup, reversed, split[:K] (parts of K "
@@ -930,7 +930,7 @@ BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& 
   if (!line.payload_s.empty() && line.payload_s != "all")
     for (const std::string& item : list_items("payload", line.payload_s)) {
       auto pl = bb::payload_from_string(item);
-      if (!pl) throw InputError("unknown --payload '" + item + "' (one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, source-tagged, all)");
+      if (!pl) throw InputError("unknown --payload '" + item + "' (one-hot, counters, counters-op, tagged-counters, noncommutative, ordered, power-sums, source-tagged, all)");
       q.run.payloads.push_back(*pl);
     }
   // The implementation's documented preconditions (--require): a call outside

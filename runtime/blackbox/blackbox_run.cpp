@@ -1,6 +1,7 @@
 #include "runtime/blackbox/blackbox_run.hpp"
 
 #include "runtime/blackbox/library_mpi.hpp"
+#include "runtime/blackbox/power_sums.hpp"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -190,6 +191,11 @@ extern "C" void concat_op(void* in, void* inout, int* len, MPI_Datatype* type) {
   MPI_Type_size(*type, &bytes);
   concatenate(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout), static_cast<uint64_t>(*len),
               static_cast<uint64_t>(bytes) / sizeof(int64_t));
+}
+
+extern "C" void power_sums_op(void* in, void* inout, int* len, MPI_Datatype*) {
+  power_sums::add_mod(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout),
+                      static_cast<uint64_t>(*len) * power_sums::kK);
 }
 
 extern "C" void matrix_op(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -632,6 +638,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
       ty.type = derived;
       if (pl == Payload::noncommutative) MPI_Op_create(&matrix_op, 0 /* not commutative */, &op);
       else if (pl == Payload::ordered) MPI_Op_create(&concat_op, 0 /* not commutative */, &op);
+      else if (pl == Payload::power_sums) MPI_Op_create(&power_sums_op, 1, &op);
       else MPI_Op_create(&counters_sum_op, 1, &op);
     }
     PayloadResult res;
@@ -649,6 +656,7 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
                     (!reduces(t.coll)                  ? ""
                      : pl == Payload::noncommutative ? ", user-defined non-commutative op"
                      : pl == Payload::ordered        ? ", user-defined concatenation (non-commutative)"
+                     : pl == Payload::power_sums     ? ", user-defined commutative sum mod 2^53 - 111"
                      : derived != MPI_DATATYPE_NULL  ? ", user-defined commutative sum"
                                                      : ", MPI_SUM") +
                     (o.in_place ? ", MPI_IN_PLACE" : "");

@@ -1,5 +1,7 @@
 #include "runtime/blackbox/payloads.hpp"
 
+#include "runtime/blackbox/power_sums.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +25,7 @@ const std::vector<std::pair<Payload, const char*>>& payload_names() {
                                                                   {Payload::tagged_counters, "tagged-counters"},
                                                                   {Payload::noncommutative, "noncommutative"},
                                                                   {Payload::ordered, "ordered"},
+                                                                  {Payload::power_sums, "power-sums"},
                                                                   {Payload::source_tagged, "source-tagged"}};
   return n;
 }
@@ -118,7 +121,7 @@ std::optional<Payload> payload_from_string(const std::string& s) {
 std::vector<Payload> payloads_for(Coll c) {
   if (reduces(c))
     return {Payload::one_hot,        Payload::counters, Payload::counters_op, Payload::tagged_counters,
-            Payload::noncommutative, Payload::ordered};
+            Payload::noncommutative, Payload::ordered, Payload::power_sums};
   return {Payload::source_tagged};
 }
 
@@ -130,6 +133,7 @@ Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me) {
             : pl == Payload::tagged_counters                      ? p + 1
             : pl == Payload::noncommutative                       ? 4
             : pl == Payload::ordered                              ? 2 * p + 1
+            : pl == Payload::power_sums                           ? power_sums::kK
                                                                   : 1;
   switch (c) {
     case Coll::allreduce:
@@ -217,6 +221,15 @@ std::vector<double> send_values(const RunSpec& r, int me) {
         v[e * l.width + 1] = static_cast<double>(me);
       }
       break;
+    case Payload::power_sums: {
+      const power_sums::Weights w(r.seed, r.p);
+      uint64_t x[power_sums::kK];
+      for (uint64_t e = 0; e < l.send; ++e) {
+        power_sums::contribution(w, static_cast<uint64_t>(me), e, x);
+        for (int k = 0; k < power_sums::kK; ++k) v[e * l.width + static_cast<uint64_t>(k)] = static_cast<double>(x[k]);
+      }
+      break;
+    }
     case Payload::source_tagged:
       if (r.coll == Coll::bcast && me != r.root) {
         std::fill(v.begin(), v.end(), integral(r.dtype) ? kSentinel : std::nan(""));
@@ -234,9 +247,17 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
   std::vector<std::optional<double>> v(l.recv * l.width);
   if (r.coll == Coll::reduce && me != r.root) return v;  // unspecified
   const uint64_t S = tag_stride(r.coll, r.p, r.count);
+  std::optional<power_sums::Weights> weights;
+  if (r.payload == Payload::power_sums) weights.emplace(r.seed, r.p);
   for (uint64_t i = 0; i < l.recv; ++i) {
     switch (r.payload) {
       case Payload::one_hot: v[i] = 1.0; break;
+      case Payload::power_sums: {
+        uint64_t x[power_sums::kK];
+        power_sums::expected(*weights, reduced_index(r, me, i), x);
+        for (int k = 0; k < power_sums::kK; ++k) v[i * l.width + static_cast<uint64_t>(k)] = static_cast<double>(x[k]);
+        break;
+      }
       case Payload::counters:
       case Payload::counters_op:
         for (uint64_t k = 0; k < l.width; ++k) v[i * l.width + k] = 1.0;
@@ -306,6 +327,34 @@ void concatenate(const int64_t* in, int64_t* inout, uint64_t n, uint64_t width) 
     std::copy(joined.begin(), joined.begin() + la + lb, b + 1);
   }
 }
+
+namespace {
+
+// A wrong power-sums element in words: decoded to ranks and multiplicities,
+// or why not.
+std::string power_sums_defect(const RunSpec& r, int me, uint64_t i, const double* got) {
+  const std::string tag = " (power-sums)";
+  if (std::all_of(got, got + power_sums::kK, [](double v) { return v == kSentinel; }))
+    return "holds the sentinel (untouched)" + tag;
+  uint64_t g[power_sums::kK];
+  for (int k = 0; k < power_sums::kK; ++k) {
+    if (!(got[k] >= 0 && got[k] < static_cast<double>(power_sums::kQ)) || std::floor(got[k]) != got[k])
+      return "holds " + num(got[k]) + ", no sum of contributions (outside 0 .. 2^53 - 112)" + tag;
+    g[k] = static_cast<uint64_t>(got[k]);
+  }
+  const auto wrong = power_sums::decode(power_sums::Weights(r.seed, r.p), reduced_index(r, me, i), g);
+  if (!wrong || wrong->empty())
+    return "more than " + std::to_string(power_sums::kDecodable) + " contributions wrong, or another element's "
+           "contribution summed here: counters-op (p counters per element) or one-hot names them" + tag;
+  std::string out;
+  for (const power_sums::WrongContribution& w : *wrong) {
+    const std::string who = "rank " + std::to_string(w.rank) + "'s contribution";
+    out += (out.empty() ? "" : "; ") + who + (w.times == 0 ? std::string(" lost") : " counted " + std::to_string(w.times) + " times");
+  }
+  return out + tag;
+}
+
+}  // namespace
 
 std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<double>& got) {
   const Layout l = layout(r.coll, r.payload, r.p, r.count, me);
@@ -386,6 +435,7 @@ std::optional<std::string> judge(const RunSpec& r, int me, const std::vector<dou
         return el + "operands combined as " + (order.empty() ? "(none)" : order) + ", expected 0 .. " +
                std::to_string(r.p - 1) + " in rank order" + (why.empty() ? "" : " (" + why + ")") + " (ordered)";
       }
+      case Payload::power_sums: return el + power_sums_defect(r, me, i, got.data() + i * l.width);
       case Payload::source_tagged: {
         const double w = *want[i];
         const auto who = [&](double v) {

@@ -63,6 +63,14 @@
 //                    exact order the operands were combined in, every rank's
 //                    ("combined as 1 0 2"; a rank twice, one missing); more
 //                    than 2p operands saturate ("more than 2p operands").
+//   power-sums       reductions, one run, each element the powers w^1 .. w^8
+//                    of a weight per (rank, element) mod Q = 2^53 - 111
+//                    (MPI_Type_contiguous(8, MPI_INT64_T)) under a user-defined
+//                    commutative sum mod Q: O(count) memory at any p. Exact for
+//                    up to 8 wrong contributions per element, a fingerprint
+//                    beyond (runtime/blackbox/power_sums.hpp); a wrong result
+//                    with up to 4 wrong contributions is decoded to ranks and
+//                    multiplicities.
 //   source-tagged    data movement (allgather, bcast, alltoall): element j of
 //                    rank s's send buffer is tag(s, j) = s * S + j (S: the send
 //                    buffer's elements), so a wrong result names whose element
@@ -86,7 +94,7 @@ std::optional<Coll> coll_from_string(const std::string& s);
 const std::vector<Coll>& all_colls();
 bool reduces(Coll c);
 
-enum class Payload { one_hot, counters, counters_op, tagged_counters, noncommutative, ordered, source_tagged };
+enum class Payload { one_hot, counters, counters_op, tagged_counters, noncommutative, ordered, power_sums, source_tagged };
 const char* to_string(Payload p);  // "one-hot", "counters", "counters-op", "tagged-counters", ...
 std::optional<Payload> payload_from_string(const std::string& s);
 // The payloads that apply to a collective (reductions: one-hot, counters, counters-op,

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "runtime/blackbox/payloads.hpp"
+#include "runtime/blackbox/power_sums.hpp"
 
 namespace collcheck::runtime::blackbox {
 namespace {
@@ -52,6 +53,13 @@ std::vector<double> simulate(const RunSpec& r, int me) {
           for (uint64_t k = 0; k < l.width; ++k) mine[k] = static_cast<int64_t>(send[q][j * l.width + k]);
           concatenate(acc.data(), mine.data(), 1, l.width);  // mine = acc ++ mine
           acc = mine;
+        }
+        for (uint64_t k = 0; k < l.width; ++k) out[i * l.width + k] = static_cast<double>(acc[k]);
+      } else if (r.payload == Payload::power_sums) {  // the sum mod Q
+        std::vector<int64_t> acc(l.width, 0), mine(l.width);
+        for (uint64_t q = 0; q < r.p; ++q) {
+          for (uint64_t k = 0; k < l.width; ++k) mine[k] = static_cast<int64_t>(send[q][j * l.width + k]);
+          power_sums::add_mod(mine.data(), acc.data(), l.width);
         }
         for (uint64_t k = 0; k < l.width; ++k) out[i * l.width + k] = static_cast<double>(acc[k]);
       } else {
@@ -131,6 +139,35 @@ TEST(Payloads, CountersOpKeepsTheCountAndNamesTheRank) {
   std::vector<double> got = simulate(r, 0);
   got[4 * 3 + 1] = 2;
   EXPECT_EQ(judge(r, 0, got), "rank 0, element 4: rank 1's contribution counted 2 times (counters-op)");
+}
+
+// The payload that scales: one call, 8 values per element, at p = 4096 (a
+// result built from the contributions with one of them lost, or doubled).
+TEST(Payloads, PowerSumsNameALostAndADoubledContributionAtP4096) {
+  RunSpec r{Coll::allreduce, Payload::power_sums, 4096, 3, 0, 0, 9, DType::int64};
+  EXPECT_EQ(layout(r.coll, r.payload, r.p, r.count, 0).width, 8u);
+  const std::vector<double> right = simulate(r, 17);
+  EXPECT_FALSE(judge(r, 17, right));
+  auto with = [&](uint64_t rank, int times) {  // element 2 with rank's contribution `times` times
+    std::vector<double> got = right;
+    std::vector<int64_t> acc(8), mine(8);
+    for (int k = 0; k < 8; ++k) acc[static_cast<size_t>(k)] = static_cast<int64_t>(got[2 * 8 + static_cast<size_t>(k)]);
+    const std::vector<double> theirs = send_values(r, static_cast<int>(rank));
+    for (int t = 1; t != times; t += times > 1 ? 1 : -1) {
+      for (int k = 0; k < 8; ++k) {
+        const int64_t v = static_cast<int64_t>(theirs[2 * 8 + static_cast<size_t>(k)]);
+        mine[static_cast<size_t>(k)] = times > 1 ? v : static_cast<int64_t>(power_sums::kQ) - v;
+      }
+      power_sums::add_mod(mine.data(), acc.data(), 8);
+    }
+    for (int k = 0; k < 8; ++k) got[2 * 8 + static_cast<size_t>(k)] = static_cast<double>(acc[static_cast<size_t>(k)]);
+    return got;
+  };
+  EXPECT_EQ(judge(r, 17, with(4000, 0)), "rank 17, element 2: rank 4000's contribution lost (power-sums)");
+  EXPECT_EQ(judge(r, 17, with(5, 2)), "rank 17, element 2: rank 5's contribution counted 2 times (power-sums)");
+  std::vector<double> untouched = right;
+  std::fill(untouched.begin(), untouched.begin() + 8, kSentinel);
+  EXPECT_EQ(judge(r, 17, untouched), "rank 17, element 0: holds the sentinel (untouched) (power-sums)");
 }
 
 TEST(Payloads, TaggedCountersNameTheElementAReducedValueBelongsTo) {
