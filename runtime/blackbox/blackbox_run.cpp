@@ -2,6 +2,7 @@
 
 #include "runtime/blackbox/library_mpi.hpp"
 #include "runtime/blackbox/power_sums.hpp"
+#include "runtime/smpi/smpi_job.hpp"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -484,7 +485,13 @@ std::optional<std::string> load_function(const std::string& spec, void*& functio
     return "--function takes LIBRARY:SYMBOL (e.g. ./libmine.so:my_allreduce), got '" + spec + "'";
   const std::string lib = spec.substr(0, colon), sym = spec.substr(colon + 1);
   if (auto why = foreign_mpi(lib)) return why;
-  void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string file = lib;  // under SMPI, this rank's own copy (runtime/smpi/smpi_job.hpp)
+  try {
+    file = smpi::library_for_this_rank(lib);
+  } catch (const std::runtime_error& e) {
+    return std::string(e.what());
+  }
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* e = dlerror();
     return "cannot load '" + lib + "': " + (e ? e : "unknown error");

@@ -33,11 +33,19 @@ void on_deadlock(std::function<void()> cb);
 // Calls `cb` whenever the simulated clock advances (a message delivered):
 // the simulation makes progress, however slowly it runs in wall time.
 void on_progress(std::function<void()> cb);
+// The file this simulated rank loads for a --function library: a copy of
+// its own in SMPI's temporary directory, so that the library's globals are
+// the rank's, as in a process of its own (SMPI privatizes only the program
+// and the libraries it links). COLLCHECK_SMPI_LIBRARY_COPIES=one (scripts/smpi
+// --library-copies one) loads the one file for every rank instead: less
+// disk and memory, globals shared. An error says why no copy was made.
+std::string library_for_this_rank(const std::string& library);
 #else
 inline constexpr bool kUnderSmpi = false;
 inline std::optional<std::string> unsupported_setup() { return std::nullopt; }
 inline void on_deadlock(std::function<void()>) {}
 inline void on_progress(std::function<void()>) {}
+inline std::string library_for_this_rank(const std::string& library) { return library; }
 #endif
 
 }  // namespace collcheck::runtime::smpi
