@@ -196,7 +196,7 @@ extern "C" void concat_op(void* in, void* inout, int* len, MPI_Datatype* type) {
 
 extern "C" void power_sums_op(void* in, void* inout, int* len, MPI_Datatype*) {
   power_sums::add_mod(static_cast<const int64_t*>(in), static_cast<int64_t*>(inout),
-                      static_cast<uint64_t>(*len) * power_sums::kK);
+                      static_cast<uint64_t>(*len) * power_sums::kValues);
 }
 
 extern "C" void matrix_op(void* in, void* inout, int* len, MPI_Datatype*) {

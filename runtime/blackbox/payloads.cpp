@@ -133,7 +133,7 @@ Layout layout(Coll c, Payload pl, uint64_t p, uint64_t count, int me) {
             : pl == Payload::tagged_counters                      ? p + 1
             : pl == Payload::noncommutative                       ? 4
             : pl == Payload::ordered                              ? 2 * p + 1
-            : pl == Payload::power_sums                           ? power_sums::kK
+            : pl == Payload::power_sums                           ? power_sums::kValues
                                                                   : 1;
   switch (c) {
     case Coll::allreduce:
@@ -223,10 +223,10 @@ std::vector<double> send_values(const RunSpec& r, int me) {
       break;
     case Payload::power_sums: {
       const power_sums::Weights w(r.seed, r.p);
-      uint64_t x[power_sums::kK];
+      uint64_t x[power_sums::kValues];
       for (uint64_t e = 0; e < l.send; ++e) {
         power_sums::contribution(w, static_cast<uint64_t>(me), e, x);
-        for (int k = 0; k < power_sums::kK; ++k) v[e * l.width + static_cast<uint64_t>(k)] = static_cast<double>(x[k]);
+        for (int k = 0; k < power_sums::kValues; ++k) v[e * l.width + static_cast<uint64_t>(k)] = static_cast<double>(x[k]);
       }
       break;
     }
@@ -253,9 +253,9 @@ std::vector<std::optional<double>> expected_values(const RunSpec& r, int me) {
     switch (r.payload) {
       case Payload::one_hot: v[i] = 1.0; break;
       case Payload::power_sums: {
-        uint64_t x[power_sums::kK];
+        uint64_t x[power_sums::kValues];
         power_sums::expected(*weights, reduced_index(r, me, i), x);
-        for (int k = 0; k < power_sums::kK; ++k) v[i * l.width + static_cast<uint64_t>(k)] = static_cast<double>(x[k]);
+        for (int k = 0; k < power_sums::kValues; ++k) v[i * l.width + static_cast<uint64_t>(k)] = static_cast<double>(x[k]);
         break;
       }
       case Payload::counters:
@@ -334,10 +334,10 @@ namespace {
 // or why not.
 std::string power_sums_defect(const RunSpec& r, int me, uint64_t i, const double* got) {
   const std::string tag = " (power-sums)";
-  if (std::all_of(got, got + power_sums::kK, [](double v) { return v == kSentinel; }))
+  if (std::all_of(got, got + power_sums::kValues, [](double v) { return v == kSentinel; }))
     return "holds the sentinel (untouched)" + tag;
-  uint64_t g[power_sums::kK];
-  for (int k = 0; k < power_sums::kK; ++k) {
+  uint64_t g[power_sums::kValues];
+  for (int k = 0; k < power_sums::kValues; ++k) {
     if (!(got[k] >= 0 && got[k] < static_cast<double>(power_sums::kQ)) || std::floor(got[k]) != got[k])
       return "holds " + num(got[k]) + ", no sum of contributions (outside 0 .. 2^53 - 112)" + tag;
     g[k] = static_cast<uint64_t>(got[k]);

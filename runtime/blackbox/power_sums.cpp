@@ -100,6 +100,10 @@ uint64_t Weights::rank_weight(uint64_t r) const {
 
 uint64_t Weights::element_weight(uint64_t i) const { return 1 + mix(seed_ ^ mix(i + 0x5bd1e995ULL)) % (kQ - 1); }
 
+uint64_t Weights::hashed(uint64_t r, uint64_t i) const {
+  return mix(mix(seed_ ^ 0x2545f4914f6cdd1dULL) ^ mix(r * 0x100000001b3ULL ^ mix(i))) % kQ;
+}
+
 const std::vector<uint64_t>& Weights::rank_power_sums() const {
   if (sums_.empty()) {
     sums_.assign(kK, 0);
@@ -116,6 +120,7 @@ void contribution(const Weights& w, uint64_t r, uint64_t i, uint64_t* out) {
   const uint64_t x = mulmod(w.element_weight(i), w.rank_weight(r));
   uint64_t pw = 1;
   for (int j = 0; j < kK; ++j) out[j] = pw = mulmod(pw, x);
+  out[kK] = w.hashed(r, i);
 }
 
 void expected(const Weights& w, uint64_t i, uint64_t* out) {
@@ -123,10 +128,12 @@ void expected(const Weights& w, uint64_t i, uint64_t* out) {
   const std::vector<uint64_t>& sums = w.rank_power_sums();
   uint64_t pw = 1;
   for (int j = 0; j < kK; ++j) out[j] = mulmod(pw = mulmod(pw, a), sums[j]);
+  out[kK] = 0;
+  for (uint64_t r = 0; r < w.p(); ++r) out[kK] = add(out[kK], w.hashed(r, i));
 }
 
 std::optional<std::vector<WrongContribution>> decode(const Weights& w, uint64_t i, const uint64_t* got) {
-  uint64_t want[kK];
+  uint64_t want[kValues];
   expected(w, i, want);
   // E_j = (got_j - want_j) / a_i^j = sum_r (m_r - 1) b_r^j.
   const uint64_t inv_a = inverse(w.element_weight(i));
@@ -135,7 +142,11 @@ std::optional<std::vector<WrongContribution>> decode(const Weights& w, uint64_t 
   for (int j = 0; j < kK; ++j) e[j] = mulmod(sub(got[j] % kQ, want[j]), scale = mulmod(scale, inv_a));
   const std::vector<uint64_t> c = berlekamp_massey(e);
   const size_t l = c.size() - 1;
-  if (l == 0) return std::vector<WrongContribution>{};
+  const uint64_t hashed_error = sub(got[kK] % kQ, want[kK]);
+  if (l == 0) {  // the power sums are right: so must the hashed one be
+    if (hashed_error != 0) return std::nullopt;
+    return std::vector<WrongContribution>{};
+  }
   if (l > static_cast<size_t>(kDecodable)) return std::nullopt;
   // The locator's roots are the wrong ranks' 1 / b_r: b_r^L C(1 / b_r) = 0.
   std::vector<uint64_t> ranks, weights;
@@ -153,6 +164,9 @@ std::optional<std::vector<WrongContribution>> decode(const Weights& w, uint64_t 
     for (size_t k = 0; k < l; ++k) s = add(s, mulmod(err[k], powmod(weights[k], static_cast<uint64_t>(j) + 1)));
     if (s != e[static_cast<size_t>(j)]) return std::nullopt;
   }
+  uint64_t h = 0;  // ... and the hashed value, which no pattern of the power sums can fool
+  for (size_t k = 0; k < l; ++k) h = add(h, mulmod(err[k], w.hashed(ranks[k], i)));
+  if (h != hashed_error) return std::nullopt;
   std::vector<WrongContribution> out;
   for (size_t k = 0; k < l; ++k) {
     const int64_t delta = err[k] > kQ / 2 ? -static_cast<int64_t>(kQ - err[k]) : static_cast<int64_t>(err[k]);

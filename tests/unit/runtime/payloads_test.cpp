@@ -145,28 +145,29 @@ TEST(Payloads, CountersOpKeepsTheCountAndNamesTheRank) {
 // result built from the contributions with one of them lost, or doubled).
 TEST(Payloads, PowerSumsNameALostAndADoubledContributionAtP4096) {
   RunSpec r{Coll::allreduce, Payload::power_sums, 4096, 3, 0, 0, 9, DType::int64};
-  EXPECT_EQ(layout(r.coll, r.payload, r.p, r.count, 0).width, 8u);
+  constexpr size_t W = power_sums::kValues;
+  EXPECT_EQ(layout(r.coll, r.payload, r.p, r.count, 0).width, W);
   const std::vector<double> right = simulate(r, 17);
   EXPECT_FALSE(judge(r, 17, right));
   auto with = [&](uint64_t rank, int times) {  // element 2 with rank's contribution `times` times
     std::vector<double> got = right;
-    std::vector<int64_t> acc(8), mine(8);
-    for (int k = 0; k < 8; ++k) acc[static_cast<size_t>(k)] = static_cast<int64_t>(got[2 * 8 + static_cast<size_t>(k)]);
+    std::vector<int64_t> acc(W), mine(W);
+    for (size_t k = 0; k < W; ++k) acc[k] = static_cast<int64_t>(got[2 * W + k]);
     const std::vector<double> theirs = send_values(r, static_cast<int>(rank));
     for (int t = 1; t != times; t += times > 1 ? 1 : -1) {
-      for (int k = 0; k < 8; ++k) {
-        const int64_t v = static_cast<int64_t>(theirs[2 * 8 + static_cast<size_t>(k)]);
-        mine[static_cast<size_t>(k)] = times > 1 ? v : static_cast<int64_t>(power_sums::kQ) - v;
+      for (size_t k = 0; k < W; ++k) {
+        const int64_t v = static_cast<int64_t>(theirs[2 * W + k]);
+        mine[k] = times > 1 ? v : static_cast<int64_t>(power_sums::kQ) - v;
       }
-      power_sums::add_mod(mine.data(), acc.data(), 8);
+      power_sums::add_mod(mine.data(), acc.data(), W);
     }
-    for (int k = 0; k < 8; ++k) got[2 * 8 + static_cast<size_t>(k)] = static_cast<double>(acc[static_cast<size_t>(k)]);
+    for (size_t k = 0; k < W; ++k) got[2 * W + k] = static_cast<double>(acc[k]);
     return got;
   };
   EXPECT_EQ(judge(r, 17, with(4000, 0)), "rank 17, element 2: rank 4000's contribution lost (power-sums)");
   EXPECT_EQ(judge(r, 17, with(5, 2)), "rank 17, element 2: rank 5's contribution counted 2 times (power-sums)");
   std::vector<double> untouched = right;
-  std::fill(untouched.begin(), untouched.begin() + 8, kSentinel);
+  std::fill(untouched.begin(), untouched.begin() + W, kSentinel);
   EXPECT_EQ(judge(r, 17, untouched), "rank 17, element 0: holds the sentinel (untouched) (power-sums)");
 }
 

@@ -1,8 +1,9 @@
 // The power-sums payload's arithmetic (runtime/blackbox/power_sums.hpp):
 // results built from the contributions with chosen multiplicities. Every
 // pattern of up to 8 wrong contributions is detected (the exactness claim),
-// up to 4 are decoded to their ranks and multiplicities, and beyond that the
-// decoder says it cannot name them instead of naming the wrong ranks.
+// up to 4 are decoded to their ranks and multiplicities, the hashed value is
+// checked too, and beyond that the decoder says it cannot name them instead
+// of naming the wrong ranks.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -15,14 +16,14 @@ namespace {
 
 // Element i's result when rank r is combined times[r] times (1 if absent).
 std::vector<uint64_t> result(const Weights& w, uint64_t i, const std::map<uint64_t, int64_t>& times) {
-  std::vector<uint64_t> acc(kK, 0);
-  uint64_t x[kK];
+  std::vector<uint64_t> acc(kValues, 0);
+  uint64_t x[kValues];
   for (uint64_t r = 0; r < w.p(); ++r) {
     const auto it = times.find(r);
     const int64_t m = it == times.end() ? 1 : it->second;
     contribution(w, r, i, x);
     const uint64_t f = m >= 0 ? static_cast<uint64_t>(m) % kQ : kQ - static_cast<uint64_t>(-m) % kQ;
-    for (int k = 0; k < kK; ++k) acc[static_cast<size_t>(k)] = (acc[static_cast<size_t>(k)] + mulmod(f, x[k])) % kQ;
+    for (int k = 0; k < kValues; ++k) acc[static_cast<size_t>(k)] = (acc[static_cast<size_t>(k)] + mulmod(f, x[k])) % kQ;
   }
   return acc;
 }
@@ -49,10 +50,10 @@ TEST(PowerSums, RankWeightsAreDistinctAndNonZero) {
 
 TEST(PowerSums, TheRightResultIsTheExpectedOne) {
   const Weights w(3, 100);
-  uint64_t want[kK];
+  uint64_t want[kValues];
   for (uint64_t i : {0u, 1u, 99u}) {
     expected(w, i, want);
-    EXPECT_EQ(result(w, i, {}), std::vector<uint64_t>(want, want + kK));
+    EXPECT_EQ(result(w, i, {}), std::vector<uint64_t>(want, want + kValues));
     EXPECT_EQ(decode(w, i, want), std::vector<WrongContribution>{});
   }
 }
@@ -81,13 +82,13 @@ TEST(PowerSums, UpToFourWrongContributionsAreDecoded) {
 // misnamed: the decoder answers "cannot name them".
 TEST(PowerSums, FiveToEightWrongAreDetectedAndNotMisnamed) {
   const Weights w(13, 64);
-  uint64_t want[kK];
+  uint64_t want[kValues];
   expected(w, 9, want);
   for (size_t n = 5; n <= 8; ++n) {
     std::map<uint64_t, int64_t> wrong;
     for (size_t k = 0; k < n; ++k) wrong[7 * k + 1] = k % 2 ? 0 : 2;
     const std::vector<uint64_t> got = result(w, 9, wrong);
-    EXPECT_NE(got, std::vector<uint64_t>(want, want + kK)) << n;
+    EXPECT_NE(got, std::vector<uint64_t>(want, want + kValues)) << n;
     EXPECT_FALSE(decode(w, 9, got.data())) << n;
   }
 }
@@ -99,21 +100,33 @@ TEST(PowerSums, AThueMorsePatternIsDetected) {
   const Weights w(1, 16);
   std::map<uint64_t, int64_t> wrong;
   for (uint64_t r = 0; r < 16; ++r) wrong[r] = __builtin_popcountll(r) % 2 ? 0 : 2;
-  uint64_t want[kK];
+  uint64_t want[kValues];
   expected(w, 0, want);
-  EXPECT_NE(result(w, 0, wrong), std::vector<uint64_t>(want, want + kK));
+  EXPECT_NE(result(w, 0, wrong), std::vector<uint64_t>(want, want + kValues));
+}
+
+// Power sums that are right with a hashed value that is not (what a pattern
+// with equal power sums up to degree 24 would leave): refuted, not decoded.
+TEST(PowerSums, TheHashedValueIsChecked) {
+  const Weights w(4, 30);
+  std::vector<uint64_t> got = result(w, 2, {});
+  got[kK] = (got[kK] + 1) % kQ;
+  EXPECT_FALSE(decode(w, 2, got.data()));
+  got = result(w, 2, {{7, 2}});  // one doubled, its hashed value not
+  got[kK] = (got[kK] + kQ - w.hashed(7, 2)) % kQ;
+  EXPECT_FALSE(decode(w, 2, got.data()));
 }
 
 // Another element's contribution summed here (a misplaced element) is seen.
 TEST(PowerSums, AnotherElementsContributionIsSeen) {
   const Weights w(2, 50);
   std::vector<uint64_t> got = result(w, 4, {{10, 0}});
-  uint64_t x[kK];
+  uint64_t x[kValues];
   contribution(w, 10, 5, x);  // rank 10's element 5 instead of its element 4
-  for (int k = 0; k < kK; ++k) got[static_cast<size_t>(k)] = (got[static_cast<size_t>(k)] + x[k]) % kQ;
-  uint64_t want[kK];
+  for (int k = 0; k < kValues; ++k) got[static_cast<size_t>(k)] = (got[static_cast<size_t>(k)] + x[k]) % kQ;
+  uint64_t want[kValues];
   expected(w, 4, want);
-  EXPECT_NE(got, std::vector<uint64_t>(want, want + kK));
+  EXPECT_NE(got, std::vector<uint64_t>(want, want + kValues));
   const auto named = decode(w, 4, got.data());
   EXPECT_TRUE(!named || named->size() != 1 || (*named)[0].rank != 10);  // never "rank 10 right"
 }
@@ -128,9 +141,9 @@ RC_GTEST_PROP(PowerSums, EveryPatternOfAtMostEightWrongIsDetected, ()) {
     const int64_t times = *rc::gen::element<int64_t>(0, 2, 3, -1, 5);
     wrong[*rc::gen::inRange<uint64_t>(0, p)] = times;
   }
-  uint64_t want[kK];
+  uint64_t want[kValues];
   expected(w, 3, want);
-  RC_ASSERT(result(w, 3, wrong) != std::vector<uint64_t>(want, want + kK));
+  RC_ASSERT(result(w, 3, wrong) != std::vector<uint64_t>(want, want + kValues));
   const auto named = decode(w, 3, result(w, 3, wrong).data());
   if (n <= static_cast<size_t>(kDecodable)) {
     RC_ASSERT(named.has_value());
