@@ -229,16 +229,21 @@ std::optional<std::string> agree_on_failure(const std::optional<std::string>& mi
   std::string first;  // at rank 0: the smallest failing rank's text
   if (me == 0) {
     if (mine) first = "rank 0: " + *mine;
+    // In arrival order (a receive per rank in rank order would search every
+    // queued message: O(p^2) under SMPI), the smallest failing rank kept.
     std::vector<std::string> texts(static_cast<size_t>(size));
-    for (int r = 1; r < size; ++r) {
+    for (int n = 1; n < size; ++n) {
       MPI_Status status;
-      MPI_Probe(r, kTag, MPI_COMM_WORLD, &status);
+      MPI_Probe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &status);
       int len = 0;
       MPI_Get_count(&status, MPI_CHAR, &len);
       std::string text(static_cast<size_t>(len), '\0');
-      MPI_Recv(text.data(), len, MPI_CHAR, r, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      if (first.empty() && !text.empty()) first = "rank " + std::to_string(r) + ": " + text;
+      MPI_Recv(text.data(), len, MPI_CHAR, status.MPI_SOURCE, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      // Every other rank sends once and then waits for the answer: one each.
+      texts.at(static_cast<size_t>(status.MPI_SOURCE)) = std::move(text);
     }
+    for (int r = 1; r < size && first.empty(); ++r)
+      if (!texts[static_cast<size_t>(r)].empty()) first = "rank " + std::to_string(r) + ": " + texts[static_cast<size_t>(r)];
     for (int r = 1; r < size; ++r)
       MPI_Send(first.data(), static_cast<int>(first.size()), MPI_CHAR, r, kTag, MPI_COMM_WORLD);
   } else {

@@ -5,6 +5,9 @@
 #include "runtime/smpi/smpi_job.hpp"
 
 #include <dlfcn.h>
+
+#include <deque>
+#include <map>
 #include <elf.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -400,7 +403,13 @@ std::optional<std::string> load_large_count_binding(Coll c, void*& function) {
 // test, and a broken one must not decide what is reported about it).
 namespace {
 MPI_Comm g_bookkeeping = MPI_COMM_NULL;
-constexpr int kBookkeepingTag = 1;
+constexpr int kBookkeepingTag = 1;  // gather_texts: every rank's text to the root
+constexpr int kShareTag = 2;        // share_from_root: the root's value to every rank
+// Texts gather_texts took for a later gather (of another communicator, or the
+// next call), by sender: it takes messages in arrival order (a receive per
+// rank in rank order would search all queued messages, O(p^2) for a gather
+// under SMPI's thousands of ranks), and a sender's messages stay in order.
+std::map<int, std::deque<std::string>> g_early;
 
 MPI_Comm bookkeeping() {
   if (g_bookkeeping == MPI_COMM_NULL)
@@ -439,15 +448,37 @@ std::vector<std::pair<int, std::string>> gather_texts(const std::string& mine, M
     return out;
   }
   if (!mine.empty()) out.emplace_back(0, mine);
-  for (size_t r = 1; r < world.size(); ++r) {
+  std::map<int, int> waiting;  // world rank -> rank in comm, for those not heard yet
+  for (size_t r = 1; r < world.size(); ++r) waiting[world[r]] = static_cast<int>(r);
+  auto take = [&](int local, std::string text) {
+    if (!text.empty()) out.emplace_back(local, std::move(text));
+  };
+  for (auto it = waiting.begin(); it != waiting.end();) {  // what came early for this gather
+    auto early = g_early.find(it->first);
+    if (early == g_early.end() || early->second.empty()) {
+      ++it;
+      continue;
+    }
+    take(it->second, std::move(early->second.front()));
+    early->second.pop_front();
+    it = waiting.erase(it);
+  }
+  while (!waiting.empty()) {
     MPI_Status status;
-    MPI_Probe(world[r], kBookkeepingTag, bk, &status);
+    MPI_Probe(MPI_ANY_SOURCE, kBookkeepingTag, bk, &status);
     int len = 0;
     MPI_Get_count(&status, MPI_CHAR, &len);
     std::string text(static_cast<size_t>(len), '\0');
-    MPI_Recv(text.data(), len, MPI_CHAR, world[r], kBookkeepingTag, bk, MPI_STATUS_IGNORE);
-    if (!text.empty()) out.emplace_back(static_cast<int>(r), std::move(text));
+    MPI_Recv(text.data(), len, MPI_CHAR, status.MPI_SOURCE, kBookkeepingTag, bk, MPI_STATUS_IGNORE);
+    const auto from = waiting.find(status.MPI_SOURCE);
+    if (from == waiting.end()) {  // for a later gather of this rank's
+      g_early[status.MPI_SOURCE].push_back(std::move(text));
+      continue;
+    }
+    take(from->second, std::move(text));
+    waiting.erase(from);
   }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
 
@@ -457,10 +488,10 @@ int share_from_root(int value, MPI_Comm comm) {
   const std::vector<int> world = world_ranks(comm);
   const MPI_Comm bk = bookkeeping();
   if (me == 0) {
-    for (size_t r = 1; r < world.size(); ++r) MPI_Send(&value, 1, MPI_INT, world[r], kBookkeepingTag, bk);
+    for (size_t r = 1; r < world.size(); ++r) MPI_Send(&value, 1, MPI_INT, world[r], kShareTag, bk);
     return value;
   }
-  MPI_Recv(&value, 1, MPI_INT, world[0], kBookkeepingTag, bk, MPI_STATUS_IGNORE);
+  MPI_Recv(&value, 1, MPI_INT, world[0], kShareTag, bk, MPI_STATUS_IGNORE);
   return value;
 }
 

@@ -92,17 +92,18 @@ class Watchdog {
     ph.returned = false;
     ph.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     ph.armed = true;
-    changed();
+    if (!waking_ || fires_at(ph) < *waking_) changed();
   }
+  // A phase's end or its grace only moves its deadline later: the thread
+  // finds out when it next wakes (a wake-up per change would cost O(p)
+  // each under SMPI, O(p^2) a call).
   void disarm(int rank) {
     std::lock_guard<std::mutex> lock(mu_);
     phases_[rank].armed = false;
-    changed();
   }
   void returned(int rank) {
     std::lock_guard<std::mutex> lock(mu_);
     phases_[rank].returned = true;
-    changed();  // its deadline moves by the grace
   }
 
  private:
@@ -171,17 +172,19 @@ class Watchdog {
   void loop() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
-      std::optional<Clock::time_point> next;
+      waking_.reset();
       for (const auto& [rank, ph] : phases_)
-        if (ph.armed && (!next || fires_at(ph) < *next)) next = fires_at(ph);
+        if (ph.armed && (!waking_ || fires_at(ph) < *waking_)) waking_ = fires_at(ph);
       const uint64_t seen = generation_;
-      if (!next) {
+      if (!waking_) {
         cv_.wait(lock, [&] { return generation_ != seen; });
         continue;
       }
-      if (cv_.wait_until(lock, *next, [&] { return generation_ != seen; })) continue;
+      if (cv_.wait_until(lock, *waking_, [&] { return generation_ != seen; })) continue;
       if (progressed()) continue;
-      fire_all(true);
+      const Clock::time_point now = Clock::now();
+      if (std::any_of(phases_.begin(), phases_.end(), [&](const auto& e) { return e.second.armed && fires_at(e.second) <= now; }))
+        fire_all(true);
     }
   }
 
@@ -218,7 +221,8 @@ class Watchdog {
   std::mutex mu_;
   std::condition_variable cv_;
   bool started_ = false;
-  uint64_t generation_ = 0;  // changes with every arm, disarm and return
+  uint64_t generation_ = 0;  // changes with an arm that fires before the thread wakes
+  std::optional<Clock::time_point> waking_;  // when the thread wakes next (none: not until an arm)
   bool deadlock_report_ = false;
   std::atomic<uint64_t> progress_{0};  // SMPI: the simulated clock's advances
   uint64_t seen_progress_ = 0;

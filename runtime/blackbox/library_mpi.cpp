@@ -5,7 +5,6 @@
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "runtime/smpi/smpi_job.hpp"
@@ -17,19 +16,22 @@ namespace {
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 // The DT_NEEDED entries of a 64-bit little-endian ELF file (empty when it is
-// not one, or when its dynamic section does not read).
+// not one, or when its dynamic section does not read). Reads the headers,
+// the dynamic segment and the string table only: every simulated rank of an
+// SMPI job asks this of the same library.
 std::vector<std::string> needed_libraries(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  const std::vector<char> f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto read = [&](uint64_t offset, uint64_t bytes, void* to) {
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(static_cast<char*>(to), static_cast<std::streamsize>(bytes));
+    return static_cast<bool>(in);
+  };
   Elf64_Ehdr eh{};
-  if (f.size() < sizeof eh) return {};
-  std::memcpy(&eh, f.data(), sizeof eh);
-  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_phentsize != sizeof(Elf64_Phdr))
+  if (!read(0, sizeof eh, &eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 4096)
     return {};
   std::vector<Elf64_Phdr> ph(eh.e_phnum);
-  if (eh.e_phoff > f.size() || ph.size() * sizeof(Elf64_Phdr) > f.size() - eh.e_phoff) return {};
-  std::memcpy(ph.data(), f.data() + eh.e_phoff, ph.size() * sizeof(Elf64_Phdr));
+  if (!read(eh.e_phoff, ph.size() * sizeof(Elf64_Phdr), ph.data())) return {};
   auto file_offset = [&](uint64_t vaddr) -> std::optional<uint64_t> {
     for (const Elf64_Phdr& p : ph)
       if (p.p_type == PT_LOAD && vaddr >= p.p_vaddr && vaddr - p.p_vaddr < p.p_filesz) return vaddr - p.p_vaddr + p.p_offset;
@@ -37,20 +39,23 @@ std::vector<std::string> needed_libraries(const std::string& path) {
   };
   std::vector<Elf64_Dyn> dyn;
   for (const Elf64_Phdr& p : ph)
-    if (p.p_type == PT_DYNAMIC && p.p_offset <= f.size() && p.p_filesz <= f.size() - p.p_offset) {
+    if (p.p_type == PT_DYNAMIC && p.p_filesz < (1u << 20)) {
       dyn.resize(p.p_filesz / sizeof(Elf64_Dyn));
-      std::memcpy(dyn.data(), f.data() + p.p_offset, dyn.size() * sizeof(Elf64_Dyn));
+      if (!read(p.p_offset, dyn.size() * sizeof(Elf64_Dyn), dyn.data())) return {};
     }
   std::optional<uint64_t> strtab;
-  for (const Elf64_Dyn& d : dyn)
+  uint64_t strsz = 0;
+  for (const Elf64_Dyn& d : dyn) {
     if (d.d_tag == DT_STRTAB) strtab = file_offset(d.d_un.d_ptr);
+    if (d.d_tag == DT_STRSZ) strsz = d.d_un.d_val;
+  }
+  if (!strtab || strsz == 0 || strsz > (1u << 24)) return {};
+  std::vector<char> str(strsz + 1, '\0');
+  if (!read(*strtab, strsz, str.data())) return {};
   std::vector<std::string> out;
-  if (!strtab) return out;
   for (const Elf64_Dyn& d : dyn) {
     if (d.d_tag == DT_NULL) break;
-    if (d.d_tag != DT_NEEDED || *strtab + d.d_un.d_val >= f.size()) continue;
-    const char* name = f.data() + *strtab + d.d_un.d_val;
-    out.emplace_back(name, strnlen(name, f.size() - (*strtab + d.d_un.d_val)));
+    if (d.d_tag == DT_NEEDED && d.d_un.d_val < strsz) out.emplace_back(str.data() + d.d_un.d_val);
   }
   return out;
 }

@@ -1,6 +1,9 @@
 #include "runtime/blackbox/power_sums.hpp"
 
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <tuple>
 
 namespace collcheck::runtime::blackbox::power_sums {
 
@@ -104,16 +107,51 @@ uint64_t Weights::hashed(uint64_t r, uint64_t i) const {
   return mix(mix(seed_ ^ 0x2545f4914f6cdd1dULL) ^ mix(r * 0x100000001b3ULL ^ mix(i))) % kQ;
 }
 
+namespace {
+
+// The sums every rank of a run needs, the same on every rank: computed once
+// per process, not once per rank. Made before an SMPI simulation starts, so
+// its simulated ranks share it (runtime/smpi/smpi_job.hpp); actors run one
+// at a time, the lock is for threads.
+struct SharedSums {
+  std::mutex mu;
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<uint64_t>> powers;    // (seed, p) -> sum_r b_r^j
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, uint64_t> hashed;      // (seed, p, i) -> sum_r h(r, i)
+};
+SharedSums* const g_sums = new SharedSums();
+
+}  // namespace
+
 const std::vector<uint64_t>& Weights::rank_power_sums() const {
-  if (sums_.empty()) {
-    sums_.assign(kK, 0);
-    for (uint64_t r = 0; r < p_; ++r) {
-      const uint64_t b = rank_weight(r);
-      uint64_t pw = 1;
-      for (int j = 0; j < kK; ++j) sums_[j] = add(sums_[j], pw = mulmod(pw, b));
-    }
+  if (!sums_.empty()) return sums_;
+  {
+    std::lock_guard<std::mutex> lock(g_sums->mu);
+    const auto it = g_sums->powers.find({seed_, p_});
+    if (it != g_sums->powers.end()) return sums_ = it->second;
   }
+  sums_.assign(kK, 0);
+  for (uint64_t r = 0; r < p_; ++r) {
+    const uint64_t b = rank_weight(r);
+    uint64_t pw = 1;
+    for (int j = 0; j < kK; ++j) sums_[j] = add(sums_[j], pw = mulmod(pw, b));
+  }
+  std::lock_guard<std::mutex> lock(g_sums->mu);
+  g_sums->powers.emplace(std::make_pair(seed_, p_), sums_);
   return sums_;
+}
+
+uint64_t Weights::hashed_sum(uint64_t i) const {
+  const auto key = std::make_tuple(seed_, p_, i);
+  {
+    std::lock_guard<std::mutex> lock(g_sums->mu);
+    const auto it = g_sums->hashed.find(key);
+    if (it != g_sums->hashed.end()) return it->second;
+  }
+  uint64_t sum = 0;
+  for (uint64_t r = 0; r < p_; ++r) sum = add(sum, hashed(r, i));
+  std::lock_guard<std::mutex> lock(g_sums->mu);
+  g_sums->hashed.emplace(key, sum);
+  return sum;
 }
 
 void contribution(const Weights& w, uint64_t r, uint64_t i, uint64_t* out) {
@@ -128,8 +166,7 @@ void expected(const Weights& w, uint64_t i, uint64_t* out) {
   const std::vector<uint64_t>& sums = w.rank_power_sums();
   uint64_t pw = 1;
   for (int j = 0; j < kK; ++j) out[j] = mulmod(pw = mulmod(pw, a), sums[j]);
-  out[kK] = 0;
-  for (uint64_t r = 0; r < w.p(); ++r) out[kK] = add(out[kK], w.hashed(r, i));
+  out[kK] = w.hashed_sum(i);
 }
 
 std::optional<std::vector<WrongContribution>> decode(const Weights& w, uint64_t i, const uint64_t* got) {

@@ -53,8 +53,10 @@ class Weights {
   uint64_t element_weight(uint64_t i) const;  // a_i
   // h(r, i): the hashed value of rank r's element i.
   uint64_t hashed(uint64_t r, uint64_t i) const;
-  // sum_r b_r^j, j = 1..K (computed once: O(p K)).
+  // sum_r b_r^j, j = 1..K, and sum_r h(r, i): O(p K) and O(p), computed
+  // once per process for every rank of the run.
   const std::vector<uint64_t>& rank_power_sums() const;
+  uint64_t hashed_sum(uint64_t i) const;
   uint64_t p() const { return p_; }
 
  private:
