@@ -1,6 +1,6 @@
 // Every command the README and docs/ show in a ```sh block parses: each
 // line whose program is collcheck or collcheck-mpi (directly, after
-// environment assignments, or under mpirun / mpiexec) runs with --dry-run,
+// environment assignments, or under mpirun / mpiexec / scripts/smpi) runs with --dry-run,
 // which validates the whole command line as the command would (algorithm,
 // variant, p-range, option values, formats) and runs nothing, and must exit
 // 0. A renamed option, algorithm or variant in the documentation fails here.
@@ -72,6 +72,23 @@ std::optional<DocCommand> doc_command(const std::string& line, const std::string
   if (i < w.size() && (w[i] == "mpirun" || w[i] == "mpiexec")) {
     ++i;
     while (i < w.size() && fs::path(w[i]).filename() != "collcheck" && fs::path(w[i]).filename() != "collcheck-mpi") ++i;
+  }
+  // scripts/smpi [-np P] [its options] ARGS: collcheck-mpi's arguments, unless
+  // a program is named first.
+  if (i < w.size() && w[i] == "scripts/smpi") {
+    ++i;
+    auto with_value = [&](const std::string& o) {
+      return o == "-np" || o == "--privatization" || o == "--library-copies" || o == "--wall";
+    };
+    while (i < w.size()) {
+      if (w[i].rfind("--cfg=", 0) == 0) ++i;
+      else if (with_value(w[i]) && i + 1 < w.size()) i += 2;
+      else break;
+    }
+    if (i >= w.size() || w[i][0] != '-') return std::nullopt;
+    std::string args;
+    for (size_t k = i; k < w.size(); ++k) args += (args.empty() ? "" : " ") + w[k];
+    return DocCommand{where, "collcheck-mpi", args};
   }
   if (i >= w.size()) return std::nullopt;
   const std::string program = fs::path(w[i]).filename();
@@ -182,6 +199,10 @@ TEST(DocCommands, TheCheckCanFail) {
   EXPECT_EQ(doc_command("collcheck fuzz --schedule-cmd 'python3 g.py {p} | x' --seconds 5", "t")->args,
             "fuzz --schedule-cmd 'python3 g.py {p} | x' --seconds 5");
   EXPECT_FALSE(doc_command("scripts/sweep --algo swing", "t"));
+  EXPECT_EQ(doc_command("scripts/smpi -np 4096 --cfg=smpi/allreduce:rab1 --native allreduce", "t")->args, "--native allreduce");
+  EXPECT_EQ(doc_command("scripts/smpi -np 4 --library-copies one --function ./l.so:f --collective allreduce", "t")->program,
+            "collcheck-mpi");
+  EXPECT_FALSE(doc_command("scripts/smpi -np 4 ./hello", "t"));  // a program of its own
 }
 
 }  // namespace
