@@ -30,6 +30,8 @@ std::vector<uint64_t> result(const Weights& w, uint64_t i, const std::map<uint64
 
 TEST(PowerSums, ArithmeticModQ) {
   EXPECT_EQ(mulmod(kQ - 1, kQ - 1), 1u);
+  EXPECT_EQ(mulmod(kQ - 1, kQ - 2), 2u);
+  EXPECT_EQ(mulmod(0, kQ - 1), 0u);
   EXPECT_EQ(mulmod(inverse(12345), 12345), 1u);
   EXPECT_EQ(powmod(3, kQ - 1), 1u);  // Fermat: Q is prime
   int64_t a[2] = {static_cast<int64_t>(kQ - 1), 5}, b[2] = {2, static_cast<int64_t>(kQ - 5)};
