@@ -49,7 +49,7 @@ build_mpi_only() {
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do configure+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   [ $# -gt 0 ] && targets=(--target "$@")
-  cmake --build "$BUILD" -j "$(nproc)" --target cc_checker cc_smt cc_formats cc_topology
+  cmake --build "$BUILD" -j "$(nproc)" --target cc_checker  # and every library it links
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLCHECK_BUILD_BENCHMARKS=OFF \
     -DCOLLCHECK_TESTS_MPI_ONLY=ON -DCOLLCHECK_CORE_FROM="$BUILD" "${configure[@]}" >/dev/null
   cmake --build "$dir" -j "$(nproc)" "${targets[@]}"

@@ -1,6 +1,7 @@
 #include "runtime/blackbox/payloads.hpp"
 
 #include "runtime/blackbox/power_sums.hpp"
+#include "runtime/blackbox/splitmix.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,13 +29,6 @@ const std::vector<std::pair<Payload, const char*>>& payload_names() {
                                                                   {Payload::power_sums, "power-sums"},
                                                                   {Payload::source_tagged, "source-tagged"}};
   return n;
-}
-
-uint64_t mix(uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
 }
 
 // The tag stride S of source-tagged: every rank's send buffer fits below it.

@@ -1,4 +1,5 @@
 #include "runtime/blackbox/power_sums.hpp"
+#include "runtime/blackbox/splitmix.hpp"
 
 #include <map>
 #include <mutex>
@@ -8,13 +9,6 @@
 namespace collcheck::runtime::blackbox::power_sums {
 
 namespace {
-
-uint64_t mix(uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 uint64_t add(uint64_t a, uint64_t b) { return a + b >= kQ ? a + b - kQ : a + b; }
 uint64_t sub(uint64_t a, uint64_t b) { return a >= b ? a - b : a + kQ - b; }
