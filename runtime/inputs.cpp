@@ -1,8 +1,15 @@
 #include "runtime/inputs.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace collcheck::runtime {
+
+std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint64_t nblocks, Block b) {
+  const uint64_t base = count / nblocks, extra = count % nblocks;
+  const uint64_t lo = uint64_t{b} * base + std::min<uint64_t>(b, extra);
+  return {lo, lo + base + (b < extra ? 1 : 0)};
+}
 
 const char* to_string(DType d) {
   switch (d) {

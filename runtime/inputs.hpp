@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "schedules/block_set.hpp"
 
@@ -38,6 +39,11 @@ enum class ReduceOp { sum, permutation };
 
 const char* to_string(DType d);        // "int64", "float", "double", "int32"
 const char* to_string(ReduceOp op);    // "sum", "permutation"
+
+// Block b's element range [lo, hi) when `count` elements are split into
+// `nblocks` contiguous pieces (the first count % nblocks pieces get one more):
+// how collcheck-mpi lays a schedule's blocks over the vector.
+std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint64_t nblocks, Block b);
 // Accepts "int64", "int32", "float", "double" (also "float32", "float64"); nullopt otherwise.
 std::optional<DType> dtype_from_string(const std::string& s);
 

@@ -14,12 +14,6 @@
 
 namespace collcheck::runtime {
 
-std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint64_t nblocks, Block b) {
-  const uint64_t base = count / nblocks, extra = count % nblocks;
-  const uint64_t lo = uint64_t{b} * base + std::min<uint64_t>(b, extra);
-  return {lo, lo + base + (b < extra ? 1 : 0)};
-}
-
 std::optional<std::string> find_unmatched(const Schedule& sched) {
   const uint64_t p = sched.p();
   const uint64_t nb = sched.num_blocks();

@@ -99,9 +99,6 @@ const char* reference_collective(Collective c);
 // "rank 1 sends block 0 to rank 2 at step 0 before it holds it (undefined data)".
 std::string to_string(const MpiUndefinedRead& u);
 
-// Block b's element range [lo, hi) when `count` elements are split into
-// `nblocks` contiguous pieces (the first count % nblocks pieces get one more).
-std::pair<uint64_t, uint64_t> block_elements(uint64_t count, uint64_t nblocks, Block b);
 
 // Checks that every send has a recv with the same step, peer pair, block set
 // and combine mode (and vice versa, in order), that peers and blocks are in

@@ -69,6 +69,7 @@
 #include "schedules/memory_guard.hpp"
 #include "schedules/registry.hpp"
 #include "runtime/smpi/smpi_job.hpp"
+#include "runtime/trace/conformance.hpp"
 
 namespace po = boost::program_options;
 using namespace collcheck;
@@ -106,9 +107,48 @@ std::string known_variants(const AlgorithmInfo& a) {
 // violated property of the schedule), unknown (not traceable, or a result
 // its messages do not explain), holds. A failed write of `out` is kept in
 // `write_error` (the run ends with it: exit 2, as every failed output).
+// --conforms ALGO[/VARIANT]: the registry schedule at the job's p (made on
+// every rank before any call, so a p the variant does not allow or a count
+// too small for its blocks is bad usage on every rank alike).
+struct ConformsTo {
+  std::string name;  // "swing/latency"
+  std::unique_ptr<Schedule> schedule;
+};
+
+// The conformance lines of a traced schedule (runtime/trace/conformance.hpp):
+// violated where it differs from the registry schedule, else holds, with
+// what the registry schedule's check at this p says (it is the same schedule).
+Status report_conformance(const MaterializedSchedule& traced, const ConformsTo& ref, const std::string& head,
+                          std::ostringstream& text, nlohmann::json& j) {
+  const trace::Conformance c = trace::compare(traced, *ref.schedule);
+  const std::string at = ref.name + " at p = " + std::to_string(ref.schedule->p());
+  j["conforms"] = {{"to", ref.name}, {"p", ref.schedule->p()}, {"conforms", c.conforms()}, {"steps", c.steps},
+                   {"first_difference", c.first ? nlohmann::json(c.first->text()) : nlohmann::json(nullptr)}};
+  if (!c.conforms()) {
+    text << head << ": trace: does not conform to " << at << ": first difference at " << escape_controls(c.first->text())
+         << " (the traced schedule is checked on its own above)\n";
+    return Status::violated;
+  }
+  const InstanceCheck ic = check_schedule(*ref.schedule, nullptr, {}, CheckOptions{});
+  Status st = Status::holds;
+  std::string verdicts;
+  for (const Verdict& v : ic.verdicts) {
+    if (v.status == Status::skipped) continue;
+    st = worst(st, v.status);
+    verdicts += (verdicts.empty() ? "" : ", ") + v.property + " " + to_string(v.status);
+  }
+  j["conforms"]["registry_verdicts"] = verdicts;
+  text << head << ": trace: conforms to " << at << " (" << c.steps << " steps, " << c.transfers
+       << " messages compared, step by step): this run's messages are that schedule, so it inherits, for p = "
+       << ref.schedule->p() << " and this count, what collcheck decides for the schedule: " << verdicts
+       << " (the registry schedule checked here, " << ic.mode << "; collcheck verify --algo "
+       << ref.name.substr(0, ref.name.find('/')) << " decides it over ranges of p)\n";
+  return st;
+}
+
 Status report_trace(const trace::TraceReport& tr, const std::string& head, const std::string& target,
                     const std::string& out, const std::string& format, nlohmann::json& j,
-                    std::optional<std::string>& write_error) {
+                    std::optional<std::string>& write_error, const ConformsTo* conforms) {
   Status st = tr.defect ? Status::violated : (tr.untraceable || tr.local_change) ? Status::unknown : Status::holds;
   j = {{"messages", tr.messages},
        {"rounds", tr.rounds},
@@ -153,6 +193,9 @@ Status report_trace(const trace::TraceReport& tr, const std::string& head, const
     }
     if (tr.local_change)
       text << head << ": trace: the result is not what the messages gave: " << shown(*tr.local_change) << "\n";
+    if (conforms) st = worst(st, report_conformance(tr.schedule, *conforms, head, text, j));
+  } else if (conforms) {
+    text << head << ": trace: conformance to " << conforms->name << " not decided: the messages are no schedule\n";
   }
   j["status"] = to_string(st);
   if (format != "json") std::cout << text.str();
@@ -551,7 +594,28 @@ struct BlackBoxRequest {
   std::vector<uint64_t> counts;
   bool need_pow2 = false, need_even = false, need_count_ge_p = false;  // --require
   blackbox::CountType count_type = blackbox::CountType::int32;
+  // --conforms ALGO[/VARIANT] (with --trace): the registry entry to compare with.
+  const AlgorithmInfo* conforms_algo = nullptr;
+  const VariantInfo* conforms_variant = nullptr;
 };
+
+// The registry schedule --conforms names, at this job's p (UsageError, on
+// every rank alike, where the variant does not allow p or the traced
+// schedule could not be compared with it).
+std::optional<ConformsTo> conforms_to(const BlackBoxRequest& q, uint64_t count, int size) {
+  if (!q.conforms_variant) return std::nullopt;
+  InstanceParams ip;
+  ip.p = static_cast<uint64_t>(size);
+  ip.root = static_cast<Rank>(q.run.root);
+  ConformsTo c{q.conforms_algo->name + "/" + q.conforms_variant->name, nullptr};
+  if (auto why = q.conforms_variant->violates(ip))
+    throw UsageError{"--conforms " + c.name + ": not at p = " + std::to_string(size) + ": " + *why};
+  c.schedule = q.conforms_variant->make(ip);
+  const trace::TraceSpec ts = blackbox::trace_spec(q.coll, ip.p, count, q.run.root);
+  if (auto why = trace::incomparable(ts.collective, c.schedule->spec()))
+    throw UsageError{"--conforms " + c.name + ": " + *why};
+  return c;
+}
 
 // InputError unless rank 0 can write --trace FILE: its directory writable
 // (the file itself is made only if a schedule is), FILE not a directory.
@@ -628,6 +692,8 @@ int run_black_box(const std::string& native, const std::string& function, const 
       t.name = bb::mpi_name(*coll) + "_c";
     }
   }
+  // Under SMPI, which of its algorithms the simulation runs (--cfg=smpi/<coll>:<name>).
+  if (native.size()) t.name += smpi::algorithm_in_force(bb::mpi_name(*coll));
   // From here to the end of the job a crash, a stack overflow or a hang ends
   // it with a line naming the rank and what ran (a library's constructor too).
   bb::install_crash_report(g_rank);
@@ -685,6 +751,7 @@ int run_black_box(const std::string& native, const std::string& function, const 
                          "-rank communicator " + st.label};
   for (uint64_t count : counts) {
   o.count = count;
+  const std::optional<ConformsTo> conforms = conforms_to(q, count, size);
   for (const CommStep& st : steps) {
   const int csize = st.size;  // this step's communicator size (every part of a split alike)
   const std::string where = setting + (st.label.empty() ? "" : " " + st.label);
@@ -781,7 +848,8 @@ int run_black_box(const std::string& native, const std::string& function, const 
                                  {"other_ranks", r.other_ranks ? nlohmann::json(*r.other_ranks) : nlohmann::json(nullptr)},
                                  {"seconds", r.seconds}});
         if (r.trace) {
-          overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"], write_error));
+          overall = worst(overall, report_trace(*r.trace, "", t.name, trace_out, format, j["trace"], write_error,
+                                                    conforms ? &*conforms : nullptr));
           j["status"] = to_string(overall);
         }
       }
@@ -807,7 +875,8 @@ int run_black_box(const std::string& native, const std::string& function, const 
                   << "\n";
         if (r.trace) {
           nlohmann::json unused;
-          traced = report_trace(*r.trace, head, t.name, trace_out, format, unused, write_error);
+          traced = report_trace(*r.trace, head, t.name, trace_out, format, unused, write_error,
+                                conforms ? &*conforms : nullptr);
           overall = worst(overall, traced);
         }
       }
@@ -845,13 +914,14 @@ int run_black_box(const std::string& native, const std::string& function, const 
 struct CommandLine {
   std::string algo, variant, schedule_file, dtype_s = "int64", format = "text", count_s, seed_s;
   std::string native, function, collective, payload_s, timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s;
+  std::string conforms;
   bool in_place = false;
 };
 
 po::options_description mpi_options(CommandLine& o) {
   po::options_description desc("collcheck-mpi options");
   auto& [algo, variant, schedule_file, dtype_s, format, count_s, seed_s, native, function, collective, payload_s,
-         timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s, in_place] = o;
+         timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s, conforms, in_place] = o;
   desc.add_options()("help,h", "show this help")(
       "algo", po::value(&algo), "registry algorithm (swing, ring, traff, traff-allgather, ...)")(
       "variant", po::value(&variant), "variant (default: the algorithm's first)")(
@@ -888,7 +958,10 @@ po::options_description mpi_options(CommandLine& o) {
       "timeout", po::value(&timeout_s)->default_value("60"),
       "black box: seconds one call may take (then exit 3); a schedule run takes none")(
       "trace", po::value(&trace_out),
-      "black box: record every point-to-point message of the call, write the schedule they form to FILE, check it");
+      "black box: record every point-to-point message of the call, write the schedule they form to FILE, check it")(
+      "conforms", po::value(&conforms),
+      "with --trace: ALGO[/VARIANT], compare the traced schedule with the registry's at this p, message by message "
+      "(step, rank, peer, elements, copy or reduce): the first difference, or what the conforming run inherits");
   add_instance_options(desc);
   return desc;
 }
@@ -899,6 +972,24 @@ po::options_description mpi_options(CommandLine& o) {
 // makes it and stops, a run makes it first on every rank (the same input,
 // so every rank agrees). What depends on p (the communicator size), on
 // the MPI library or on an input file is checked in the run only.
+
+// --conforms ALGO[/VARIANT]: a registry entry of the collective traced.
+void check_conforms(const std::string& spec, BlackBoxRequest& q) {
+  if (!q.run.trace) throw InputError("--conforms compares a traced schedule with the registry's: it needs --trace FILE");
+  const size_t slash = spec.find('/');
+  const std::string algo = spec.substr(0, slash), variant = slash == std::string::npos ? "" : spec.substr(slash + 1);
+  q.conforms_algo = find_algorithm(algo);
+  if (!q.conforms_algo)
+    throw InputError("--conforms: unknown algorithm " + quote_input(algo) + " (known: " + known_algorithms() + ")");
+  q.conforms_variant = variant.empty() ? &q.conforms_algo->default_variant() : q.conforms_algo->find_variant(variant);
+  if (!q.conforms_variant)
+    throw InputError("--conforms: unknown variant " + quote_input(variant) + " of " + algo + " (known: " +
+                     known_variants(*q.conforms_algo) + ")");
+  const Collective traced = blackbox::trace_spec(q.coll, 1, q.counts.front(), 0).collective.kind;
+  if (traced != q.conforms_algo->collective)
+    throw InputError("--conforms " + spec + ": " + algo + " is " + to_string(q.conforms_algo->collective) +
+                     ", the traced call is " + to_string(traced));
+}
 
 BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& line, DType dtype) {
   namespace bb = blackbox;
@@ -985,11 +1076,10 @@ BlackBoxRequest check_black_box(const po::variables_map& vm, const CommandLine& 
   if (q.run.trace && !line.cvar_s.empty()) throw InputError("--trace records the calls on MPI_COMM_WORLD; it takes no --cvar");
   if (q.run.trace && comm != std::vector<std::string>{"world"})
     throw InputError("--trace records the calls on MPI_COMM_WORLD; it takes no --comm other than world");
-  // The recorder's MPI_Send & co would have to answer the library's calls
-  // before libsimgrid's, which SMPI's loading order does not allow.
-  if (q.run.trace && smpi::kUnderSmpi)
-    throw InputError("--trace does not run under SMPI: its recorder cannot come before libsimgrid's MPI calls; "
-                     "trace under Open MPI or MPICH");
+  // Under SMPI the recorder is reached through a preloaded shim (runtime/smpi/trace_shim.cpp).
+  if (q.run.trace)
+    if (auto why = smpi::trace_unavailable()) throw InputError(*why);
+  if (!line.conforms.empty()) check_conforms(line.conforms, q);
   return q;
 }
 
@@ -1170,7 +1260,7 @@ int run(int argc, char** argv, int me, int size) {
   CommandLine line;
   const po::options_description desc = mpi_options(line);
   auto& [algo, variant, schedule_file, dtype_s, format, count_s, seed_s, native, function, collective, payload_s,
-         timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s, in_place] = line;
+         timeout_s, trace_out, require_s, count_type_s, comm_s, cvar_s, conforms, in_place] = line;
   po::variables_map vm;
   try {
     // As collcheck's subcommands parse theirs: a stray word is an error, not ignored.

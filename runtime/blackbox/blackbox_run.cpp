@@ -23,6 +23,7 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <typeinfo>
 
 #include "runtime/blackbox/crash_report.hpp"
 #include "runtime/trace/pmpi_recorder.hpp"
@@ -730,8 +731,14 @@ BlackBoxResult run_blackbox(const Target& t, const RunOptions& o, MPI_Comm comm)
         set_crash_line(" crashed in " + guarded);
         arm_watchdog(guarded, o.timeout_seconds, PhaseKind::call);
         if (tspec) trace::start_recording(comm, ty.type, l.width);
-        rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, scaled, ty.type, op,
-                  o.root, comm);
+        try {
+          rc = call(t, in_place_here ? MPI_IN_PLACE : sbuf.data(), rbuf.data(), count, scaled, ty.type, op, o.root,
+                    comm);
+        } catch (const std::exception& e) {
+          end_job_after_exception(typeid(e).name(), e.what());
+        } catch (...) {
+          end_job_after_exception("an exception of unknown type", "no message");
+        }
         const std::vector<trace::Event> events = tspec ? trace::stop_recording() : std::vector<trace::Event>{};
         set_crash_line(": the heap was corrupted during " + guarded + ": glibc's heap check aborted after the call returned");
         heap_probe();

@@ -1,5 +1,7 @@
 #include "runtime/blackbox/crash_report.hpp"
 
+#include <cxxabi.h>
+
 #include "runtime/smpi/smpi_job.hpp"
 
 #include <signal.h>
@@ -245,6 +247,18 @@ void set_crash_line(const std::string& words) {
   std::memcpy(g_lines[next], text.data(), n);
   g_lengths[next] = n;
   g_current.store(next);
+}
+
+void end_job_after_exception(const std::string& type, const std::string& what) {
+  const int cur = g_current.load();
+  std::string line(g_lines[cur], g_lengths[cur]);
+  int status = 0;
+  char* readable = abi::__cxa_demangle(type.c_str(), nullptr, nullptr, &status);
+  line += " (it threw " + std::string(status == 0 && readable ? readable : type.c_str()) + ": " + what +
+          ", out of the call: no result)\n";
+  std::free(readable);
+  (void)!write(2, line.data(), line.size());
+  _exit(3);
 }
 
 void install_crash_report(int world_rank) {

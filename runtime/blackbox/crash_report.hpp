@@ -38,6 +38,12 @@ void report_deadlocks();
 // now on (e.g. " crashed in ./libx.so:f (one-hot run 0)").
 void set_crash_line(const std::string& words);
 
+// The call let a C++ exception out (SMPI's algorithms throw on inputs they
+// do not take, e.g. a non-power-of-two p): no result, and the other ranks
+// may wait inside the call for ever. Writes the current crash line with
+// " threw TYPE: WHAT" in place of a signal, then exit 3.
+[[noreturn]] void end_job_after_exception(const std::string& type, const std::string& what);
+
 // The kind of wait a phase is: a call may be left by its rank before the
 // others (the grace of `returned()`), collcheck-mpi's own work may not.
 enum class PhaseKind { call, own_work };

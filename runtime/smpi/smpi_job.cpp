@@ -1,15 +1,32 @@
 #include "runtime/smpi/smpi_job.hpp"
 
+#include <dlfcn.h>
 #include <mpi.h>
 #include <xbt/config.hpp>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "runtime/trace/traced_calls.hpp"
+
 namespace collcheck::runtime::smpi {
+
+std::string algorithm_in_force(const std::string& mpi_name) {
+  // SMPI's configuration names (src/smpi/colls/smpi_coll.cpp): the MPI
+  // name's tail in lower case; MPI_Reduce_scatter_block has no choice of its own.
+  if (mpi_name.rfind("MPI_", 0) != 0 || mpi_name == "MPI_Reduce_scatter_block") return "";
+  std::string coll = mpi_name.substr(4);
+  for (char& c : coll) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  try {
+    return " (SMPI's " + coll + " algorithm '" + simgrid::config::get_value<std::string>("smpi/" + coll) + "')";
+  } catch (const std::exception&) {
+    return "";
+  }
+}
 
 std::optional<std::string> unsupported_setup() {
   // SimGrid's own names for "off" (smpi/privatization: no, 0, off, false).
@@ -18,6 +35,21 @@ std::optional<std::string> unsupported_setup() {
     return "collcheck-mpi keeps each rank's state in globals, which SMPI shares between ranks with "
            "smpi/privatization:" + mode + ": run it with mmap (scripts/smpi's default) or dlopen privatization";
   return std::nullopt;
+}
+
+std::optional<std::string> trace_unavailable() {
+  const std::string mode = simgrid::config::get_value<std::string>("smpi/privatization");
+  if (mode != "mmap")
+    return "--trace under SMPI needs mmap privatization (scripts/smpi --privatization mmap, its default): with " +
+           mode + " every rank has its own copy of collcheck-mpi's code, and the trace shim forwards to one";
+  if (!dlsym(RTLD_DEFAULT, trace::kSetTraceHooks))
+    return "--trace under SMPI needs libcollcheck_smpi_trace.so (built beside collcheck-mpi) preloaded into the "
+           "simulation: scripts/smpi preloads it for --trace";
+  return std::nullopt;
+}
+
+void install_trace_hooks(const trace::TraceHooks* hooks) {
+  if (auto set = reinterpret_cast<trace::SetTraceHooks>(dlsym(RTLD_DEFAULT, trace::kSetTraceHooks))) set(hooks);
 }
 
 void on_deadlock(std::function<void()> cb) { simgrid::s4u::Engine::on_deadlock_cb(cb); }

@@ -21,6 +21,10 @@
 #include <optional>
 #include <string>
 
+namespace collcheck::runtime::trace {
+struct TraceHooks;
+}
+
 namespace collcheck::runtime::smpi {
 
 #ifdef COLLCHECK_SMPI
@@ -40,12 +44,24 @@ void on_progress(std::function<void()> cb);
 // --library-copies one) loads the one file for every rank instead: less
 // disk and memory, globals shared. An error says why no copy was made.
 std::string library_for_this_rank(const std::string& library);
+// " (SMPI's allreduce algorithm 'rab1')": which of SMPI's algorithms the
+// simulation runs for the MPI collective `mpi_name` (MPI_Allreduce, ...),
+// as --cfg=smpi/<collective>:<name> chose it; "" for one SMPI has no choice for.
+std::string algorithm_in_force(const std::string& mpi_name);
+// Why --trace cannot record here (privatization other than mmap; the trace
+// shim runtime/smpi/trace_shim.cpp not preloaded), or nothing.
+std::optional<std::string> trace_unavailable();
+// Points the shim's MPI_Send & co at the recorder's.
+void install_trace_hooks(const trace::TraceHooks* hooks);
 #else
 inline constexpr bool kUnderSmpi = false;
 inline std::optional<std::string> unsupported_setup() { return std::nullopt; }
 inline void on_deadlock(std::function<void()>) {}
 inline void on_progress(std::function<void()>) {}
 inline std::string library_for_this_rank(const std::string& library) { return library; }
+inline std::string algorithm_in_force(const std::string&) { return ""; }
+inline std::optional<std::string> trace_unavailable() { return std::nullopt; }
+inline void install_trace_hooks(const trace::TraceHooks*) {}
 #endif
 
 }  // namespace collcheck::runtime::smpi

@@ -1,4 +1,6 @@
 #include "runtime/trace/pmpi_recorder.hpp"
+#include "runtime/trace/traced_calls.hpp"
+#include "runtime/smpi/smpi_job.hpp"
 
 #include <cstring>
 #include <unordered_map>
@@ -77,6 +79,9 @@ bool tracking() { return rec.on && !rec.pending.empty(); }
 }  // namespace
 
 void start_recording(MPI_Comm comm, MPI_Datatype type, uint64_t width) {
+#ifdef COLLCHECK_SMPI
+  smpi::install_trace_hooks(recorder_hooks());
+#endif
   rec = Recorder{};
   rec.on = true;
   rec.comm = comm, rec.type = type, rec.width = width;
@@ -94,39 +99,48 @@ std::vector<Event> stop_recording() {
 
 using namespace collcheck::runtime::trace;
 
+// Under Open MPI and MPICH these are MPI_Send & co themselves, exported by
+// collcheck-mpi; under SMPI they are reached through the preloaded shim's
+// hooks (runtime/smpi/trace_shim.cpp), so they take other names here.
+#ifdef COLLCHECK_SMPI
+#define TRACED(name) collcheck_traced_##name
+#else
+#define TRACED(name) name
+#endif
+
 extern "C" {
 
-int MPI_Send(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+int TRACED(MPI_Send)(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
   note_send(count, dt, dest, tag, comm);
   return PMPI_Send(buf, count, dt, dest, tag, comm);
 }
 
-int MPI_Ssend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+int TRACED(MPI_Ssend)(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
   note_send(count, dt, dest, tag, comm);
   return PMPI_Ssend(buf, count, dt, dest, tag, comm);
 }
 
-int MPI_Bsend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+int TRACED(MPI_Bsend)(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
   note_send(count, dt, dest, tag, comm);
   return PMPI_Bsend(buf, count, dt, dest, tag, comm);
 }
 
-int MPI_Rsend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+int TRACED(MPI_Rsend)(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
   note_send(count, dt, dest, tag, comm);
   return PMPI_Rsend(buf, count, dt, dest, tag, comm);
 }
 
-int MPI_Isend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+int TRACED(MPI_Isend)(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
   note_send(count, dt, dest, tag, comm);
   return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
 }
 
-int MPI_Issend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+int TRACED(MPI_Issend)(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
   note_send(count, dt, dest, tag, comm);
   return PMPI_Issend(buf, count, dt, dest, tag, comm, req);
 }
 
-int MPI_Recv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status* status) {
+int TRACED(MPI_Recv)(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status* status) {
   if (!rec.on) return PMPI_Recv(buf, count, dt, src, tag, comm, status);
   MPI_Status local;
   MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -136,13 +150,13 @@ int MPI_Recv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm c
   return rc;
 }
 
-int MPI_Irecv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Request* req) {
+int TRACED(MPI_Irecv)(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Request* req) {
   const int rc = PMPI_Irecv(buf, count, dt, src, tag, comm, req);
   if (rec.on && rc == MPI_SUCCESS) rec.pending[*req] = {buf, dt, comm, rec.posted++};
   return rc;
 }
 
-int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf, int rcount,
+int TRACED(MPI_Sendrecv)(const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf, int rcount,
                  MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status* status) {
   if (!rec.on) return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, status);
   note_send(scount, stype, dest, stag, comm);
@@ -154,7 +168,7 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
   return rc;
 }
 
-int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype dt, int dest, int stag, int src, int rtag, MPI_Comm comm,
+int TRACED(MPI_Sendrecv_replace)(void* buf, int count, MPI_Datatype dt, int dest, int stag, int src, int rtag, MPI_Comm comm,
                          MPI_Status* status) {
   if (!rec.on) return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, status);
   note_send(count, dt, dest, stag, comm);
@@ -166,7 +180,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype dt, int dest, int st
   return rc;
 }
 
-int MPI_Wait(MPI_Request* req, MPI_Status* status) {
+int TRACED(MPI_Wait)(MPI_Request* req, MPI_Status* status) {
   if (!tracking()) return PMPI_Wait(req, status);
   const MPI_Request before = *req;
   MPI_Status local;
@@ -176,7 +190,7 @@ int MPI_Wait(MPI_Request* req, MPI_Status* status) {
   return rc;
 }
 
-int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+int TRACED(MPI_Waitall)(int n, MPI_Request reqs[], MPI_Status statuses[]) {
   if (!tracking()) return PMPI_Waitall(n, reqs, statuses);
   std::vector<MPI_Request> before(reqs, reqs + n);
   std::vector<MPI_Status> local(static_cast<size_t>(n));
@@ -187,7 +201,7 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
   return rc;
 }
 
-int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
+int TRACED(MPI_Waitany)(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
   if (!tracking()) return PMPI_Waitany(n, reqs, index, status);
   std::vector<MPI_Request> before(reqs, reqs + n);
   MPI_Status local;
@@ -197,7 +211,7 @@ int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
   return rc;
 }
 
-int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status) {
+int TRACED(MPI_Test)(MPI_Request* req, int* flag, MPI_Status* status) {
   if (!tracking()) return PMPI_Test(req, flag, status);
   const MPI_Request before = *req;
   MPI_Status local;
@@ -208,3 +222,14 @@ int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status) {
 }
 
 }  // extern "C"
+
+#ifdef COLLCHECK_SMPI
+namespace collcheck::runtime::trace {
+const TraceHooks* recorder_hooks() {
+#define COLLCHECK_HOOK(name, params, args) collcheck_traced_##name,
+  static const TraceHooks hooks{COLLCHECK_TRACED_CALLS(COLLCHECK_HOOK)};
+#undef COLLCHECK_HOOK
+  return &hooks;
+}
+}  // namespace collcheck::runtime::trace
+#endif

@@ -32,4 +32,8 @@ void start_recording(MPI_Comm comm, MPI_Datatype type, uint64_t width);
 // their sends show up as never received).
 std::vector<Event> stop_recording();
 
+struct TraceHooks;
+// Under SMPI: the recorder's calls as the shim's table (traced_calls.hpp).
+const TraceHooks* recorder_hooks();
+
 }  // namespace collcheck::runtime::trace
