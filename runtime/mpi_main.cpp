@@ -1431,7 +1431,22 @@ int run(int argc, char** argv, int me, int size) {
 // them all when it exits, outside any rank: once every rank has returned
 // from main (counted where SMPI's privatization does not copy it), the exit
 // is the simulation's own end.
-std::atomic<int>* const g_ranks_done = new std::atomic<int>(0);
+// Under dlopen privatization every rank has its own copy of this program,
+// statics made at load included: the first copy to load leaves the
+// counter's address in the environment, which the whole process shares.
+std::atomic<int>* ranks_done_counter() {
+  constexpr const char* kVar = "COLLCHECK_SMPI_RANKS_DONE_AT";
+  if (smpi::kUnderSmpi)
+    if (const char* at = std::getenv(kVar)) return reinterpret_cast<std::atomic<int>*>(std::strtoull(at, nullptr, 16));
+  auto* counter = new std::atomic<int>(0);
+  if (smpi::kUnderSmpi) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(counter)));
+    setenv(kVar, text, 1);
+  }
+  return counter;
+}
+std::atomic<int>* const g_ranks_done = ranks_done_counter();
 int g_size = 1;
 
 extern "C" void exit_before_verdict() {

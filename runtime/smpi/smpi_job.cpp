@@ -22,7 +22,8 @@ std::string algorithm_in_force(const std::string& mpi_name) {
   std::string coll = mpi_name.substr(4);
   for (char& c : coll) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   try {
-    return " (SMPI's " + coll + " algorithm '" + simgrid::config::get_value<std::string>("smpi/" + coll) + "')";
+    const std::string name = simgrid::config::get_value<std::string>("smpi/" + coll);
+    return name.empty() ? " (SMPI's default " + coll + " algorithm)" : " (SMPI's " + coll + " algorithm '" + name + "')";
   } catch (const std::exception&) {
     return "";
   }
