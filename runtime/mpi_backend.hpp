@@ -99,7 +99,6 @@ const char* reference_collective(Collective c);
 // "rank 1 sends block 0 to rank 2 at step 0 before it holds it (undefined data)".
 std::string to_string(const MpiUndefinedRead& u);
 
-
 // Checks that every send has a recv with the same step, peer pair, block set
 // and combine mode (and vice versa, in order), that peers and blocks are in
 // range. Returns a one-line description of the first problem, nullopt if none.

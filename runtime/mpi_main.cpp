@@ -102,11 +102,7 @@ std::string known_variants(const AlgorithmInfo& a) {
 
 // Black-box mode (runtime/blackbox/blackbox_run.hpp): --native COLL or
 // --function LIB:SYM --collective COLL, on exact-multiplicity payloads.
-// What --trace found, at rank 0: printed, the schedule written to `out` and
-// checked. Returns the worst status: violated (a defective message, a
-// violated property of the schedule), unknown (not traceable, or a result
-// its messages do not explain), holds. A failed write of `out` is kept in
-// `write_error` (the run ends with it: exit 2, as every failed output).
+
 // --conforms ALGO[/VARIANT]: the registry schedule at the job's p (made on
 // every rank before any call, so a p the variant does not allow or a count
 // too small for its blocks is bad usage on every rank alike).
@@ -146,6 +142,12 @@ Status report_conformance(const MaterializedSchedule& traced, const ConformsTo& 
   return st;
 }
 
+// What --trace found, at rank 0: printed, the schedule written to `out` and
+// checked. Returns the worst status: violated (a defective message, a
+// violated property of the schedule), unknown (not traceable, or a result
+// its messages do not explain), holds. A failed write of `out` is kept in
+// `write_error` (the run ends with it: exit 2, as every failed output).
+// With `conforms`, the schedule is also compared with the registry's.
 Status report_trace(const trace::TraceReport& tr, const std::string& head, const std::string& target,
                     const std::string& out, const std::string& format, nlohmann::json& j,
                     std::optional<std::string>& write_error, const ConformsTo* conforms) {

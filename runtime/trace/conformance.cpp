@@ -1,8 +1,6 @@
 #include "runtime/trace/conformance.hpp"
 
 #include <algorithm>
-#include <tuple>
-#include <utility>
 #include <vector>
 
 #include "runtime/inputs.hpp"
@@ -19,12 +17,21 @@ struct Entry {
   bool send = true;
   BlockSet elements;
   Combine combine = Combine::reduce;
-  auto key() const {
-    std::vector<std::pair<Block, Block>> ranges;
-    for (const auto& r : elements.ranges()) ranges.emplace_back(r.lo, r.hi);
-    return std::tuple(peer, !send, std::move(ranges), combine);
-  }
+  friend bool operator==(const Entry&, const Entry&) = default;
 };
+
+// The canonical order within a rank's step: peer, sends first, elements, combine.
+bool before(const Entry& a, const Entry& b) {
+  if (a.peer != b.peer) return a.peer < b.peer;
+  if (a.send != b.send) return a.send;
+  const auto& x = a.elements.ranges();
+  const auto& y = b.elements.ranges();
+  if (x != y)
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](const auto& u, const auto& v) {
+      return u.lo != v.lo ? u.lo < v.lo : u.hi < v.hi;
+    });
+  return a.combine < b.combine;
+}
 
 BlockSet to_elements(const BlockSet& blocks, uint64_t elements, uint64_t nblocks) {
   BlockSet out;
@@ -33,6 +40,9 @@ BlockSet to_elements(const BlockSet& blocks, uint64_t elements, uint64_t nblocks
   return out;
 }
 
+// A rank step's transfers in canonical order; with nblocks, its blocks are
+// mapped to the elements they stand for (the registry's side), else they
+// are elements already (the trace's).
 std::vector<Entry> entries(const RankStep& rs, uint64_t elements, uint64_t nblocks) {
   std::vector<Entry> out;
   const auto add = [&](const std::vector<Transfer>& ts, bool send) {
@@ -41,7 +51,7 @@ std::vector<Entry> entries(const RankStep& rs, uint64_t elements, uint64_t nbloc
   };
   add(rs.sends, true);
   add(rs.recvs, false);
-  std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.key() < b.key(); });
+  std::sort(out.begin(), out.end(), before);
   return out;
 }
 
@@ -65,8 +75,7 @@ std::optional<Rank> first_differing_peer(const std::vector<Entry>& a, const std:
     while (ei < a.size() && a[ei].peer == peer) ++ei;
     while (ej < b.size() && b[ej].peer == peer) ++ej;
     const bool same = ei - i == ej - j && std::equal(a.begin() + static_cast<long>(i), a.begin() + static_cast<long>(ei),
-                                                     b.begin() + static_cast<long>(j),
-                                                     [](const Entry& x, const Entry& y) { return x.key() == y.key(); });
+                                                     b.begin() + static_cast<long>(j));
     if (!same) return peer;
     i = ei, j = ej;
   }
