@@ -438,13 +438,13 @@ struct CvarInfo {
 };
 
 #ifdef COLLCHECK_SMPI
-// SMPI has no tool interface: a collective's algorithm is chosen for the
-// whole simulation instead (scripts/smpi --cfg=smpi/<collective>:<name>).
+// SMPI has no tool interface: its algorithm for a collective is chosen with
+// --cvar smpi/<collective>=NAME[,NAME...] (SimGrid's own setter, the one
+// --cfg=smpi/<collective>:<name> reaches at launch), or at launch.
 [[noreturn]] void no_tool_interface(const std::string& option) {
   throw UsageError{option + ": SMPI has no MPI tool interface (MPI_T): choose a collective's algorithm with "
-                            "scripts/smpi --cfg=smpi/<collective>:<name>"};
+                            "--cvar smpi/<collective>=NAME[,NAME...] or scripts/smpi --cfg=smpi/<collective>:<name>"};
 }
-CvarInfo cvar_info(const std::string&) { no_tool_interface("--cvar"); }
 #else
 CvarInfo cvar_info(const std::string& name) {
   int provided = 0;
@@ -488,6 +488,20 @@ std::pair<std::string, std::vector<std::string>> cvar_spec(const std::string& sp
   return {spec.substr(0, eq), list_items("cvar", spec.substr(eq + 1))};
 }
 
+#ifdef COLLCHECK_SMPI
+std::vector<CvarSetting> cvar_settings(const std::string& spec) {
+  if (spec.empty()) return {CvarSetting{}};
+  const auto [name, values] = cvar_spec(spec);
+  if (name.rfind("smpi/", 0) != 0) no_tool_interface("--cvar " + name);
+  std::vector<CvarSetting> out;
+  for (const std::string& item : values) {
+    if (item.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+      throw UsageError{"--cvar " + name + ": '" + item + "' is not a name of SMPI's algorithms (lower case, digits, _)"};
+    out.push_back(CvarSetting{true, name, item, -1, 0});
+  }
+  return out;
+}
+#else
 std::vector<CvarSetting> cvar_settings(const std::string& spec) {
   if (spec.empty()) return {CvarSetting{}};
   const auto [name, values] = cvar_spec(spec);
@@ -518,6 +532,7 @@ std::vector<CvarSetting> cvar_settings(const std::string& spec) {
   if (out.empty()) throw UsageError{"--cvar " + name + " needs at least one value"};
   return out;
 }
+#endif
 
 // --cvar-show NAME: the value the library holds (read through MPI_T), e.g.
 // the one it parsed from its environment: MPICH's algorithm variables take
@@ -525,7 +540,10 @@ std::vector<CvarSetting> cvar_settings(const std::string& spec) {
 // each name's number this way before it batches MPICH's algorithms.
 #ifdef COLLCHECK_SMPI
 int read_cvar(const std::string&) { no_tool_interface("--cvar-show"); }
-void write_cvar(const CvarSetting& cv) { no_tool_interface("--cvar " + cv.name); }
+void write_cvar(const CvarSetting& cv) {
+  MPI_Barrier(MPI_COMM_WORLD);  // every rank is past the calls of the algorithm chosen before
+  if (auto why = smpi::select_algorithm(cv.name.substr(5), cv.text)) throw UsageError{"--cvar " + cv.name + ": " + *why};
+}
 #else
 int read_cvar(const std::string& name) {
   const CvarInfo info = cvar_info(name);
@@ -695,6 +713,7 @@ int run_black_box(const std::string& native, const std::string& function, const 
     }
   }
   // Under SMPI, which of its algorithms the simulation runs (--cfg=smpi/<coll>:<name>).
+  const std::string name_without_algorithm = t.name;
   if (native.size()) t.name += smpi::algorithm_in_force(bb::mpi_name(*coll));
   // From here to the end of the job a crash, a stack overflow or a hang ends
   // it with a line naming the rank and what ran (a library's constructor too).
@@ -721,6 +740,7 @@ int run_black_box(const std::string& native, const std::string& function, const 
   const std::vector<CvarSetting> settings = cvar_settings(cvar_s);
   for (const CvarSetting& cv : settings) {
   if (cv.active) write_cvar(cv);
+  if (cv.active && native.size()) t.name = name_without_algorithm + smpi::algorithm_in_force(bb::mpi_name(*coll));
   const std::string setting = cv.active ? " with " + cv.name + "=" + cv.text : "";
   auto tagged = [&](nlohmann::json j) {
     if (cv.active) j["cvar"] = {{"name", cv.name}, {"value", cv.text}};
@@ -947,7 +967,9 @@ po::options_description mpi_options(CommandLine& o) {
       "black box: NAME=V1[,V2...]: for each value in turn, write the MPI tool-interface control variable NAME "
       "(MPI_T_cvar_write; an integer, or a name of the variable's enumeration) and run the whole check on "
       "communicators made after the write (the world's duplicate included), one job for many algorithms: "
-      "Open MPI's coll_tuned_<coll>_algorithm, with coll_tuned_use_dynamic_rules=1 set at launch")(
+      "Open MPI's coll_tuned_<coll>_algorithm, with coll_tuned_use_dynamic_rules=1 set at launch; under SMPI, "
+      "smpi/<collective>=NAME,... chooses SMPI's algorithms (allreduce, reduce_scatter, allgather, bcast, reduce, "
+      "alltoall)")(
       "cvar-show", po::value<std::string>(),
       "NAME: print NAME=VALUE, the int control variable's value in this job as the library holds it (MPI_T), "
       "and exit")(

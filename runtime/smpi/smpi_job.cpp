@@ -8,12 +8,49 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <simgrid/s4u/Engine.hpp>
 
 #include "runtime/trace/traced_calls.hpp"
 
+// SimGrid's setters of the algorithm a collective runs (src/smpi/colls/
+// smpi_coll.cpp, exported by libsimgrid but declared in a header it does not
+// install): what its configuration calls at start-up for smpi/<coll>.
+namespace simgrid::smpi::colls {
+void set_allreduce(const std::string& name);
+void set_reduce_scatter(const std::string& name);
+void set_allgather(const std::string& name);
+void set_bcast(const std::string& name);
+void set_reduce(const std::string& name);
+void set_alltoall(const std::string& name);
+}  // namespace simgrid::smpi::colls
+
 namespace collcheck::runtime::smpi {
+
+namespace {
+// The algorithms chosen in this job (select_algorithm), by configuration
+// name: SimGrid's configuration keeps the launch's choice.
+std::map<std::string, std::string>& selected() {
+  static std::map<std::string, std::string> m;  // per rank: a privatized global
+  return m;
+}
+}  // namespace
+
+std::optional<std::string> select_algorithm(const std::string& coll, const std::string& name) {
+  using Setter = void (*)(const std::string&);
+  static const std::map<std::string, Setter> setters = {
+      {"allreduce", simgrid::smpi::colls::set_allreduce}, {"reduce_scatter", simgrid::smpi::colls::set_reduce_scatter},
+      {"allgather", simgrid::smpi::colls::set_allgather}, {"bcast", simgrid::smpi::colls::set_bcast},
+      {"reduce", simgrid::smpi::colls::set_reduce},       {"alltoall", simgrid::smpi::colls::set_alltoall}};
+  const auto it = setters.find(coll);
+  if (it == setters.end())
+    return "SMPI's algorithm can be chosen here for allreduce, reduce_scatter, allgather, bcast, reduce and "
+           "alltoall, not '" + coll + "'";
+  it->second(name);
+  selected()[coll] = name;
+  return std::nullopt;
+}
 
 std::string algorithm_in_force(const std::string& mpi_name) {
   // SMPI's configuration names (src/smpi/colls/smpi_coll.cpp): the MPI
@@ -21,6 +58,8 @@ std::string algorithm_in_force(const std::string& mpi_name) {
   if (mpi_name.rfind("MPI_", 0) != 0 || mpi_name == "MPI_Reduce_scatter_block") return "";
   std::string coll = mpi_name.substr(4);
   for (char& c : coll) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (const auto it = selected().find(coll); it != selected().end())
+    return " (SMPI's " + coll + " algorithm '" + it->second + "')";
   try {
     const std::string name = simgrid::config::get_value<std::string>("smpi/" + coll);
     return name.empty() ? " (SMPI's default " + coll + " algorithm)" : " (SMPI's " + coll + " algorithm '" + name + "')";

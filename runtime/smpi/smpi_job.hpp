@@ -48,6 +48,14 @@ std::string library_for_this_rank(const std::string& library);
 // simulation runs for the MPI collective `mpi_name` (MPI_Allreduce, ...),
 // as --cfg=smpi/<collective>:<name> chose it; "" for one SMPI has no choice for.
 std::string algorithm_in_force(const std::string& mpi_name);
+// Makes SMPI run its algorithm `name` for collective `coll` (the name of its
+// configuration, smpi/<coll>: allreduce, reduce_scatter, allgather, bcast,
+// reduce, alltoall) from now on, as --cfg=smpi/<coll>:<name> does at launch:
+// the choice is the simulation's, so every rank makes the same one between
+// two barriers. SimGrid ends the run with its list of names for one it does
+// not have (scripts/smpi says so in one line). An error says why `coll`
+// cannot be chosen.
+std::optional<std::string> select_algorithm(const std::string& coll, const std::string& name);
 // Why --trace cannot record here (privatization other than mmap; the trace
 // shim runtime/smpi/trace_shim.cpp not preloaded), or nothing.
 std::optional<std::string> trace_unavailable();
@@ -60,6 +68,9 @@ inline void on_deadlock(std::function<void()>) {}
 inline void on_progress(std::function<void()>) {}
 inline std::string library_for_this_rank(const std::string& library) { return library; }
 inline std::string algorithm_in_force(const std::string&) { return ""; }
+inline std::optional<std::string> select_algorithm(const std::string&, const std::string&) {
+  return "not running under SMPI";
+}
 inline std::optional<std::string> trace_unavailable() { return std::nullopt; }
 inline void install_trace_hooks(const trace::TraceHooks*) {}
 #endif
