@@ -495,8 +495,8 @@ std::vector<CvarSetting> cvar_settings(const std::string& spec) {
   if (name.rfind("smpi/", 0) != 0) no_tool_interface("--cvar " + name);
   std::vector<CvarSetting> out;
   for (const std::string& item : values) {
-    if (item.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
-      throw UsageError{"--cvar " + name + ": '" + item + "' is not a name of SMPI's algorithms (lower case, digits, _)"};
+    if (item.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+      throw UsageError{"--cvar " + name + ": '" + item + "' is not a name of SMPI's algorithms (letters, digits, _)"};
     out.push_back(CvarSetting{true, name, item, -1, 0});
   }
   return out;
