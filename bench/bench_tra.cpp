@@ -1,4 +1,4 @@
-// Speed goals of issue 4 (tunable-radix all-to-all), measured here and never
+// Speed goals of the tunable-radix all-to-all, measured here and never
 // in tests. Run on an otherwise idle machine (numbers from a shared machine
 // are upper bounds):
 //   * TraAllRadices/<max P>: every (P, r) with 2 <= P <= max P and 2 <= r <= P

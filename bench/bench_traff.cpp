@@ -1,4 +1,4 @@
-// Speed goals of issue 3 (Träff's circulant schedules), measured here and
+// Speed goals of Träff's circulant schedules, measured here and
 // never in tests. Run on an otherwise idle machine:
 //   * TraffCompute/<log2 p>: Algorithms 2-6 (receive + send schedule) for
 //     every rank of p, one core, no checking: seconds_per_rank (printed

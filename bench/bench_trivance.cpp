@@ -1,4 +1,4 @@
-// Speed goal of issue 5 (Trivance on a ring), measured here and never in
+// Speed goal of Trivance on a ring, measured here and never in
 // tests. Run on an otherwise idle machine:
 //   * TrivanceSweep/<log2 max n>: every n in 1..2^K, both Trivance variants
 //     (latency, bandwidth), every property (the generic ones -- matching,
@@ -13,7 +13,7 @@
 //     step, rank 0 simulated with p-bit sets), the folded latency instances
 //     in the generic simulation (exact up to 1024, fingerprint above).
 //     build/bench/bench_trivance --benchmark_filter='TrivanceSweep/12'
-//   * TrivanceSingleN/<variant>: one instance n = 3^13 = 1594323 (issue 6),
+//   * TrivanceSingleN/<variant>: one instance n = 3^13 = 1594323,
 //     every rank and step, all properties (trivance-coverage skips n > 2^16);
 //     latency in the dense fingerprint mode, bandwidth-contiguous (the
 //     bandwidth schedule with blocks renumbered, one range per transfer) with

@@ -1,15 +1,15 @@
-// Speed goals of issue 2, measured here and never in tests:
+// Speed goals of verify, measured here and never in tests:
 //   * SwingSweep/<variant>: collcheck verify --algo swing --p 1..1024 for one
 //     variant, every rank, exact multiplicity (goal: both variants < 60 s on
 //     the 2-core machine).
 //   * SwingSingleP/<log2 p>: one bandwidth-optimal instance, every rank and
-//     step, the CLI's default options (issue 6 goal: p = 2^21 under 120 s):
+//     step, the CLI's default options (goal: p = 2^21 under 120 s):
 //     the contiguous variant, whose one-range transfers run with interval
 //     bookkeeping (properties/flow/flow_interval.hpp); the default variant is the
 //     same schedule up to block numbering for powers of two, but its
 //     scattered sets (~p/16 ranges per transfer) keep it dense and bounded by
 //     the 2^32-cell limit.
-//   * SwingLatencySingleP/21: swing latency p = 2^21 (issue 6), every rank
+//   * SwingLatencySingleP/21: swing latency p = 2^21, every rank
 //     and step, the CLI's default options (fingerprint above p = 1024; the
 //     memory guard at 75% of physical memory).
 //   * SwingMemoryEstimate/<variant>/21: the memory guard's estimate for p =

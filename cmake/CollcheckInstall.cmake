@@ -3,6 +3,7 @@
 #
 #   cli  bin/collcheck, bin/collcheck-mpi (when built), man pages, bash
 #        completion, share/collcheck/schedule.schema.json, share/doc/collcheck/
+#        (README.md, docs/, copyright: the LICENSE)
 #   dev  the libraries as static archives with their public headers under
 #        include/collcheck/, and the CMake package lib/cmake/collcheck/:
 #        find_package(collcheck CONFIG) gives the imported targets
@@ -13,7 +14,8 @@
 #          collcheck::reports     text, JSON, Markdown, JUnit, HTML reports
 #          collcheck::runtime     the threaded executor
 #          collcheck::smt         the Z3 queries
-#        (examples/build-a-schedule/ builds against them).
+#        (examples/build-a-schedule/ builds against them), and
+#        share/doc/libcollcheck-dev/copyright (the LICENSE).
 #
 # The same rules feed CPack (cmake/CollcheckPackaging.cmake): one .deb per
 # component.
@@ -70,6 +72,9 @@ add_custom_target(collcheck_manual ALL DEPENDS ${manual_files})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/schedule.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/collcheck COMPONENT cli)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
+# Debian's share/doc/<package>/copyright, in each package (the dev one below).
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME copyright
+        COMPONENT cli)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT cli
         FILES_MATCHING PATTERN "*.md" PATTERN "*.json")
 
@@ -95,6 +100,8 @@ foreach(dir schedules topology properties reports smt runtime)
 endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/generated/collcheck_version.hpp
         DESTINATION ${COLLCHECK_INSTALL_INCLUDEDIR} COMPONENT dev)
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/libcollcheck-dev
+        RENAME copyright COMPONENT dev)
 
 install(EXPORT collcheckTargets NAMESPACE collcheck:: DESTINATION ${COLLCHECK_INSTALL_CMAKEDIR} COMPONENT dev)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/collcheckConfig.cmake.in

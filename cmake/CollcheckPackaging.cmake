@@ -8,11 +8,15 @@
 #   libcollcheck-dev   the static libraries, headers and CMake package.
 #                      Depends: the -dev packages of their public dependencies.
 #
+# Both carry the MIT license (LICENSE) as share/doc/<package>/copyright
+# (cmake/CollcheckInstall.cmake); a Debian control file has no license field.
+#
 # scripts/package configures with CMAKE_INSTALL_PREFIX=/usr, builds, runs
 # cpack and checks the result in a scratch root.
 set(CPACK_PACKAGE_NAME collcheck)
 set(CPACK_PACKAGE_VENDOR "collcheck")
 set(CPACK_PACKAGE_CONTACT "collcheck maintainers <collcheck@users.noreply.github.com>")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 # Each package's Description (first line: the summary). No
 # CPACK_PACKAGE_DESCRIPTION_SUMMARY: CPackDeb would put it before both.
 string(CONCAT CPACK_DEBIAN_CLI_DESCRIPTION

@@ -1,5 +1,5 @@
 #pragma once
-// One way to wire a family property (issue 15): every family-specific
+// One way to wire a family property: every family-specific
 // property (Swing's hop distance, Träff's table conditions and bounds,
 // Trivance's coverage, TRA's delivery and formulas) is a FamilyProperty in
 // its family's list, properties/<family>/<family>_properties.cpp, one

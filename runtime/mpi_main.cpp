@@ -22,9 +22,10 @@
 // (checker/cli/cli_support.hpp); a root or n the variant does not allow at this p
 // is bad usage.
 //
-// Exit codes (README.md, "Using it"): 0 every rank matches, 1 a mismatch, a read of
-// undefined data (a send of, or reduce into, a block the rank does not hold)
-// or an unmatched schedule (not run: it would hang), 2 bad usage or bad input
+// Exit codes (docs/guide/mpi.md, "Schedules over MPI"; docs/guide/options.md,
+// "Exit codes"): 0 every rank matches, 1 a mismatch, a read of undefined data
+// (a send of, or reduce into, a block the rank does not hold) or an unmatched
+// schedule (not run: it would hang), 2 bad usage or bad input
 // or an output that could not be written (standard output, --trace FILE),
 // 77 skipped (the variant's restriction excludes this p), 3 no verdict (a black
 // box that hangs, crashes or exits; an internal error). Only rank 0 prints;

@@ -140,7 +140,7 @@ class Engine {
     // Every thread started is joined, whatever fails: a thread that cannot
     // be created, or memory running out in a rank or here, stops all ranks
     // and is rethrown (a ResourceRefusal or std::bad_alloc: exit 3, one line),
-    // never std::terminate (issue 14 item 8).
+    // never std::terminate.
     std::exception_ptr error;
     {
       std::vector<std::thread> threads;

@@ -1,5 +1,5 @@
 #pragma once
-// What an algorithm family is (issue 15): the one place that declares a
+// What an algorithm family is: the one place that declares a
 // family's algorithms (name, collective, summary), their variants (name,
 // summary, reference by paper title and section, restriction, claim with its
 // source, expected_to_hold / known_failure), the instance options each variant

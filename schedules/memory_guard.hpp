@@ -1,11 +1,11 @@
 #pragma once
-// The memory guard's shared words (--max-memory, README "Memory guard"): the
-// prefix of every refusal, sizes as GiB text, and what a reader throws when
-// it stops for memory. The checker's own guard (properties/instance_checker.hpp)
-// refuses an instance in its report; the file readers (schedule files, MSCCL
-// XML, Träff tables) throw ResourceRefusal, which the CLI prints on one line
-// with exit 3 (refused, not bad input: the same file may be read with more
-// memory).
+// The memory guard's shared words (--max-memory, docs/properties.md,
+// "Memory guard"): the prefix of every refusal, sizes as GiB text, and what
+// a reader throws when it stops for memory. The checker's own guard
+// (properties/instance_checker.hpp) refuses an instance in its report; the
+// file readers (schedule files, MSCCL XML, Träff tables) throw
+// ResourceRefusal, which the CLI prints on one line with exit 3 (refused, not
+// bad input: the same file may be read with more memory).
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #pragma once
-// Link-level cost of a schedule on a topology, measured on its own transfers
-// (issue 17): every send is routed (topology.hpp) and loads each directed
+// Link-level cost of a schedule on a topology, measured on its own transfers:
+// every send is routed (topology.hpp) and loads each directed
 // link on its route with its blocks, as a fraction of the vector m.
 //
 // Per step s:  P_s = the most any node sends, over the ports the schedule

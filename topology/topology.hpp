@@ -1,5 +1,5 @@
 #pragma once
-// The network a schedule runs on, as a layer of its own (issue 17): nodes,
+// The network a schedule runs on, as a layer of its own: nodes,
 // directed links, and the route a message takes. Link-level costs
 // (topology/link_load.hpp) are measured on these routes from a schedule's
 // own transfers, never from a formula.

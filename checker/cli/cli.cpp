@@ -191,7 +191,7 @@ int cli_main(int argc, char** argv, SweepRunner sweep_runner) {
   StdoutCapture capture;  // flush_stdout names the reason a write to stdout failed
   try {
     const int code = run_command(cmd, args, inv);
-    flush_stdout();  // a report or listing that did not reach stdout is an error (issue 14 item 11)
+    flush_stdout();  // a report or listing that did not reach stdout is an error
     return code;
   } catch (...) {
     const Failure f = describe_failure(std::current_exception(), cmd);

@@ -24,12 +24,12 @@ bool print_help(const boost::program_options::options_description& desc,
                 const boost::program_options::variables_map& vm);
 
 // InputError for any option given an empty string (--out '', --db '',
-// --variant ''): no option of collcheck means anything by it (issue 14 item 17).
+// --variant ''): no option of collcheck means anything by it.
 void reject_empty_values(const boost::program_options::options_description& desc,
                          const boost::program_options::variables_map& vm);
 
-// The one number grammar of collcheck's numeric options (README "Numbers";
-// every option value that is a number goes through these):
+// The one number grammar of collcheck's numeric options (docs/guide/options.md,
+// "Numbers"; every option value that is a number goes through these):
 //   integer  decimal digits only: 0, 42, 007. No sign, spaces, hex (0x10),
 //            exponent (1e3), inf or nan.
 //   decimal  an integer, then optionally '.' and digits, then optionally an

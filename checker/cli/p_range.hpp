@@ -1,5 +1,5 @@
 #pragma once
-// The p-range syntax (README.md, "Using it"):
+// The p-range syntax (docs/guide/options.md, "Instances"):
 //   N            one value (N may be written B^K: 2^21, 3^13)
 //   A..B         every p from A to B
 //   A..B:STEP    every STEP-th p from A

@@ -178,7 +178,7 @@ int cmd_prove(const std::vector<std::string>& args, const Invocation& inv) {
       if (!used) throw InputError("query '" + q->name + "' does not apply to '" + algo + "'");
     }
 
-  {  // verify's limit on instances, before any is built (issue 14 item 13)
+  {  // verify's limit on instances, before any is built
     std::vector<SweepTarget> planned;
     for (const Planned& pl : plan) planned.push_back(*pl.target);
     check_request_size(planned, ps);

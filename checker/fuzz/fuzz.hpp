@@ -1,5 +1,5 @@
 #pragma once
-// collcheck fuzz (issue 20): property-based fuzzing of one algorithm's
+// collcheck fuzz: property-based fuzzing of one algorithm's
 // variant, or of a user's generator program, for users' own CI.
 //
 // Instances are drawn from strata where collective algorithms break (p and

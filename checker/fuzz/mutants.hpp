@@ -1,5 +1,5 @@
 #pragma once
-// collcheck fuzz --mutants FILE (issue 20): the checker's self-test on a
+// collcheck fuzz --mutants FILE: the checker's self-test on a
 // user's schedule. Every mutation operator is applied to the schedule's
 // transfers (all of them, or an evenly spread sample of --max-mutants), each
 // mutant is checked with every generic property and the file's claims, and the report says which

@@ -1,5 +1,5 @@
 #pragma once
-// `collcheck verify --estimate ...` (issue 6, the --estimate goal): projects
+// `collcheck verify --estimate ...`: projects
 // the core-hours and wall time of a requested sweep on this machine without
 // running it, from measured throughput.
 //
@@ -39,7 +39,7 @@
 // calibration point runs under the memory guard at 256 MiB (or --max-memory
 // if lower): a point above it is left out, so a time model that
 // underestimates a point cannot make calibration allocate gigabytes
-// (issue 14 item 13: tra2 at p = 4096, 3 GB, for a request of one instance).
+// (tra2 at p = 4096 once took 3 GB for a request of one instance).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Distributed sweeps (issue 6, item 4): `mpirun -np K collcheck verify ...`
+// Distributed sweeps: `mpirun -np K collcheck verify ...`
 // shards the request's instances over the K MPI ranks, each rank checking
 // its share with TBB inside, and rank 0 collects every InstanceResult and
 // renders ONE report, identical to the single-process report (same order,

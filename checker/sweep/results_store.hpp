@@ -1,5 +1,5 @@
 #pragma once
-// The results store (issue 6, item 3; docs/results-store.md): a SQLite
+// The results store (docs/results-store.md): a SQLite
 // database that keeps every finished instance of `collcheck verify --db FILE`
 // as it finishes, so that a sweep killed at any moment (SIGKILL included)
 // loses at most the instances in flight, `--resume` skips what is recorded,

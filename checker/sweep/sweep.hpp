@@ -170,7 +170,7 @@ void run_with_threads(int threads, const std::function<void()>& f);
 // kRefusedPrefix or kUndecidedPrefix): exit 3, never 0 or 77.
 bool refused_by_memory_guard(const InstanceResult& i);
 
-// collcheck's exit codes (README.md, "Using it"): 0 holds, 1 violated, 3 unknown, 77 all skipped; an
+// collcheck's exit codes (docs/guide/options.md, "Exit codes"): 0 holds, 1 violated, 3 unknown, 77 all skipped; an
 // instance refused by the memory guard makes it 3 unless something is violated.
 // An expected refutation (Report::expected_refutations) is a violation too:
 // 1; only the verdict line tells it apart (README "Exit codes").

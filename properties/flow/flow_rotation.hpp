@@ -104,7 +104,7 @@ struct RotationResult {
 // runs the generic simulation).
 std::optional<RotationResult> run_rotation(const Schedule& s, Block h, const StepHook& hook);
 
-// The certified quotient (issue 16): an EquivariantSchedule
+// The certified quotient: an EquivariantSchedule
 // (schedules/symmetry.hpp) is equivariant by construction, so the rank-0
 // simulation above runs without generating any rank but rank 0 and its
 // peers. The argument is the same with the group in place of rotations:

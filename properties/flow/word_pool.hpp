@@ -1,5 +1,5 @@
 #pragma once
-// Large word buffers that outlive the instance that used them (issue 19).
+// Large word buffers that outlive the instance that used them.
 //
 // A sweep checks instance after instance of about the same size. Handing
 // each instance's contribution state back to the allocator sends it back to

@@ -1,6 +1,6 @@
 #pragma once
 // Runs a collective as a black box on the exact-multiplicity payloads of
-// runtime/blackbox/payloads.hpp (issue 18): the MPI library's own
+// runtime/blackbox/payloads.hpp: the MPI library's own
 // (`collcheck-mpi --native allreduce`) or a user's function with the
 // standard signature, loaded from a shared library
 // (`collcheck-mpi --function ./libmine.so:my_allreduce --collective allreduce`).

@@ -1,5 +1,5 @@
 #pragma once
-// Exact-multiplicity payloads for collectives run as black boxes (issue 18):
+// Exact-multiplicity payloads for collectives run as black boxes:
 // an MPI library's own MPI_Allreduce, MPI_Reduce, ... or a user's function
 // with the same signature. The inputs are built so that the result itself
 // proves exactly-once, and names the defect: the (element, rank) pair whose

@@ -1,9 +1,9 @@
 #pragma once
-// Message traces of a collective built on MPI point-to-point (issue 18,
-// item 4): every message the implementation sent, turned into collcheck's
-// schedule model so that a defect is reported at the message that introduced
-// it ("rank 5's message to rank 2 in round 3 carries rank 1's contribution to
-// element 7 a second time"), and the schedule checked with every property.
+// Message traces of a collective built on MPI point-to-point: every message
+// the implementation sent, turned into collcheck's schedule model so that a
+// defect is reported at the message that introduced it ("rank 5's message to
+// rank 2 in round 3 carries rank 1's contribution to element 7 a second
+// time"), and the schedule checked with every property.
 //
 // The events come from the PMPI interposition of collcheck-mpi --trace
 // (runtime/trace/pmpi_recorder.hpp); this file is pure (no MPI) and unit

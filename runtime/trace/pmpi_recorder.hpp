@@ -1,5 +1,5 @@
 #pragma once
-// The PMPI interposition behind `collcheck-mpi --trace` (issue 18, item 4):
+// The PMPI interposition behind `collcheck-mpi --trace`:
 // collcheck-mpi defines MPI_Send, MPI_Ssend, MPI_Bsend, MPI_Rsend,
 // MPI_Isend, MPI_Issend, MPI_Recv, MPI_Irecv, MPI_Sendrecv,
 // MPI_Sendrecv_replace, MPI_Wait, MPI_Waitall, MPI_Waitany and MPI_Test

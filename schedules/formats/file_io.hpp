@@ -2,8 +2,7 @@
 // File input and output shared by every layer (like input_error.hpp): the
 // one way collcheck writes a report, a dump or an SMT-LIB2 file, the check
 // that a file can be read, and the refusal to write an output over an input.
-// Every failure is bad input: InputError, one line, exit 2 (issue 14, items
-// 10, 11 and 17).
+// Every failure is bad input: InputError, one line, exit 2.
 //
 // Writing (write_output): every write, the flush and the close are checked;
 // a failure (a full disk, /dev/full, a closed stdout) throws

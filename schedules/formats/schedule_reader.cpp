@@ -94,9 +94,9 @@ thread_local uint64_t g_name_comparisons = 0;
 // The free-form names of one list (producer keys, claimed properties), for
 // duplicate detection: an ordered set, O(log n) comparisons per name, so a
 // list of n names costs O(n log n) whatever the names are (a scan of the
-// names so far was quadratic: 160k producer keys took 17 s, issue 14 item
-// 12; a hash set would be linear on average but quadratic on crafted
-// collisions of a fixed-seed hash). Comparisons are counted for the scaling
+// names so far was quadratic: 160k producer keys took 17 s; a hash set would
+// be linear on average but quadratic on crafted collisions of a fixed-seed
+// hash). Comparisons are counted for the scaling
 // test (name_comparisons()).
 struct CountingLess {
   bool operator()(const std::string& a, const std::string& b) const {
@@ -961,7 +961,7 @@ struct Sax {
 
 // What nlohmann's lexer reads. The lexer keeps every character it reads
 // between two string or number tokens (for its error messages), whitespace
-// included: a file of 1 GiB of whitespace cost 3 GB (issue 14, item 14).
+// included: a file of 1 GiB of whitespace cost 3 GB.
 // This input hands it each run of whitespace outside strings as the run's
 // first character only (the rest is read and counted for positions, never
 // held), and stops a string or number token longer than any valid file has

@@ -111,7 +111,7 @@ TorusCostClaim rd_torus_cost(const InstanceParams& i, TorusRd kind) {
       c.values.push_back(tc::at_most("Psi", "2D", 2 * D, "measured 2D (p-1)/p"));
       if (D >= 2)
         c.values.push_back(tc::reported("Xi", "(2^D - 1) / 2^(D-2)", (two - 1) / std::pow(2.0, D - 2),
-                                        "Sack et al.'s value quoted; the ratio measured here is lower (README)"));
+                                        "Sack et al.'s value quoted; the ratio measured here is lower (docs/algorithms.md)"));
       break;
     case TorusRd::mirrored_latency:
       c.row = "Swing NSDI'24 Sec. 4.1 and 5.1, mirrored recursive doubling (L)";

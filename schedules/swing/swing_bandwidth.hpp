@@ -89,8 +89,9 @@
 //     for some u > t, so q's last listing of b is after t: (3). skip_own is
 //     (2). (1) is coverage, the union of r's Lit sets is every other rank (App.
 //     A.2's property ii); the checker confirms it for every even p it runs
-//     (README: 2..1024). Each rank sends each of the p-1 other blocks once per
-//     phase: 2(p-1) blocks, the paper's volume claim.
+//     (docs/findings/swing.md, item 3: every even p up to 1024). Each rank
+//     sends each of the p-1 other blocks once per phase: 2(p-1) blocks, the
+//     paper's volume claim.
 //   later, own block sent (paper-later): breaks (2) exactly where some rank
 //     lists its own block; by (3)'s argument its partial of block r travels
 //     back to r: its contribution is counted twice (exactly-once) and it sends
@@ -129,7 +130,8 @@
 // Paper notes: App. A.2 writes "pi(r, s) = pi(g, s) <=> g = s"; it must read
 //              g = r. Sec. 3.1.1 claims that sending contiguous data makes the
 //              algorithm work with non-commutative operators; the threaded
-//              executor refutes that for rank order from p = 8 (README).
+//              executor refutes that for rank order from p = 8
+//              (docs/findings/swing.md, item 6).
 // Restrictions: m >= 1; the ring schedule itself needs m even or m = 1 (odd
 //              rings pair ranks inconsistently, A.2). Odd p is handled by
 //              fold.hpp (variant bandwidth) and swing_odd_extra_node.hpp

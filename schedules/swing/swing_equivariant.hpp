@@ -1,5 +1,5 @@
 #pragma once
-// Swing's schedules as EquivariantSchedule (issue 16, schedules/symmetry.hpp):
+// Swing's schedules as EquivariantSchedule (schedules/symmetry.hpp):
 // rank 0's transfers from the direct generator, every other rank's as their
 // image under the swing-dihedral group (g_r(x) = x + r for even r, r - x for
 // odd r, mod p; p even or 1).

@@ -1,5 +1,5 @@
-// The bad-input regression corpus: every adversarial input the outside audit
-// (issue 14) or anyone since found is one file tests/data/bad-input/NAME.case
+// The bad-input regression corpus: every adversarial input an outside audit
+// or anyone since found is one file tests/data/bad-input/NAME.case
 // stating the command, the expected exit code and the exact first line of
 // stderr. One parameterised test per case file, so ctest names the case.
 //

@@ -1,4 +1,4 @@
-// Behaviour preservation (issue 15): the main job (`scripts/sweep`'s default
+// Behaviour preservation: the main job (`scripts/sweep`'s default
 // sweep) and `verify --algo all --variant all --p 1..128 --skip-restricted
 // --format json` must print the same bytes as when the golden files in
 // tests/data/golden/ were recorded, timings and the command path aside. A

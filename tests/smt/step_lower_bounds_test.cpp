@@ -88,7 +88,7 @@ TEST(StepLowerBounds, OneTargetRelaxationIsStillAProof) {
   EXPECT_NE(v.stats["query"].find("only rank 0"), std::string::npos);
 }
 
-// Issue 5's question at the sizes that fit a unit test: a two-port allreduce
+// The step-bound question at the sizes that fit a unit test: a two-port allreduce
 // in ceil(log3 7) = 2 steps with exactly-once is impossible with one running
 // sum per rank, but exists when a rank keeps its received vectors separately.
 TEST(StepLowerBounds, RunningSumVersusStoredContributionsAtN7) {

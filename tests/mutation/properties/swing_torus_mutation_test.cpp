@@ -1,4 +1,4 @@
-// Swing on tori against its defects (issue 17):
+// Swing on tori against its defects:
 //   * swing-torus-ports holds on square tori with no port shared, and on
 //     non-square ones (2x4, 4x8) with the sharing Sec. 4.2 describes measured
 //     after D log2(d_min) steps;

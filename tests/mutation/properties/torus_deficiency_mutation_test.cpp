@@ -1,4 +1,4 @@
-// torus-deficiency (issue 17): the printed link-level costs of every torus
+// torus-deficiency: the printed link-level costs of every torus
 // allreduce judged on the routed links of its own schedule, and shown to fail
 // where a schedule breaks them:
 //   * Swing (B): Table 2's Xi = 1.19 (D = 2) and 1.03 (D = 3) approached from

@@ -1,4 +1,4 @@
-// Property-based test of the certified quotient (issue 16): random
+// Property-based test of the certified quotient: random
 // equivariant schedules, built from a random representative (rank 0's
 // transfers at every step) and a group (translations or swing-dihedral,
 // blocks as ranks or fixed), with random defects injected into the

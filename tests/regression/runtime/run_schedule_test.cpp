@@ -1,4 +1,4 @@
-// `collcheck run --schedule FILE` (issue 14 item 18): the threaded executor
+// `collcheck run --schedule FILE`: the threaded executor
 // takes the schedule files check-file and collcheck-mpi take (collcheck's
 // format, JSON or JSON lines, read by the same load_schedule_file), and
 // compares them with the collective exactly as it compares a registry

@@ -1,5 +1,4 @@
-// collcheck analyze --dims and the torus baselines through the real binary
-// (issue 17):
+// collcheck analyze --dims and the torus baselines through the real binary:
 //   * analyze --algo swing --dims 8x8 --format json measures Swing's torus
 //     variants first, then every other allreduce on a torus (recursive
 //     doubling, the Hamiltonian ring, bucket, trivance-torus), each row with

@@ -2,7 +2,7 @@
 // loaded machine: excluded from the default suite (label slow).
 //   - allreduce, one port, p = 16: no 3-step schedule (log2 p = 4), in the
 //     most permissive (knowledge) model, all ranks required;
-//   - issue 5: two-port allreduce with one running sum per rank and
+//   - two-port allreduce with one running sum per rank and
 //     exactly-once: no 2-step schedule for n = 8 (ceil(log3 8) = 2), while
 //     with stored contributions one exists (replayed);
 //   - Traff's n-block broadcast, p = 8, n = 8: no 9-step schedule.

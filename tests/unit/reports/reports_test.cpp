@@ -693,7 +693,7 @@ TEST(Distributions, SummedOverTheSweepInEveryFormat) {
 namespace collcheck {
 namespace {
 
-// --- witness lists (issue 14 item 4) ----------------------------------------
+// --- witness lists ----------------------------------------------------------
 
 TEST(Witnesses, ListsAreBoundedAndParseBack) {
   WitnessList w;
@@ -786,7 +786,7 @@ TEST(Witnesses, ExtremalOnesFollowTheMaximumInEveryFormat) {
       << xml;
 }
 
-// --- the verdict line: expected refutations vs unexpected violations (item 7) --
+// --- the verdict line: expected refutations vs unexpected violations --------
 
 // swing/bandwidth holds at p = 2..5; swing/paper-listing1, declared refuted
 // on purpose, holds at p = 2 and 4 and is violated at p = 6, skipped at 3, 5.
@@ -943,7 +943,7 @@ TEST(DeploymentVerdict, EveryOtherOutcome) {
   EXPECT_EQ(deployment_verdict(group_instances(many)).line, "do not deploy: unexpected violations in ring (64 instances from p=3)");
 }
 
-// --- runs of holding instances share a row (item 7) ---------------------------
+// --- runs of holding instances share a row ----------------------------------
 
 TEST(InstanceRows, HoldingRunsCollapseAcrossSkippedOnes) {
   const Report r = paper_sweep();
@@ -998,7 +998,7 @@ TEST(InstanceRows, ALongSweepIsAFewRowsInHtmlAndVerboseText) {
 namespace collcheck {
 namespace {
 
-// --- which method decided each instance (issue 16) --------------------------
+// --- which method decided each instance -------------------------------------
 
 TEST(DecidedBy, EveryFormatNamesTheMethodPerInstance) {
   Report r;

@@ -68,7 +68,7 @@ TEST(Conformance, SeveralElementsPerBlockAndTheBandwidthVariant) {
   EXPECT_EQ(c.first->peer, t.peer);
 }
 
-// The mutant of the issue: one message (rank r's send to q in step s, and
+// The mutant: one message (rank r's send to q in step s, and
 // q's receive of it) moved to step s + 1.
 TEST(Conformance, AMessageMovedToAnotherStepIsTheFirstDifference) {
   auto s = registry_schedule("swing", "latency", 16);

@@ -1,4 +1,4 @@
-// schedules/int_math.hpp against the loops it replaced (issue 15: ceil_sqrt
+// schedules/int_math.hpp against the loops it replaced (ceil_sqrt
 // was written four times, ipow and is_pow3 three times, ...). The old loops
 // are kept here, verbatim, as the reference: identical answers for every
 // argument 0..2^16 and around every power and perfect square up to the

@@ -1,4 +1,4 @@
-// Issue 15: nothing outside a family's own files compares algorithm or
+// Nothing outside a family's own files compares algorithm or
 // variant names as strings. Scans the non-test source tree (every .cpp/.hpp
 // outside tests/ and outside schedules/<f>/, properties/<f>/, smt/<f>/ of a
 // registered family f) for a comparison with a registered algorithm or

@@ -1,4 +1,4 @@
-// RankStep's recycled block-set storage (issue 19: no heap allocation per
+// RankStep's recycled block-set storage (the goal: no heap allocation per
 // transfer once a checker's RankStep is warm):
 //   * after clear(), add_send/add_recv hand out the old sets' storage, empty
 //     (kept per thread in spare_block_sets, not in the RankStep, so a stored

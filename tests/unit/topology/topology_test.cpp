@@ -1,4 +1,4 @@
-// The topology layer (issue 17): torus routes are minimal and
+// The topology layer: torus routes are minimal and
 // dimension-ordered with the d/2 tie taken from the schedule; HyperX takes one
 // hop per coordinate; bad names and shapes are one-line input errors; the link
 // loads of a schedule are measured per step (a plain ring on a 1D torus loads

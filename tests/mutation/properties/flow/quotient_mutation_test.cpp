@@ -1,4 +1,4 @@
-// Mutation against the certified quotient (issue 16): a schedule in which ONE
+// Mutation against the certified quotient: a schedule in which ONE
 // rank deviates at one step is never decided by the quotient. Each of the
 // mutation operators of tests/support/mutations.hpp is applied to one rank
 // (not rank 0, and rank 0 in a second round) of the materialized default Swing

@@ -1,4 +1,4 @@
-// Root causes (properties/flow/root_cause.hpp, issue 14 item 6). A transfer
+// Root causes (properties/flow/root_cause.hpp). A transfer
 // dropped at both ends leaves matching, ports and causality intact and shows
 // up only in the final values, at the last step; the postcondition's
 // counterexample must still name the step and sender of the dropped transfer
@@ -177,7 +177,7 @@ TEST(RootCause, InFlightExactlyOnceNeedsNone) {
             "again from rank 0); the two paths split at rank 0, which held it from the start");
 }
 
-// The issue's wording, on Swing p = 8: rank 0's step-2 send of blocks {3}
+// The example of the root-cause design, on Swing p = 8: rank 0's step-2 send of blocks {3}
 // to rank 3 dropped (reduce-scatter). Rank 0's block 3 was last updated in
 // step 1 (the receive from rank 7).
 TEST(RootCause, Text) {

@@ -1,4 +1,4 @@
-// Issue 8's goal: "a schedule with one corrupted transfer is always rejected
+// The goal: "a schedule with one corrupted transfer is always rejected
 // with the corrupted step and rank named". Over EVERY transfer of two small
 // schedules (swing p = 8, 48 transfers; trivance n = 9, two ports, 36
 // transfers), in both encodings of collcheck's format (JSON and JSON lines),

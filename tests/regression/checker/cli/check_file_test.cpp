@@ -12,7 +12,7 @@
 //  * the JSON Schema: every dump (every algorithm, every variant) validates
 //    (python3-jsonschema, Draft 2020-12), and broken documents are rejected
 //    by the schema and by the reader alike;
-//  * the bad-input list of issue 8: unknown format version, truncated file,
+//  * the bad-input list: unknown format version, truncated file,
 //    p mismatch between header and body, peer out of range, duplicate step
 //    entries, duplicate or missing ranks, empty/overlapping/out-of-range
 //    block ranges, non-UTF-8 bytes, wrong JSON types, huge numbers: exit 2,

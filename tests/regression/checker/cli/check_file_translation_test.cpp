@@ -1,5 +1,5 @@
 // check-file --translation-validation: Z3 proves the postcondition of a schedule
-// *file* for all input values (issue 7, "or one read from a file"); a
+// *file* for all input values; a
 // violation carries a witness that the threaded executor replays.
 #include <gtest/gtest.h>
 

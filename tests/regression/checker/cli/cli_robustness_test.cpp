@@ -1,17 +1,17 @@
-// Issue 14 (an outside audit), items 8, 9, 10, 11 and 17, on the real binary:
-//   8  resources exhausted (threads, memory) are one line and exit 3, never
-//      an abort;
-//   9  analyze refuses non-finite or all-zero costs (they made the HTML chart
-//      loop forever, JSON print `inf` and text "-nan x the optimum"), and its
-//      renderers skip non-finite values;
-//   10 an output that is an input (the store, the checked file; also through
-//      links or a redirected stdout) is refused before anything is written;
-//   11 every write is checked: a full device or filesystem is exit 2 with the
-//      reason, and a report that could not be written completely leaves the
-//      previous file as it was;
-//   17 nothing is silently clamped or ignored: --threads is honoured exactly
-//      or refused, empty option values, check-file's --radix/--ppn, and a
-//      missing file says "no such file".
+// What an outside audit found, on the real binary:
+//   * resources exhausted (threads, memory) are one line and exit 3, never
+//     an abort;
+//   * analyze refuses non-finite or all-zero costs (they made the HTML chart
+//     loop forever, JSON print `inf` and text "-nan x the optimum"), and its
+//     renderers skip non-finite values;
+//   * an output that is an input (the store, the checked file; also through
+//     links or a redirected stdout) is refused before anything is written;
+//   * every write is checked: a full device or filesystem is exit 2 with the
+//     reason, and a report that could not be written completely leaves the
+//     previous file as it was;
+//   * nothing is silently clamped or ignored: --threads is honoured exactly
+//     or refused, empty option values, check-file's --radix/--ppn, and a
+//     missing file says "no such file".
 #include <gtest/gtest.h>
 #include <tbb/info.h>
 
@@ -55,7 +55,7 @@ std::string fresh_store(const std::string& name) {
   return db;
 }
 
-// ---- item 8 -----------------------------------------------------------------
+// ---- resources exhausted ----------------------------------------------------
 
 TEST(Resources, ThreadsThatCannotBeCreatedAreExitThree) {
   // 1024 rank threads with 8 MiB stacks need 8 GiB of address space: under a
@@ -69,7 +69,7 @@ TEST(Resources, ThreadsThatCannotBeCreatedAreExitThree) {
   EXPECT_EQ(r.out, "");
 }
 
-// ---- item 9 -----------------------------------------------------------------
+// ---- non-finite costs -------------------------------------------------------
 
 TEST(AnalyzeCosts, NonFiniteCostsAreRefusedInEveryFormat) {
   for (const char* format : {"text", "json", "html"}) {
@@ -94,7 +94,7 @@ TEST(AnalyzeCosts, NonFiniteCostsAreRefusedInEveryFormat) {
 
 TEST(AnalyzeCosts, TheChartSkipsNonFiniteValues) {
   // The renderer on its own: a non-finite value stretched the log axis to
-  // infinity and the grid loop never ended (issue 14 item 9: "hangs").
+  // infinity and the grid loop never ended (the command hung).
   Analysis a = analyze_tra(16, 2e-6, 1e-10, 1024);
   a.rows[3].cost = std::numeric_limits<double>::infinity();
   a.rows[4].cost = std::numeric_limits<double>::quiet_NaN();
@@ -121,7 +121,7 @@ TEST(AnalyzeCosts, TheCommandIsEscapedInHtmlAndJson) {
   EXPECT_EQ(nlohmann::json::parse(json)["command"], "collcheck analyze --out 'a<b>&\"c\"' \xEF\xBF\xBD");
 }
 
-// ---- item 10 ----------------------------------------------------------------
+// ---- an output that is an input ---------------------------------------------
 
 TEST(OutputOverInput, TheStoreIsNeverOverwritten) {
   const std::string db = fresh_store("overwrite.sqlite");
@@ -164,7 +164,7 @@ TEST(OutputOverInput, TheCheckedFileIsNeverOverwritten) {
   EXPECT_EQ(read_file(f), before);
 }
 
-// ---- item 11 ----------------------------------------------------------------
+// ---- write errors -----------------------------------------------------------
 
 TEST(WriteErrors, AFullDeviceIsExitTwoForEveryCommand) {
   const std::string db = fresh_store("full_device.sqlite");
@@ -217,7 +217,7 @@ TEST(WriteErrors, AFullFilesystemKeepsThePreviousReport) {
   EXPECT_NE(p.err.find("': no space left on device"), std::string::npos) << p.err;
 }
 
-// ---- item 17 ----------------------------------------------------------------
+// ---- nothing silently clamped or ignored ------------------------------------
 
 TEST(NoSilentClamping, ThreadsAreHonouredOrRefused) {
   // Above the cores: run with exactly that many (run_with_threads; the

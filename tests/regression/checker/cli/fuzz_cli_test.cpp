@@ -1,4 +1,4 @@
-// collcheck fuzz through the real binary (issue 20, checker/fuzz/fuzz.hpp):
+// collcheck fuzz through the real binary (checker/fuzz/fuzz.hpp):
 //   * a refuted paper reading is found and shrunk to the minimal p that
 //     verify reports over every p up to the one found, with the command that
 //     reproduces it;

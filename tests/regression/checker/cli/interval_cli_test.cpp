@@ -1,4 +1,4 @@
-// The interval bookkeeping on the real binary (verify --state, issue 6):
+// The interval bookkeeping on the real binary (verify --state):
 //   * --state intervals and --state dense give the same verdicts (status,
 //     checks, violations, counterexample) on a holding instance and on a
 //     refuted paper rule, and the report says which bookkeeping ran;

@@ -1,15 +1,15 @@
-// The memory guard (verify --max-memory, issue 6 item 2), on the real binary:
+// The memory guard (verify --max-memory), on the real binary:
 //   * an instance whose estimate exceeds the limit is refused BEFORE anything
 //     is allocated: the run happens under `ulimit -v` far below what the
 //     generic simulation would allocate for it (Swing bandwidth p = 2^16,
 //     fingerprint mode: 4 GiB of contribution state in the first chunk alone),
-//     so an allocation attempt would end in "out of memory" (also exit 3,
-//     issue 14 item 8) instead of the one-line refusal with the estimate;
+//     so an allocation attempt would end in "out of memory" (also exit 3)
+//     instead of the one-line refusal with the estimate;
 //   * in a sweep the other instances are still checked, the refused one is
 //     reported (skipped, with the reason) and the exit code is 3;
 //   * an instance under the limit runs (exit 0);
 //   * malformed sizes are bad input (exit 2, one line);
-//   * reading a schedule file is guarded too (issue 14, item 14): whitespace
+//   * reading a schedule file is guarded too: whitespace
 //     costs no memory (64 MiB of it before a valid schedule pass under
 //     `ulimit -v 128M`; nlohmann's lexer used to hold all of it, twice over
 //     while its buffer grew: out of memory, exit 2); what the reader builds

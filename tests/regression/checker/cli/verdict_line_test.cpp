@@ -1,4 +1,4 @@
-// The verdict line end to end with the real binary (issue 14 item 7): a sweep
+// The verdict line end to end with the real binary: a sweep
 // in which only the registry's paper readings (VariantInfo::expected_to_hold
 // == false) fail says so instead of "do not deploy", in every format and for a
 // stored sweep rendered by `report --db`; a violation anywhere else still says

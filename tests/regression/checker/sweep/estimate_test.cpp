@@ -472,7 +472,7 @@ TEST(EstimateCli, BadInputExitsTwo) {
   }
 }
 
-// Issue 14 item 13: the estimate's calibration reached 3 GB (tra2 at
+// The estimate's calibration reached 3 GB (tra2 at
 // p = 4096, which its time model put at 0.25 s: 11 s) for a request of one
 // instance. A calibration point the guard would need more than 256 MiB for
 // is refused and left out, so the estimate runs under a small ulimit. (The

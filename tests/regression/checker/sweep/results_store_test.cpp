@@ -1,4 +1,4 @@
-// The results store end to end with the real binary (issue 6, item 3):
+// The results store end to end with the real binary:
 //  * a sweep recording into --db is killed with SIGKILL once some instances
 //    are committed; `--resume` re-runs only what is missing, and its JSON
 //    report equals an uninterrupted run's (apart from timing fields and the
@@ -523,7 +523,7 @@ TEST(ResultsStoreBadInput, CorruptTruncatedAndForeignFiles) {
   expect_refused("report --db " + foreign, foreign, "not a collcheck results store");
 }
 
-// Issue 14 item 16: a store missing a table or column the code needs used to
+// A store missing a table or column the code needs used to
 // get a new sweeps row before the first record failed (exit 2 with the store
 // changed); every table and column is now checked before anything is written.
 TEST(ResultsStoreBadInput, DamagedSchemaIsRefusedBeforeAnyWrite) {
@@ -668,7 +668,7 @@ TEST(ResultsStoreBadInput, TamperedStoreIsRefusedBeforeAnyWrite) {
   for (const Case& c : cases) expect_spoiled_store_refused(std::string("tampered_") + c.name, c.sql, c.what);
 }
 
-// Issue 14 item 16: meta.schema_version = 9 (a store of a newer collcheck)
+// meta.schema_version = 9 (a store of a newer collcheck)
 // was accepted and written as long as PRAGMA user_version said the current version.
 TEST(ResultsStoreBadInput, FutureOrDisagreeingSchemaVersionIsRefused) {
   const std::string db = small_store("future");
@@ -684,7 +684,7 @@ TEST(ResultsStoreBadInput, FutureOrDisagreeingSchemaVersionIsRefused) {
   expect_refused(kSmall + " --db " + db, db, "has schema version 9; this collcheck");
 }
 
-// Issue 14 item 16: `report` only reads, and leaves no -wal or -shm file
+// `report` only reads, and leaves no -wal or -shm file
 // beside a store (a plain read-only open of a WAL database creates both and
 // cannot remove them). A store a killed writer left (committed instances
 // still in its -wal) is read with its log: nothing committed is missed.

@@ -213,7 +213,7 @@ void expect_bad_file(const std::string& name, const std::string& text, const std
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
-// Issue 14 item 14: reading the tables is under --max-memory (the text up
+// Reading the tables is under --max-memory (the text up
 // front, the rows as they are read), and whitespace costs nothing.
 TEST(TraffTableCheck, ReadingIsGuardedAndWhitespaceIsFree) {
   const std::string path = temp_path("traff_big.txt"), table9 = collcheck::test::read_file(dumped_table(9));

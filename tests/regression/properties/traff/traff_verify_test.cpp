@@ -90,7 +90,7 @@ TEST(TraffVerify, SwingHopDistanceAloneIsChecked) {
   EXPECT_EQ(r.out.find("exactly-once"), std::string::npos) << r.out;
 }
 
-// Issue 14 item 4: which rank has a send-schedule violation in which round is
+// Which rank has a send-schedule violation in which round is
 // visible from the CLI, in every format. p = 17 is Table 1, where Sec. 2.3's
 // prose names rank 3 round 2 and rank 8 round 3; Algorithm 6 as printed gives
 // round 4 for rank 8 (traff_circulant_test derives it by hand).

@@ -1,5 +1,5 @@
 // What README.md, docs/ and `collcheck list` say about the Swing paper's
-// rules, against the registry (issue 14, items 1 and 2):
+// rules, against the registry:
 //
 //  * every Listing 1 / de-duplication reading says in `list` whether it is
 //    the printed text or collcheck's reading, and only the printed call says

@@ -1,4 +1,4 @@
-// Swing on tori through the real binary (issue 17):
+// Swing on tori through the real binary:
 //   * --algo swing --dims picks the torus variants (default torus-bandwidth,
 //     "all" = the four torus variants), without --dims the ring ones;
 //   * the goal shapes hold in both corrected variants with every property,

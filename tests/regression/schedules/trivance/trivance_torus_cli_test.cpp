@@ -46,7 +46,7 @@ TEST(TorusCli, ShapeListReplacesP) {
 }
 
 TEST(TorusCli, GoalShapesHoldExact) {
-  // Issue 5's goal shapes below p = 1024 (16x16x16 is measured in docs/performance.md: too
+  // The goal shapes below p = 1024 (16x16x16 is measured in docs/performance.md: too
   // heavy for the default suite), both variants, every property, exact mode.
   const Outcome r = run("verify --algo trivance-torus --variant all --dims 3x3,9x9,27x27,4x4x4,8x8 --quiet");
   EXPECT_EQ(r.code, 0) << r.out << r.err;

@@ -1,7 +1,7 @@
 // The quotient against enumeration (exact) for every declared variant and
 // every p in 129..512 (the unit test covers 1..128). Enumerating exactly
 // costs p^3/64 words per instance (about 20 minutes for 129..512 on two
-// cores), so the 1..4096 is out of reach for the comparison.
+// cores), so the range 1..4096 is out of reach for the comparison.
 #include <gtest/gtest.h>
 
 #include "properties/family_property.hpp"

@@ -1,4 +1,4 @@
-// The goal of issue 4 at full size, with data: P = 16384, r = 128 (Sec.
+// TRA's goal at full size, with data: P = 16384, r = 128 (Sec.
 // III-B): every rank's 16384 tokens moved through the TRA rounds (1 GiB of
 // tokens), delivered, K = 254, D = 32512, Prop. 1 and 2. Slow (seconds and
 // 1 GiB): label "slow", excluded from scripts/test.

@@ -129,7 +129,7 @@ TEST(ProveCli, BadInputExitsTwoWithOneLine) {
   expect_bad_input("prove --algo swing", "needs --algo and --p");
 }
 
-// Issue 14 item 13: prove took verify's instances without verify's limit
+// prove took verify's instances without verify's limit
 // (the request below reached 9.3 GB with no output); it is refused before
 // any instance is built, with verify's message, under a small ulimit.
 TEST(ProveCli, RequestOverTheInstanceLimitIsRefusedAsVerifyRefusesIt) {

@@ -1,5 +1,5 @@
-// run_with_threads (checker/sweep/sweep.hpp, verify/check-file --threads, issue 14
-// item 17): TBB runs exactly the requested number of threads, also more than
+// run_with_threads (checker/sweep/sweep.hpp, verify/check-file --threads): TBB
+// runs exactly the requested number of threads, also more than
 // the cores. A tbb::global_control alone (what --threads used to create) leaves
 // the default arena at the cores this process may use, so `--threads 1000000`
 // ran on 2 threads of a 2-core machine while the report said 1000000.

@@ -1,5 +1,5 @@
 // The word pool (properties/flow/word_pool.hpp) that keeps the flow
-// simulator's contribution state across instances (issue 19):
+// simulator's contribution state across instances:
 //   * a dropped buffer is reused by the next request it can serve, a larger
 //     request frees the smaller free buffers instead of keeping them;
 //   * the simulator never reads a recycled buffer's stale words: checking a

@@ -1,4 +1,4 @@
-// schedules/formats/file_io.hpp (issue 14 items 10, 11, 17): outputs are written
+// schedules/formats/file_io.hpp: outputs are written
 // whole or not at all, every failure is an InputError naming the reason, an
 // output that is an input is refused by identity, and a missing input is
 // "no such file".

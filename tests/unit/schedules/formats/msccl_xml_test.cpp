@@ -238,7 +238,7 @@ TEST(MscclXml, DetectsTheAlgoRootElement) {
   EXPECT_FALSE(looks_like_msccl(""));
 }
 
-// Issue 14 item 15: pugixml keeps the first of two equal attributes; the
+// pugixml keeps the first of two equal attributes; the
 // importer refuses them (as the schedule reader refuses duplicate JSON keys),
 // naming the line and the attribute, on any element.
 TEST(MscclXml, DuplicateAttributesAreRefused) {
@@ -276,7 +276,7 @@ TEST(MscclXml, DoctypeBeforeAlgoIsDetectedAndItsEntitiesAreInert) {
   for (const Verdict& v : check_program(p).verdicts) EXPECT_EQ(v.status, Status::holds) << v.property;
 }
 
-// The memory guard (issue 14 item 14): the text and the tree pugixml would
+// The memory guard: the text and the tree pugixml would
 // build, estimated before it allocates; newlines no longer cost 8 bytes each
 // in the line index (a block index: 1/256 of the text).
 TEST(MscclXml, ParsingIsGuardedByTheMemoryLimit) {

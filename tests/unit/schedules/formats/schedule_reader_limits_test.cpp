@@ -1,5 +1,5 @@
 // Limits of the schedule reader (schedules/formats/schedule_reader.hpp) that the
-// format's own tests do not reach (issue 14, items 12 and 14):
+// format's own tests do not reach:
 //
 //  * free-form lists (producer keys, claimed properties) are checked for
 //    duplicates in O(n log n) comparisons, not O(n^2): the comparison count

@@ -1,5 +1,5 @@
 // Trivance's bandwidth routing read every way the paper leaves open
-// (schedules/trivance/trivance_bandwidth.hpp, TrivanceRouting; issue 14 item 3).
+// (schedules/trivance/trivance_bandwidth.hpp, TrivanceRouting).
 //
 // The paper (Trivance, Sec. 4.1, 4.3: Algorithm 1 and the closed form
 // Pi(n, r, p, k)) sends to each peer p "the data intended for p but also the
