@@ -1,27 +1,18 @@
 #pragma once
-// Runs every property on one schedule instance and returns one verdict per
-// property, in catalog order.
+// Runs every generic property on one schedule instance and returns one
+// verdict per property, in catalog order.
 //
-// How: step by step over the lazy rank program. For each step every rank's
-// transfers are generated in parallel (TBB); the step-local properties
-// (matching, ports, hop distance, cost accounting) look at them directly; then
-// the contribution flow is simulated: every sender's blocks are snapshotted
-// (values before the step), then every receive is applied. The flow
-// properties (causality, exactly-once, postcondition) judge each snapshot and
-// each combine.
-//
-// State per (rank, block), in one of two modes (the report says which ran):
-//  exact       : the set of contributing ranks as a p-bit bitset. Multiplicity
-//                is exact: a second copy of a contribution is caught at the
-//                reduce that adds it. Memory p * blocks * p / 8 bytes.
-//  fingerprint : a contribution count and a sum of random 61-bit weights, one
-//                per rank, in the prime field 2^61 - 1 (polynomial identity
-//                testing). A wrong multiset of contributions with the right
-//                count passes with probability at most 2^-61 per check.
-//                Memory 16 bytes per (rank, block).
-// Blocks are processed in chunks so that the state fits the memory budget;
-// each chunk re-generates the rank programs (the lazy view needs no p^2
-// storage).
+// How an instance is decided is the decision plan (properties/plan/
+// decision_plan.hpp): an ordered list of methods (a parametric certificate,
+// the compositions, the grouped and the cell quotient, the probed rotation,
+// interval fingerprints, enumeration), each of which applies to the
+// schedule's shape (Schedule::shape) and the options or not, and decides or
+// declines with a reason. InstanceCheck says which decided and which
+// declined. Enumeration, the last, simulates every rank and step
+// (properties/flow/dense_simulation.hpp) with exact p-bit cells or, above
+// --exact-max-p, fingerprints (a count and a weighted sum in the field
+// 2^61 - 1: a wrong multiset with the right count passes with probability
+// at most 2^-61 per check); every report names the mode.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -29,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/plan/decision.hpp"
 #include "properties/step_view.hpp"
 #include "properties/verdict.hpp"
 #include "schedules/memory_guard.hpp"
@@ -130,10 +122,17 @@ inline constexpr const char* kRotationMethod =
 struct InstanceCheck {
   std::vector<Verdict> verdicts;  // catalog order; the step hook's verdict last, only when a hook is given
   std::string mode;               // "exact" or "fingerprint ..."
+  // The method that decided (nullopt when refused) and those that were
+  // tried before it and declined, in plan order (properties/plan/).
+  std::optional<DecidedBy> decided_by = {};
+  std::vector<Declined> declined = {};
+  // Display statistics; "method" and the *_declined keys are rendered from
+  // decided_by and declined (properties/plan/decision_plan.cpp) for the
+  // reports and the store, never read back to decide anything.
   std::map<std::string, std::string> stats;
-  // Set (and nothing checked) when the memory guard refused the instance:
-  // one line with the estimate and the limit.
-  std::optional<std::string> refused = {};
+  // Set (and nothing checked) when the memory guard refused the instance or
+  // no method could decide it: one line with the reason.
+  std::optional<Refusal> refused = {};
 };
 
 // What check_schedule would allocate for `s` with `o`, before allocating it:
@@ -146,38 +145,6 @@ struct MemoryEstimate {
   uint64_t fallback_bytes = 0;  // symmetry mode: the generic simulation's, if it falls back
 };
 MemoryEstimate estimate_memory(const Schedule& s, const CheckOptions& o);
-// Whether check_schedule keeps interval state (flow_interval.hpp) for `s`
-// under `o` (fingerprint mode, and --state intervals, or predicted cheaper,
-// or the dense state over 2^32 cells). Builds nothing but rank 0's steps.
-bool uses_intervals(const Schedule& s, const CheckOptions& o);
-// Whether check_schedule hands `s` to the certified quotient with rank 0's
-// cells as runs of ranks (flow_rotation.hpp: an equivariant schedule under a
-// 1D group; runs are tried first, and where they outgrow the p-bit row that
-// fits the memory budget, p-bit sets follow). The quotient can still
-// decline while it runs (then the instance is enumerated or refused).
-bool quotient_uses_runs(const Schedule& s, const CheckOptions& o);
-// Whether check_schedule hands `s` to the certified quotient under a 1D
-// group at all (p-bit cells or runs, by the memory budget).
-bool quotient_takes_1d(const Schedule& s, const CheckOptions& o);
-// Whether check_schedule hands `s` to the grouped quotient (an equivariant
-// schedule whose rank 0 comes as masks: flow/group_quotient.hpp) or to the
-// fold composition over such a core (flow/fold_composition.hpp). Either can
-// still decline while it runs (then the cell quotient or enumeration runs).
-bool grouped_takes(const Schedule& s, const CheckOptions& o);
-// For an equivariant schedule whose rank 0 comes as masks (not a fold or
-// Swing's odd-p scheme): whether the grouped quotient decides it rather
-// than declining (more than 255 contribution sets, a read-after-write
-// hazard), found by running it without the step hook. A cost model's
-// question (the estimate: the cell quotient that follows a decline costs
-// far more); nullopt for any other schedule.
-std::optional<bool> grouped_decides(const Schedule& s, const CheckOptions& o);
-// Bytes of the certified quotient's p-bit cells for a 1D group (the row of
-// nblocks cells of p bits, received cells, one RankStep per rank).
-uint64_t quotient_bits_bytes(uint64_t p, uint64_t nblocks);
-// Words of one of rank 0's cells where check_schedule hands `s` to the
-// certified quotient under a torus group (boxes, box_cells.hpp, within the
-// memory budget), 0 where it does not.
-uint64_t quotient_box_words(const Schedule& s, const CheckOptions& o);
 // The one-line reason of a refusal; it starts with kRefusedPrefix
 // (schedules/memory_guard.hpp).
 std::string refusal(const MemoryEstimate& m, uint64_t limit);

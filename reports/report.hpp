@@ -1,5 +1,5 @@
 #pragma once
-// The one result model every renderer reads (docs/design.md, "Data flow": reports/):
+// The one result model every renderer reads (docs/architecture.md, "Data flow": reports/):
 // Report{tool version, command, mode, seed, instances with per-property
 // verdicts and counterexamples, statistics}.
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "properties/plan/decision.hpp"
 #include "properties/verdict.hpp"
 
 namespace collcheck {
@@ -26,6 +27,11 @@ struct InstanceResult {
   std::vector<Verdict> verdicts;  // in property order
   double seconds = 0;
   std::map<std::string, std::string> stats;  // e.g. measured steps/volume
+  // The decision method of the checker's engine, typed (properties/plan/
+  // decision.hpp), and a bit per MethodId that declined before it; unset in
+  // a report read back from a store (its stats still name both).
+  std::optional<MethodId> decided_by;
+  uint16_t declined_methods = 0;
 };
 
 // The status the renderers show for an instance: the worst of its `status`

@@ -37,6 +37,7 @@ class FoldedSchedule final : public Schedule {
   int ports() const override { return per_core_ > 1 && inner_->ports() < per_core_ ? per_core_ : inner_->ports(); }
   // The schedule on ranks 0..p'-1 (steps 1..inner steps of this one).
   const Schedule& inner() const { return *inner_; }
+  ScheduleShape shape() const override { return {ScheduleShape::Kind::folded, nullptr, inner_.get(), false}; }
   // The most extra ranks one core rank may have (the constructor's bound).
   int per_core() const { return per_core_; }
 

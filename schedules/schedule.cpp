@@ -4,6 +4,13 @@ namespace collcheck {
 
 const char* to_string(Combine c) { return c == Combine::copy ? "copy" : "reduce"; }
 
+const EquivariantSchedule* equivariant_view(const Schedule& s) { return s.shape().group; }
+
+const EquivariantSchedule* equivariant_core(const Schedule& s) {
+  const ScheduleShape sh = s.shape();
+  return sh.core ? sh.core->shape().group : nullptr;
+}
+
 MaterializedSchedule materialize(const Schedule& s) {
   MaterializedSchedule m;
   m.spec = s.spec();

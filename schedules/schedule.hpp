@@ -84,6 +84,31 @@ struct RankStep {
   }
 };
 
+class Schedule;
+class EquivariantSchedule;
+
+// The structure a schedule declares (Schedule::shape): the one question
+// generic code asks about a schedule's construction, so that the checker's
+// decision plan (properties/plan/) never names a family's class. A shape is
+// a claim of construction, not evidence: every method that relies on it
+// checks what it needs (a group's certificate, a composition's obligations)
+// and declines otherwise.
+struct ScheduleShape {
+  enum class Kind : uint8_t {
+    plain,        // nothing declared
+    equivariant,  // rank r's step is g_r of rank 0's under a declared group (schedules/symmetry.hpp)
+    folded,       // extra ranks folded onto a core of p' ranks (schedules/fold.hpp)
+    extra_rank,   // rank p - 1 beside a core on ranks 0..p-2 that keeps the core's steps
+  };
+  Kind kind = Kind::plain;
+  const EquivariantSchedule* group = nullptr;  // equivariant: the schedule itself
+  const Schedule* core = nullptr;              // folded, extra_rank: the schedule on the core ranks
+  // extra_rank: the extra rank exchanges with every core rank (the
+  // composition is then expected to decide; a model for the estimate, the
+  // composition checks its obligations itself).
+  bool extra_serves_every_core_rank = false;
+};
+
 // The lazy view. Implementations must be thread-safe for concurrent
 // rank_step() calls (they are const and keep no mutable state).
 class Schedule {
@@ -104,7 +129,14 @@ class Schedule {
     (void)r, (void)s, (void)send;
     return 0;
   }
+  // The structure this schedule is built with (ScheduleShape above).
+  virtual ScheduleShape shape() const { return {}; }
 };
+
+// The equivariant schedule `s` is, or the core it is built around is
+// (folded, extra_rank): nullptr if none.
+const EquivariantSchedule* equivariant_view(const Schedule& s);
+const EquivariantSchedule* equivariant_core(const Schedule& s);
 
 // The materialized view: steps[s][r].
 struct MaterializedSchedule {

@@ -1,5 +1,5 @@
 #pragma once
-// Certified symmetry (issue 16): a group acting on ranks and blocks under
+// Certified symmetry: a group acting on ranks and blocks under
 // which a schedule is equivariant, and the one way a generator earns the
 // right to be checked by its quotient: EquivariantSchedule.
 //
@@ -204,6 +204,7 @@ class EquivariantSchedule : public Schedule {
   // changes, the opposite where it reflects them. Then a link's load is its
   // orbit's (topology/link_load.hpp measures rank 0's routes only).
   virtual bool route_ties_equivariant() const { return false; }
+  ScheduleShape shape() const override { return {ScheduleShape::Kind::equivariant, this, nullptr, false}; }
 };
 
 }  // namespace collcheck

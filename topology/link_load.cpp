@@ -157,7 +157,7 @@ LinkCost measure_link_cost(const Schedule& s, const Topology& t, const Schedule*
   if (s.p() != t.nodes())
     throw std::invalid_argument("measure_link_cost: the schedule has " + std::to_string(s.p()) +
                                 " ranks, the topology " + std::to_string(t.nodes()) + " nodes");
-  if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s))
+  if (const EquivariantSchedule* eq = equivariant_view(s))
     if (const auto* torus = dynamic_cast<const TorusTopology*>(&t);
         torus && !tie_source && eq->route_ties_equivariant() &&
         eq->action().torus() && eq->action().dims() == t.dims())

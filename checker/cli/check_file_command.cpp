@@ -72,7 +72,7 @@ Report file_report(const std::string& cmdline, const std::string& path, const st
   res.status = combined_status(res.verdicts);
   if (ic.refused) {  // the memory guard: nothing was checked (exit 3)
     res.status = Status::skipped;
-    res.skip_reason = *ic.refused;
+    res.skip_reason = ic.refused->reason;
   }
   r.instances.push_back(std::move(res));
   return r;

@@ -385,7 +385,7 @@ class Fuzzer {
     res.stats = std::move(ic.stats);
     res.status = combined_status(res.verdicts);
     if (ic.refused) {
-      refuse(i, count, *ic.refused);
+      refuse(i, count, ic.refused->reason);
       return std::nullopt;
     }
     if (count) record(i);

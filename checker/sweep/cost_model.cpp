@@ -10,7 +10,7 @@
 
 #include "properties/instance_checker.hpp"
 #include "properties/parametric_decider.hpp"
-#include "schedules/fold.hpp"
+#include "properties/plan/decision_plan.hpp"
 #include "schedules/int_math.hpp"
 
 namespace collcheck {
@@ -50,7 +50,7 @@ IntervalProbe probe_intervals(const SweepTarget& t, const CheckOptions& o, uint6
     if (const uint32_t r = t.all_radices ? 2 : 0; !t.variant->violates(t.params(p, r))) {
       try {
         auto s = t.variant->make(t.params(p, r));
-        out = {uses_intervals(*s, probe), s->ports()};
+        out = {planned_method(*s, probe).method == MethodId::intervals, s->ports()};
       } catch (const std::exception&) {
         out = {};
       }
@@ -117,10 +117,6 @@ int odd_class(uint64_t p) {
 
 QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, const CheckOptions& o) {
   if (!o.use_symmetry || o.exactness == Exactness::fingerprint || !o.any_generic_selected()) return {};
-  // Without a declared group only a composition can take an instance (Swing's
-  // own odd-p scheme: the extra rank beside a ring the grouped quotient
-  // decides; grouped_takes below).
-  const bool undeclared = t.variant->symmetry == SymmetryGroup::undeclared;
   const bool torus = on_torus(t.variant->symmetry);
   const InstanceParams ip = t.params(p, radix);
   static std::mutex m;
@@ -139,45 +135,28 @@ QuotientTake quotient_take(const SweepTarget& t, uint64_t p, uint32_t radix, con
   QuotientTake take;
   try {
     const auto s = t.variant->make(ip);
-    // A certificate covers p's generator and interval (the class of p
-    // above separates p = 1, the one p the ring's does not cover).
-    std::string declined;
-    if (o.parametric && o.parametric->decide(*s, &declined)) {
-      take.takes = take.parametric = true;
-    } else if (undeclared) {
-      take.takes = take.grouped = grouped_takes(*s, o);
-    } else if (torus) {
-      // A fold over a certified core (a composition, fold_composition.hpp):
-      // the core's boxes, at p'.
-      const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
-      take.fold = f != nullptr;
-      take.box_words = quotient_box_words(f ? f->inner() : *s, o);
-      take.takes = take.box_words > 0;
-    } else {
-      // Whether the grouped quotient decides or declines (more than 255
-      // contribution sets) depends on p, not only on its class, and not
-      // monotonically: Swing's paper-earlier and paper-laststep readings
-      // stay within 255 at p = 2^k + 2 and exceed it at most other even p
-      // from p = 3000 on. So one run per bit width of p (the key above), at
-      // the middle of its even non-powers of two, 3 2^(w-2), not at the
-      // first p asked (2^k + 2 in the calibration).
-      take.grouped = grouped_takes(*s, o);
-      if (const int w = std::bit_width(p); take.grouped && p % 2 == 0 && !std::has_single_bit(p) && w >= 3) {
-        const uint64_t mid = uint64_t{3} << (w - 2);
-        std::unique_ptr<Schedule> at_mid;
-        if (mid != p && !t.variant->violates(t.params(mid, radix))) try {
-            at_mid = t.variant->make(t.params(mid, radix));
-          } catch (const std::exception&) {  // then p itself answers
-          }
-        if (auto decides = grouped_decides(at_mid ? *at_mid : *s, o)) take.grouped = *decides;
-      }
-      const auto* f = dynamic_cast<const FoldedSchedule*>(s.get());
-      take.fold = f != nullptr;
-      // A fold over a certified core: a composition, the core by the quotient.
-      take.takes = take.grouped || quotient_takes_1d(f ? f->inner() : *s, o);
-      if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(s.get()))
-        take.pairs = take.takes && eq->action().block_action() == BlockAction::pairs;
+    // Whether the grouped quotient decides or declines (more than 255
+    // contribution sets) depends on p, not only on its class, and not
+    // monotonically: Swing's paper-earlier and paper-laststep readings stay
+    // within 255 at p = 2^k + 2 and exceed it at most other even p from
+    // p = 3000 on. So the plan asks it at the middle of the class's even
+    // non-powers of two, 3 2^(w-2), not at the first p asked (2^k + 2 in
+    // the calibration).
+    std::unique_ptr<Schedule> at_mid;
+    if (const int w = std::bit_width(p); !torus && p % 2 == 0 && !std::has_single_bit(p) && w >= 3) {
+      const uint64_t mid = uint64_t{3} << (w - 2);
+      if (mid != p && !t.variant->violates(t.params(mid, radix))) try {
+          at_mid = t.variant->make(t.params(mid, radix));
+        } catch (const std::exception&) {  // then p itself answers
+        }
     }
+    const PlannedMethod pm = planned_method(*s, o, at_mid.get());
+    take.takes = decides_from_rank_zero(pm.method);
+    take.parametric = pm.method == MethodId::parametric_certificate;
+    take.grouped = builds_on_grouped_quotient(pm.method);
+    take.fold = pm.fold;
+    take.pairs = pm.pairs;
+    take.box_words = pm.cell_words;
   } catch (const std::exception&) {
     take = {};
   }
@@ -252,7 +231,7 @@ InstanceWork instance_work(const SweepTarget& t, uint64_t p, uint32_t radix, uin
   }
   if (q.takes) {
     w.quotient = true;
-    // Runs of ranks first (instance_checker.cpp), p-bit sets where they outgrow them.
+    // Runs of ranks first (plan/methods/cell_quotient_method.cpp), p-bit sets where they outgrow them.
     w.quotient_runs = q.box_words == 0;
     w.intervals = false;
     w.rank_steps = 8 * steps + dp / 64;

@@ -205,6 +205,9 @@ uint64_t nblocks_of(const SweepTarget& t, const BlockRule& rule, uint64_t p, uin
   return rule.valid ? rule(p) : t.variant->make(t.params(p, r))->num_blocks();
 }
 
+constexpr uint16_t grouped_methods = method_bit(MethodId::grouped_quotient) |
+                                     method_bit(MethodId::fold_over_grouped) | method_bit(MethodId::extra_rank);
+
 // The instance's CPU seconds; nullopt if the memory guard refused it (the
 // calibration's own limit, kCalibrationMemory).
 std::optional<CalibrationPoint> measure(const SweepTarget& t, uint64_t p, uint32_t r, const CheckOptions& o,
@@ -220,8 +223,8 @@ std::optional<CalibrationPoint> measure(const SweepTarget& t, uint64_t p, uint32
     spent += cpu_seconds() - t0;
     if (refused_by_memory_guard(res)) return std::nullopt;
     if (sample && !*sample) *sample = res;
-    if (res.stats.count("max_groups")) grouped = true;
-    else if (res.stats.count("grouped_declined")) grouped = false;
+    if (res.decided_by && builds_on_grouped_quotient(*res.decided_by)) grouped = true;
+    else if (res.declined_methods & grouped_methods) grouped = false;
     ++q.runs;
   } while (spent < 0.01 && q.runs < 1000);
   // The features of the path the instance took (the model's class guess

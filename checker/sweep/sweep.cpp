@@ -16,6 +16,7 @@
 
 #include "properties/family_property.hpp"
 #include "properties/catalog.hpp"
+#include "properties/plan/decision_plan.hpp"
 #include "reports/summary.hpp"
 #include "schedules/input_error.hpp"
 
@@ -217,11 +218,13 @@ InstanceResult check_instance(const SweepTarget& t, uint64_t p, const CheckOptio
     auto schedule = t.variant->make(ip);
     Claim claim = t.variant->claim(ip);
     InstanceCheck ic = check_schedule(*schedule, &claim, plan.hook, o);
-    if (ic.refused) return refuse(*ic.refused);
+    if (ic.refused) return refuse(ic.refused->reason);
     for (Verdict& v : ic.verdicts)
       if (o.selected(v.property)) res.verdicts.push_back(std::move(v));
     res.stats = std::move(ic.stats);
     res.stats["mode"] = ic.mode;
+    if (ic.decided_by) res.decided_by = ic.decided_by->method;
+    for (const Declined& d : ic.declined) res.declined_methods |= method_bit(d.method);
   }
   std::vector<std::string> after;
   for (const FamilyProperty* fp : plan.checks) after.push_back(fp->name);
@@ -328,7 +331,8 @@ Report run_sweep(const SweepRequest& req) {
         const InstanceParams ip = req.targets[t].params(*it, 0);
         if (req.targets[t].variant->violates(ip) || !req.targets[t].shapes.empty()) continue;
         try {
-          linear[t][parity] = grouped_takes(*req.targets[t].variant->make(ip), req.check);
+          linear[t][parity] =
+              builds_on_grouped_quotient(planned_method(*req.targets[t].variant->make(ip), req.check).method);
         } catch (const std::exception&) {
         }
       }

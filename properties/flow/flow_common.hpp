@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the instance checker (instance_checker.cpp, flow_rotation.cpp):
+// Internal to the flow engines (dense_simulation.cpp, flow_rotation.cpp, ...):
 // the verdict slots of check_schedule, the step-local checks that every
 // simulation mode runs on every rank, and the exact-mode final judgement of
 // one (rank, block) cell. Not a public interface.
@@ -48,7 +48,7 @@ Verdicts merged(VerdictTls& tls);
 // own for kHook), for messages written before assemble() names them.
 std::string slot_property(int slot, const StepHook& hook);
 
-// Fingerprint arithmetic (instance_checker.cpp's dense cells and
+// Fingerprint arithmetic (dense_simulation.cpp's dense cells and
 // flow_interval.cpp's pieces share it, so both modes see the same weights):
 // a contribution count and a sum of one random weight per rank in the prime
 // field 2^61 - 1.

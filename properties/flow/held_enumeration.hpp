@@ -1,6 +1,6 @@
 #pragma once
 // Exact enumeration of an all-to-all with cells only for the blocks a rank
-// holds. Internal to the instance checker (instance_checker.cpp).
+// holds. Internal to the decision plan (properties/plan/methods/enumeration_method.cpp).
 //
 // An all-to-all on p ranks has p^2 blocks, (source, destination) pairs, and
 // the dense exact simulation keeps a p-bit cell for every (rank, block):
@@ -18,7 +18,7 @@
 // It is the same enumeration, not a quotient: every rank's transfers of
 // every step are generated and every rank's cells simulated, with the same
 // checks in the same places as the dense simulation with an outbox
-// (instance_checker.cpp, FlowSimulator): step-local properties (matching,
+// (dense_simulation.cpp, FlowSimulator): step-local properties (matching,
 // ports, receive races, the step hook, send volumes) on every rank; every
 // sent block judged once against its sender's cell before the step
 // (causality a); every matched receive applied in canonical order (reduce:

@@ -14,7 +14,6 @@
 #include "properties/flow/flow_common.hpp"
 #include "properties/matching.hpp"
 #include "properties/postcondition.hpp"
-#include "schedules/swing/swing_odd_extra_node.hpp"
 #include "schedules/symmetry.hpp"
 
 namespace collcheck {
@@ -69,11 +68,12 @@ class BlockFlow {
             std::to_string(lim.max_nodes);
       return false;
     }
-    const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s_);
+    const ScheduleShape shape = s_.shape();
+    const EquivariantSchedule* eq = shape.group;
     if (eq && lim.by_symmetry && build_by_symmetry(*eq, lim, why)) return true;
     if (!why.empty()) return false;
-    if (const auto* odd = dynamic_cast<const SwingOddExtraNode*>(&s_); odd && lim.by_symmetry) {
-      if (build_extra_node(*odd, lim, why)) return true;
+    if (shape.kind == ScheduleShape::Kind::extra_rank && lim.by_symmetry) {
+      if (build_extra_node(*shape.core, lim, why)) return true;
       if (!why.empty()) return false;
     }
     if (!lim.allow_generation) {
@@ -223,7 +223,8 @@ class BlockFlow {
     return true;
   }
 
-  // The same graph for Swing's odd-p scheme (swing_odd_extra_node.hpp)
+  // The same graph for an extra rank beside a core (ScheduleShape::
+  // extra_rank; Swing's odd-p scheme, swing_odd_extra_node.hpp)
   // without generating every ring rank's step: a ring rank lists its ring's
   // step, g_q of rank 0's (the ring's equivariant construction, as
   // build_by_symmetry reads it), then the mirror of the extra rank's
@@ -232,8 +233,8 @@ class BlockFlow {
   // with each ring rank it serves). Every receive is matched: the ring's as
   // build_by_symmetry checks, the exchange's by its mirror. False with an
   // empty `why`: not applicable, build() generates.
-  bool build_extra_node(const SwingOddExtraNode& odd, const RootCauseLimits& lim, std::string& why) {
-    const auto* ring = dynamic_cast<const EquivariantSchedule*>(&odd.ring_steps());
+  bool build_extra_node(const Schedule& core, const RootCauseLimits& lim, std::string& why) {
+    const EquivariantSchedule* ring = core.shape().group;
     if (!ring || ring->p() + 1 != p_ || ring->num_steps() != steps_) return false;
     const GroupAction& g = ring->action();
     const uint64_t m = ring->p(), nb = ring->num_blocks();
@@ -247,7 +248,7 @@ class BlockFlow {
         ring->rank_step(y.peer, t, peer_step);
         if (!find_transfer(peer_step.sends, 0, y.blocks, y.combine)) return false;
       }
-      odd.rank_step(x, t, extra[static_cast<size_t>(t)]);
+      s_.rank_step(x, t, extra[static_cast<size_t>(t)]);
       for (const auto* list : {&extra[static_cast<size_t>(t)].sends, &extra[static_cast<size_t>(t)].recvs})
         for (const Transfer& y : *list)
           if (y.peer >= m) return false;

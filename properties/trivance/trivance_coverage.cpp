@@ -1,6 +1,5 @@
 #include "properties/trivance/trivance_coverage.hpp"
 
-#include "schedules/fold.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -159,7 +158,7 @@ Verdict trivance_coverage(const Schedule& s) {
   if (const auto* torus = dynamic_cast<const TrivanceTorus*>(&translation_direct(s)))
     return trivance_torus_coverage(*torus, torus->dims());
   // A circulant ring schedule: rank 0 alone, for every n.
-  if (const auto* eq = dynamic_cast<const EquivariantSchedule*>(&s);
+  if (const EquivariantSchedule* eq = equivariant_view(s);
       eq && eq->action().group() == SymmetryGroup::translations && !eq->action().torus())
     return trivance_coverage_rank_zero(*eq);
   Verdict v;
@@ -169,7 +168,7 @@ Verdict trivance_coverage(const Schedule& s) {
   // A fold onto 3^t (the latency schedules off powers of three): n is not a
   // power of three, so the lemma is not judged, and its n^2-bit measurement,
   // informative only, is not run (it would cost seconds per n near 2^16).
-  if (dynamic_cast<const FoldedSchedule*>(&s)) {
+  if (s.shape().kind == ScheduleShape::Kind::folded) {
     v.mode = "not simulated";
     v.stats["lemma_applies"] = "no (n not a power of three: a fold onto 3^t, not measured)";
     return v;

@@ -48,6 +48,10 @@ void SwingOddExtraNode::rank_step(Rank r, int s, RankStep& out) const {
   }
 }
 
+ScheduleShape SwingOddExtraNode::shape() const {
+  return {ScheduleShape::Kind::extra_rank, nullptr, ring_steps_.get(), swing_odd_composition_expected(p(), ring_.rule())};
+}
+
 bool swing_odd_composition_expected(uint64_t p, const SwingSendRule& rule) {
   if (p < 3 || p % 2 == 0) return false;
   const uint64_t m = p - 1;

@@ -21,7 +21,7 @@
 //              reduce-scatter (same pairs, reverse step order, copies).
 // Steps      : 2 ceil(log2(p-1)).
 // Volume     : 2(p-1) blocks of n/p per rank.
-// Known defects (found by collcheck, see README):
+// Known defects (found by collcheck; docs/findings/swing.md, item 4):
 //   * coverage: sum_s ceil(m/2^(s+1)) = m - 1 < m when m is a power of two, so
 //     one ring rank is never served (minimal counterexample p = 3);
 //   * ports: the extra node talks to ceil(m/2) ranks in step 0, more than the
@@ -55,6 +55,10 @@ class SwingOddExtraNode final : public Schedule {
   // The ring's steps as this schedule generates them (rank 0's under the
   // group): the composition's core, built once.
   const Schedule& ring_steps() const { return *ring_steps_; }
+  // An extra rank beside the ring's steps (the extra-node composition's
+  // shape: core ranks keep the ring's step, then mirror the extra rank's
+  // exchange with them).
+  ScheduleShape shape() const override;
 
  private:
   CollectiveSpec spec_;

@@ -183,7 +183,7 @@ TEST(TorusTranslations, ADefectInRankZeroIsFoundThroughTheQuotient) {
   for (const std::vector<uint32_t>& dims : {std::vector<uint32_t>{4, 4}, {3, 5}, {2, 3, 4}}) {
     const test::DroppedBlock s = DroppedBlockBucket(dims, -1);
     const InstanceCheck q = check(s, nullptr, true), e = check(s, nullptr, false);
-    ASSERT_TRUE(by_quotient(q)) << dims_label(dims) << ": " << (q.stats.count("quotient_declined") ? q.stats.at("quotient_declined") : "no stat") << (q.refused ? *q.refused : "") << " method " << (q.stats.count("method") ? q.stats.at("method") : "none");
+    ASSERT_TRUE(by_quotient(q)) << dims_label(dims) << ": " << (q.stats.count("quotient_declined") ? q.stats.at("quotient_declined") : "no stat") << (q.refused ? q.refused->reason : "") << " method " << (q.stats.count("method") ? q.stats.at("method") : "none");
     EXPECT_EQ(combined_status(q.verdicts), Status::violated) << dims_label(dims);
     EXPECT_EQ(q.stats.count("quotient_disagreed"), 0u);
     test::expect_same_verdicts(q, e, dims_label(dims));

@@ -79,7 +79,7 @@ TEST(FileClaims, ViolationWinsOverUndecided) {
 
 TEST(FileClaims, NothingJudgedAfterAMemoryGuardRefusal) {
   InstanceCheck ic;
-  ic.refused = "refused by the memory guard before allocating";
+  ic.refused = Refusal{Refusal::Kind::memory_before, "refused by the memory guard before allocating"};
   judge_file_claims(asserting({"matching"}), ic);
   for (const Verdict& v : ic.verdicts) EXPECT_NE(v.property, kClaimsProperty);
 }

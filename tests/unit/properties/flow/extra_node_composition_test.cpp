@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 
+#include "properties/plan/decision_plan.hpp"
 #include "properties/family_property.hpp"
 #include "properties/flow/extra_node_composition.hpp"
 #include "properties/swing/swing_rank_zero_masks.hpp"
@@ -87,8 +88,9 @@ TEST(ExtraNodeComposition, DecidesSwingsOddSchemeWithEnumerationsVerdicts) {
       for (const Verdict& x : e.verdicts)
         if (x.status == Status::violated && x.property != "ports") only_ports = false;
       if (composed(c) && !only_ports) ++own_block;
-      // The cost model's prediction (swing_odd_composition_expected) is what happens.
-      EXPECT_EQ(grouped_takes(*v.make(InstanceParams{p, 0}), CheckOptions{}), composed(c)) << what;
+      // The plan's prediction (the estimate's: ScheduleShape::extra_serves_every_core_rank) is what happens.
+      EXPECT_EQ(planned_method(*v.make(InstanceParams{p, 0}), CheckOptions{}).method == MethodId::extra_rank, composed(c))
+          << what;
       if (composed(c)) {
         ++by_composition;
         test::expect_same_verdicts(c, e, what);

@@ -14,6 +14,7 @@
 //     dense where they are many single blocks or scattered sets.
 #include <gtest/gtest.h>
 
+#include "properties/plan/decision_plan.hpp"
 #include "properties/flow/flow_interval.hpp"
 #include "properties/family_property.hpp"
 #include "properties/instance_checker.hpp"
@@ -253,9 +254,9 @@ TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreNotDecided) {
     o.max_memory = guard;
     const InstanceCheck ic = check_schedule(*s, nullptr, {}, o);
     ASSERT_TRUE(ic.refused.has_value());
-    EXPECT_EQ(ic.refused->rfind(kUndecidedPrefix, 0), 0u) << *ic.refused;
-    EXPECT_NE(ic.refused->find("too scattered for interval bookkeeping"), std::string::npos) << *ic.refused;
-    EXPECT_NE(ic.refused->find("about 262144 per rank"), std::string::npos) << *ic.refused;
+    EXPECT_EQ(ic.refused->reason.rfind(kUndecidedPrefix, 0), 0u) << ic.refused->reason;
+    EXPECT_NE(ic.refused->reason.find("too scattered for interval bookkeeping"), std::string::npos) << ic.refused->reason;
+    EXPECT_NE(ic.refused->reason.find("about 262144 per rank"), std::string::npos) << ic.refused->reason;
   }
   CheckOptions o;
   o.use_symmetry = false;
@@ -265,16 +266,17 @@ TEST(IntervalMode, ScatteredSchedulesOverTheDenseLimitAreNotDecided) {
   o.max_memory = uint64_t{8} << 30;
   InstanceCheck ic = check_schedule(*s, nullptr, {}, o);
   ASSERT_TRUE(ic.refused.has_value());
-  EXPECT_NE(ic.refused->find("interval fingerprint simulation"), std::string::npos) << *ic.refused;
+  EXPECT_NE(ic.refused->reason.find("interval fingerprint simulation"), std::string::npos) << ic.refused->reason;
   // With the certified quotient (the default): the grouped quotient, exact,
   // small (the cell-by-cell quotient would run with runs of ranks).
   CheckOptions q;
   q.max_memory = uint64_t{8} << 30;
-  EXPECT_TRUE(quotient_uses_runs(*s, q));
-  EXPECT_TRUE(grouped_takes(*s, q));
+  EXPECT_EQ(planned_method(*s, q).method, MethodId::grouped_quotient);
   EXPECT_LT(estimate_memory(*s, q).bytes, uint64_t{1} << 30);
   const InstanceCheck decided = check_schedule(*s, nullptr, {}, q);
   EXPECT_FALSE(decided.refused.has_value());
+  ASSERT_TRUE(decided.decided_by.has_value());
+  EXPECT_EQ(decided.decided_by->method, MethodId::grouped_quotient);
   EXPECT_EQ(combined_status(decided.verdicts), Status::holds);
   EXPECT_NE(decided.stats.at("method").find("groups of blocks"), std::string::npos) << decided.stats.at("method");
 }

@@ -16,6 +16,7 @@
 
 #include <random>
 
+#include "properties/plan/decision_plan.hpp"
 #include "properties/family_property.hpp"
 #include "properties/flow/flow_rotation.hpp"
 #include "properties/instance_checker.hpp"
@@ -180,7 +181,7 @@ TEST(Quotient, AllToAllHeldCellsAreSizedByWhatRankZeroMoves) {
   const MemoryEstimate m = estimate_memory(*s, o);
   EXPECT_LT(m.bytes, o.max_memory) << m.how;
   const InstanceCheck c = check_schedule(*s, nullptr, {}, o);
-  EXPECT_FALSE(c.refused) << *c.refused;
+  EXPECT_FALSE(c.refused) << c.refused->reason;
   EXPECT_TRUE(by_quotient(c)) << (c.stats.count("quotient_declined") ? c.stats.at("quotient_declined") : "");
   EXPECT_EQ(combined_status(c.verdicts), Status::holds);
 }
@@ -328,7 +329,7 @@ TEST(Quotient, OverTheBitBudgetTheQuotientRunsWithRunsOfRanks) {
       o.exact_max_p = 1;  // no re-check by enumeration: the quotient's own verdicts
       o.memory_budget = flow::quotient_state_bytes(*eq) - 1;
       o.grouped_quotient = false;  // the cell-by-cell quotient (the groups: group_quotient_test.cpp)
-      EXPECT_TRUE(quotient_uses_runs(*s, o));
+      EXPECT_EQ(planned_method(*s, o).method, MethodId::cell_quotient);
       InstanceCheck q = check_schedule(*s, &claim, hook, o);
       const std::string what = std::string(variant) + " p=" + std::to_string(p);
       ASSERT_TRUE(by_quotient(q)) << what << ": " << (q.stats.count("quotient_declined") ? q.stats.at("quotient_declined") : "");
