@@ -1,7 +1,7 @@
 #pragma once
 // MPI backend: executes a schedule of any collective with real MPI
 // point-to-point calls and compares every rank's result with the MPI
-// library's own collective (docs/design.md, "Data flow": runtime/).
+// library's own collective (docs/architecture.md, "Data flow": runtime/).
 //
 // Vocabulary
 //   count    : elements of the global vector; block b is the b-th of nblocks

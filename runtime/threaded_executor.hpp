@@ -2,7 +2,7 @@
 // Threaded executor: runs a schedule of any collective (allreduce, reduce,
 // broadcast, allgather, reduce-scatter, alltoall) with real data, one
 // std::thread per rank, in shared memory, and checks every rank's result
-// (docs/design.md, "Data flow": runtime/).
+// (docs/architecture.md, "Data flow": runtime/).
 //
 // Data model (shared with the MPI backend, runtime/mpi_backend.hpp): rank r
 // holds block b at the start iff CollectiveSpec::initial_contributor(r, b)

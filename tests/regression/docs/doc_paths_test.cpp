@@ -3,8 +3,9 @@
 // name files and folders that exist: every repository path they mention
 // (schedules/..., properties/..., checker/..., tests/..., docs/..., ...) is
 // checked against the source tree. Patterns with a placeholder (<family>,
-// *) are checked with every family folder substituted, and must match at
-// least one; a brace list (`file_io.{hpp,cpp}`) names each of its files.
+// *) are checked with every family folder substituted (the families of the
+// registry, schedules/registry.hpp), and must match at least one; a brace
+// list (`file_io.{hpp,cpp}`) names each of its files.
 // Their relative Markdown links ([verify](guide/verify.md)) must resolve
 // too, from the page's own folder.
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "schedules/registry.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace collcheck::test {
@@ -23,12 +25,23 @@ namespace {
 
 namespace fs = std::filesystem;
 const fs::path kRoot = COLLCHECK_SOURCE_DIR;
-const std::vector<std::string> kFamilies = {"swing", "recursive_doubling", "ring", "bruck", "traff", "tra", "trivance"};
+
+// The folder name of every family of the registry, in registry order: a
+// family's folder in each layer is to_string(FamilyId) (schedules/family.hpp),
+// so a family added to families() is substituted for <family> at once.
+const std::vector<std::string>& family_folders() {
+  static const std::vector<std::string> folders = [] {
+    std::vector<std::string> out;
+    for (const Family& f : families()) out.push_back(to_string(f.id));
+    return out;
+  }();
+  return folders;
+}
 
 // The repository paths a text mentions.
 std::set<std::string> mentioned_paths(const std::string& text) {
   static const std::regex path(
-      R"((?:^|[\s`(\[|])((?:schedules|properties|smt|runtime|reports|checker|tests|bench|scripts|docs|cmake)/(?:[A-Za-z0-9_./<>*-]|\{[A-Za-z0-9_.,]*\})*))");
+      R"((?:^|[\s`(\[|])((?:schedules|topology|properties|smt|runtime|reports|checker|tests|bench|scripts|examples|docs|cmake)/(?:[A-Za-z0-9_./<>*-]|\{[A-Za-z0-9_.,]*\})*))");
   std::set<std::string> out;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), path); it != std::sregex_iterator(); ++it) {
     std::string p = (*it)[1];
@@ -55,7 +68,7 @@ bool exists_somehow(std::string p) {
   }
   // "<name>" placeholders other than <family> and "*" stand for any file.
   if (p.find("<family>") != std::string::npos) {
-    for (const std::string& f : kFamilies) {
+    for (const std::string& f : family_folders()) {
       std::string q = std::regex_replace(p, std::regex("<family>"), f);
       if (exists_somehow(q)) return true;
     }
@@ -149,9 +162,40 @@ TEST(DocPaths, EveryPageNamesExistingFilesAndLinksExistingPages) {
   }
 }
 
+// The families substituted for <family> are the registry's, each with its
+// folder under schedules/.
+TEST(DocPaths, FamilyFoldersAreTheRegistrys) {
+  ASSERT_EQ(family_folders().size(), families().size());
+  for (const std::string& f : family_folders())
+    EXPECT_TRUE(fs::is_directory(kRoot / "schedules" / f)) << "no folder schedules/" << f << "/";
+  // bucket_torus.hpp is in the bucket family's folder only.
+  EXPECT_TRUE(exists_somehow("schedules/<family>/bucket_torus.hpp"));
+}
+
+// docs/architecture.md is the one map of the source: every folder of the
+// tree appears in it (tests/ down to its labels: below them the folders
+// mirror the source).
+TEST(DocPaths, TheArchitectureMapNamesEveryFolder) {
+  const std::string map = read_file((kRoot / "docs" / "architecture.md").string());
+  for (const char* top : {"schedules", "topology", "properties", "smt", "runtime", "reports", "checker", "bench",
+                          "scripts", "examples", "cmake", "tests"}) {
+    const int depth = std::string(top) == "tests" ? 1 : 8;
+    for (auto it = fs::recursive_directory_iterator(kRoot / top); it != fs::recursive_directory_iterator(); ++it) {
+      if (!it->is_directory()) continue;
+      if (it.depth() >= depth) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      const std::string rel = fs::relative(it->path(), kRoot).generic_string() + "/";
+      EXPECT_NE(map.find(rel), std::string::npos) << "docs/architecture.md does not name " << rel;
+    }
+  }
+}
+
 TEST(DocPaths, TheCheckCanFail) {
   EXPECT_TRUE(exists_somehow("schedules/registry.cpp"));
   EXPECT_TRUE(exists_somehow("schedules/<family>/"));
+  EXPECT_FALSE(exists_somehow("schedules/<family>/no_such_file.hpp"));
   EXPECT_FALSE(exists_somehow("schedules/registry_old.cpp"));
   EXPECT_FALSE(exists_somehow("importers/msccl_xml.cpp"));
   EXPECT_TRUE(exists_somehow("properties/flow/flow_interval.*"));
@@ -160,6 +204,12 @@ TEST(DocPaths, TheCheckCanFail) {
             (std::set<std::string>{"checker/sweep/sweep.cpp", "schedules/family.hpp"}));
   EXPECT_EQ(mentioned_paths("Code: `checker/sweep/results_store.{hpp,cpp}` (the store)"),
             (std::set<std::string>{"checker/sweep/results_store.{hpp,cpp}"}));
+  EXPECT_EQ(mentioned_paths("routed by `topology/link_load.hpp`, see [examples/build-a-schedule/](x)."),
+            (std::set<std::string>{"topology/link_load.hpp", "examples/build-a-schedule/"}));
+  EXPECT_TRUE(exists_somehow("topology/link_load.hpp"));
+  EXPECT_FALSE(exists_somehow("topology/torus_routing.hpp"));
+  EXPECT_TRUE(exists_somehow("examples/build-a-schedule/"));
+  EXPECT_FALSE(exists_somehow("examples/allreduce/"));
   EXPECT_TRUE(exists_somehow("checker/sweep/results_store.{hpp,cpp}"));
   EXPECT_FALSE(exists_somehow("checker/sweep/results_store.{hpp,txt}"));
   EXPECT_EQ(relative_links("[verify](guide/verify.md#examples), [web](https://example.org)\n```\n[x](no.md)\n```\n"),
